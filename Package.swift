@@ -1,0 +1,80 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// tally: a batch analytics and reporting runner.
+// Data flows one way: files → TallyIngest → TallyWarehouse → TallyReports → files.
+// TallyCore holds the domain rules (pure, I/O-free); TallyPipeline wires the
+// stages; the `tally` executable only parses arguments.
+let package = Package(
+    name: "tally",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "tally", targets: ["tally"]),
+        .library(name: "TallyCore", targets: ["TallyCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // System libraries (Debian: libxlsxwriter-dev, zlib1g-dev).
+        .systemLibrary(name: "CXlsxWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
+        .systemLibrary(name: "CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // The domain: money, splits, balances, settlements, statements. No I/O.
+        .target(name: "TallyCore"),
+
+        // Streaming readers (CSV, NDJSON, gzip) and typed, validated records.
+        .target(name: "TallyIngest", dependencies: [
+            "TallyCore", "CGzip",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // The SQLite warehouse: schema migrations, idempotent loads, queries.
+        .target(name: "TallyWarehouse", dependencies: [
+            "TallyCore", "TallyIngest",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // Report writers: CSV, XLSX (libxlsxwriter), text charts.
+        .target(name: "TallyReports", dependencies: ["TallyCore", "CXlsxWriter"]),
+
+        // Deterministic generator of realistic exports for all five datasets.
+        .target(name: "TallyGenerator", dependencies: ["TallyCore", "CGzip"]),
+
+        // Stage wiring: configuration, ingest → warehouse → reports, run.json.
+        .target(name: "TallyPipeline", dependencies: [
+            "TallyCore", "TallyIngest", "TallyWarehouse", "TallyReports", "TallyGenerator",
+            .product(name: "Yams", package: "Yams"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // The command line: argument parsing and wiring only.
+        .executableTarget(name: "tally", dependencies: [
+            "TallyPipeline", "TallyCore", "TallyGenerator",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        .testTarget(name: "TallyCoreTests", dependencies: [
+            "TallyCore", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "TallyIngestTests", dependencies: ["TallyIngest", "CGzip"]),
+        .testTarget(name: "TallyWarehouseTests", dependencies: ["TallyWarehouse", "TallyIngest"]),
+        .testTarget(name: "TallyReportsTests", dependencies: [
+            "TallyReports", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
+        .testTarget(name: "TallyGeneratorTests", dependencies: ["TallyGenerator", "TallyIngest"]),
+        .testTarget(name: "TallyPipelineTests", dependencies: [
+            "TallyPipeline", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
+    ]
+)

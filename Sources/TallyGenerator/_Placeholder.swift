@@ -1,0 +1,1 @@
+// TallyGenerator: placeholder until its first real file lands.

@@ -1,0 +1,1 @@
+// TallyIngest: placeholder until its first real file lands.

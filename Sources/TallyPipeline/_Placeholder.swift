@@ -1,0 +1,1 @@
+// TallyPipeline: placeholder until its first real file lands.

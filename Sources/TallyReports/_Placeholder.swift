@@ -1,0 +1,1 @@
+// TallyReports: placeholder until its first real file lands.

@@ -1,0 +1,1 @@
+// TallyWarehouse: placeholder until its first real file lands.
