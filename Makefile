@@ -1,0 +1,43 @@
+# tally: the two quick-start commands are `make run` and `make test`.
+# Each installs what it needs first (Debian packages when missing), then builds.
+
+SWIFT        ?= swift
+PERIOD       ?= 2026-10
+DATA         ?= sample-data
+OUT          ?= reports
+APT_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev pkg-config
+RELEASE_BIN   = .build/release/tally
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test deps build release sample golden bench clean-reports
+
+## make run: the main job on sample-data/ (embedded SQLite), writing reports/.
+run: release
+	rm -f $(OUT)/tally.sqlite $(OUT)/tally.sqlite-wal $(OUT)/tally.sqlite-shm
+	$(RELEASE_BIN) run --data $(DATA) --out $(OUT) --period $(PERIOD) --reproducible
+
+## make test: every test, including the golden end-to-end test on sample-data/.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## Installs the Debian packages tally builds against, when any is missing.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product tally
+
+## Regenerates sample-data/ from the generator (seed 42, small scale).
+sample: release
+	rm -rf $(DATA)/expenses $(DATA)/health $(DATA)/swipes $(DATA)/checkins $(DATA)/subscriptions
+	$(RELEASE_BIN) generate --out $(DATA) --seed 42 --scale small --month $(PERIOD)

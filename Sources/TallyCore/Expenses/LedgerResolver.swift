@@ -1,0 +1,84 @@
+/// Checks a couple's loaded facts against the couple itself (its members, its
+/// currency and the fx rates) and builds the ``CoupleLedger`` statements use.
+///
+/// This is the per-couple half of validation: what can be checked row by row
+/// was checked when the rows were read. Everything refused here becomes a
+/// ``Reject`` with the row's file and line.
+public enum LedgerResolver {
+    /// The ledger of valid facts and the rejects of the others.
+    public struct Resolution: Sendable {
+        public var ledger: CoupleLedger
+        public var rejects: [Reject]
+    }
+
+    /// Resolves one couple. `members` may come in any order; the ledger lists them by id (byte order).
+    public static func resolve(couple: Couple, members: [Member], expenses: [ExpenseFact],
+                               settlements: [SettlementFact], agreements: [Agreement], fx: FxTable) -> Resolution {
+        let sortedMembers = members.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        let memberIds = sortedMembers.map(\.id)
+        let memberSet = Set(memberIds)
+        var rejects: [Reject] = []
+        func reject(_ source: SourceRef, _ id: String, _ reason: String) {
+            rejects.append(Reject(dataset: "expenses", file: source.file, line: source.line, id: id, reason: reason))
+        }
+        func notMember(_ role: String, _ member: String) -> String {
+            "\(role) '\(member)' is not a member of couple \(couple.id)"
+        }
+
+        var validExpenses: [Expense] = []
+        validExpenses.reserveCapacity(expenses.count)
+        for fact in expenses {
+            guard memberSet.contains(fact.paidBy) else {
+                reject(fact.source, fact.id, notMember("paidBy", fact.paidBy)); continue
+            }
+            if let error = SplitCalculator.validate(fact.split, memberIds: memberIds, amount: fact.amount, currency: fact.currency) {
+                reject(fact.source, fact.id, "\(error)"); continue
+            }
+            guard let amount = fx.convert(fact.amount, from: fact.currency, to: couple.currency, on: fact.date) else {
+                reject(fact.source, fact.id, noRate(fact.currency, couple.currency, fact.date)); continue
+            }
+            validExpenses.append(Expense(id: fact.id, coupleId: fact.coupleId, paidBy: fact.paidBy, amount: amount,
+                                         date: fact.date, description: fact.description, tag: fact.tag,
+                                         agreementId: fact.agreementId, split: fact.split))
+        }
+
+        var validSettlements: [Settlement] = []
+        for fact in settlements {
+            guard memberSet.contains(fact.fromMember) else {
+                reject(fact.source, fact.id, notMember("fromMember", fact.fromMember)); continue
+            }
+            guard memberSet.contains(fact.toMember) else {
+                reject(fact.source, fact.id, notMember("toMember", fact.toMember)); continue
+            }
+            guard fact.fromMember != fact.toMember else {
+                reject(fact.source, fact.id, "fromMember and toMember are both '\(fact.fromMember)'"); continue
+            }
+            guard let amount = fx.convert(fact.amount, from: fact.currency, to: couple.currency, on: fact.date) else {
+                reject(fact.source, fact.id, noRate(fact.currency, couple.currency, fact.date)); continue
+            }
+            validSettlements.append(Settlement(id: fact.id, coupleId: fact.coupleId, fromMember: fact.fromMember,
+                                               toMember: fact.toMember, amount: amount, date: fact.date))
+        }
+
+        var validAgreements: [Agreement] = []
+        for agreement in agreements {
+            let source = SourceRef(file: agreement.sourceFile, line: agreement.sourceLine)
+            guard memberSet.contains(agreement.paidBy) else {
+                reject(source, agreement.id, notMember("paidBy", agreement.paidBy)); continue
+            }
+            if let error = SplitCalculator.validate(agreement.split, memberIds: memberIds, amount: agreement.amount,
+                                                    currency: agreement.currency) {
+                reject(source, agreement.id, "\(error)"); continue
+            }
+            validAgreements.append(agreement)
+        }
+
+        let ledger = CoupleLedger(couple: couple, members: sortedMembers, expenses: validExpenses,
+                                  settlements: validSettlements, agreements: validAgreements)
+        return Resolution(ledger: ledger, rejects: rejects)
+    }
+
+    static func noRate(_ from: Currency, _ to: Currency, _ date: LocalDate) -> String {
+        "no fx rate from \(from.code) to \(to.code) on or before \(date)"
+    }
+}

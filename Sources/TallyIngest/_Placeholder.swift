@@ -1,1 +1,0 @@
-// TallyIngest: placeholder until its first real file lands.

@@ -1,0 +1,19 @@
+import Foundation
+import TallyCore
+import TallyReports
+
+/// Writes `rejects.csv`: every row that could not be used, in dataset, file
+/// and line order, with the reason.
+enum RejectsFile {
+    static let columns = ["dataset", "file", "line", "id", "reason"]
+
+    static func write(_ rejects: [Reject], to url: URL) throws -> Int {
+        let sorted = rejects.sorted { a, b in
+            (a.dataset, a.file, a.line, a.id, a.reason) < (b.dataset, b.file, b.line, b.id, b.reason)
+        }
+        let csv = try CSVWriter(url: url, columns: columns)
+        for r in sorted { try csv.writeRow([r.dataset, r.file, String(r.line), r.id, r.reason]) }
+        try csv.commit()
+        return sorted.count
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// The contents of `run.json`: what was read (with per-file row accounting),
+/// what was written, the checks made, and how long each stage took.
+///
+/// Keys are sorted and the layout is fixed, so the same inputs give the same
+/// bytes; run-specific facts (timings, files skipped as unchanged) live in
+/// `stages`, which a reproducible run leaves out.
+public struct RunManifest: Encodable, Sendable {
+    public var tally: Version
+    public var period: String
+    public var timezone: String
+    public var locale: String
+    public var inputs: [Input]
+    public var ignored: [Ignored]
+    public var outputs: [Output]
+    public var checks: [Check]
+    public var stages: [Stage]?
+
+    public struct Version: Encodable, Sendable {
+        public var version: String
+    }
+
+    /// One input file. rowsRead = rowsUsed + rowsRejected + rowsSuperseded.
+    public struct Input: Encodable, Sendable {
+        public var path: String
+        public var dataset: String
+        public var table: String
+        public var bytes: Int64
+        public var sha256: String
+        public var rowsRead: Int
+        public var rowsUsed: Int
+        public var rowsRejected: Int
+        public var rowsSuperseded: Int
+        public var unknownFields: [String]
+    }
+
+    public struct Ignored: Encodable, Sendable {
+        public var path: String
+        public var why: String
+    }
+
+    public struct Output: Encodable, Sendable {
+        public var path: String
+        public var rows: Int?
+    }
+
+    /// A reconciliation check and its result.
+    public struct Check: Encodable, Sendable {
+        public var name: String
+        public var passed: Bool
+        public var detail: String
+    }
+
+    public struct Stage: Encodable, Sendable {
+        public var name: String
+        public var seconds: Double
+        public var rows: Int?
+        public var filesLoaded: Int?
+        public var filesUnchanged: Int?
+    }
+
+    /// The JSON bytes, pretty-printed with sorted keys and a final newline.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+}

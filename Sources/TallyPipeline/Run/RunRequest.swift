@@ -1,0 +1,44 @@
+import Foundation
+import TallyCore
+
+/// What a `tally run`, `ingest` or `report` was asked to do.
+public struct RunRequest: Sendable {
+    /// The data folder (one sub-folder per dataset).
+    public var dataDirectory: URL?
+    /// Where reports go.
+    public var outDirectory: URL
+    /// The month reported.
+    public var period: YearMonth
+    /// The warehouse file; default `<out>/tally.sqlite`.
+    public var databasePath: String?
+    /// `tally.yml`; default `<data>/tally.yml` when present, else built-in defaults.
+    public var configURL: URL?
+    /// Overrides the configured report time zone.
+    public var timezone: String?
+    /// Leave run-specific facts (timings, files skipped as unchanged) out of run.json.
+    public var reproducible: Bool
+
+    public init(dataDirectory: URL?, outDirectory: URL, period: YearMonth, databasePath: String? = nil,
+                configURL: URL? = nil, timezone: String? = nil, reproducible: Bool = false) {
+        self.dataDirectory = dataDirectory
+        self.outDirectory = outDirectory
+        self.period = period
+        self.databasePath = databasePath
+        self.configURL = configURL
+        self.timezone = timezone
+        self.reproducible = reproducible
+    }
+
+    /// The warehouse path in effect.
+    public var resolvedDatabasePath: String {
+        databasePath ?? outDirectory.appendingPathComponent("tally.sqlite").path
+    }
+
+    /// The configuration file in effect, if any.
+    public var resolvedConfigURL: URL? {
+        if let configURL { return configURL }
+        guard let data = dataDirectory?.appendingPathComponent("tally.yml"),
+              FileManager.default.fileExists(atPath: data.path) else { return nil }
+        return data
+    }
+}

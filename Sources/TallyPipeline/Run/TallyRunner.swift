@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+import TallyCore
+import TallyReports
+import TallyWarehouse
+
+/// Runs tally's stages: ingest (files → warehouse) and report (warehouse →
+/// report files), and writes `run.json`.
+public struct TallyRunner {
+    /// tally's version, as run.json and `--version` show it.
+    public static let version = "0.1.0"
+
+    let logger: Logger
+    let progress: Progress
+
+    public init(logger: Logger, progress: Progress) {
+        self.logger = logger
+        self.progress = progress
+    }
+
+    /// What a run did, for the terminal summary.
+    public struct Outcome: Sendable {
+        public var manifest: RunManifest
+        public var ingest: IngestStage.Outcome?
+        public var rejects: Int
+        public var couples: Int
+        public var totals: StatementTotals?
+        public var outDirectory: URL
+    }
+
+    /// Loads the configuration in effect, applying the time zone override.
+    public func configuration(_ request: RunRequest) throws -> TallyConfig {
+        var config = try ConfigLoader.load(request.resolvedConfigURL)
+        if let tz = request.timezone {
+            guard ReportTimeZone(identifier: tz) != nil else {
+                throw ConfigError("--timezone '\(tz)' is not an IANA time zone like America/Sao_Paulo")
+            }
+            config.timezone = tz
+        }
+        return config
+    }
+
+    /// Ingests the data folder into the warehouse.
+    public func ingest(_ request: RunRequest) throws -> IngestStage.Outcome {
+        guard let data = request.dataDirectory else { throw ConfigError("ingest needs --data") }
+        _ = try configuration(request)
+        let warehouse = try Warehouse(path: request.resolvedDatabasePath)
+        return try IngestStage(logger: logger, progress: progress).run(dataDirectory: data, warehouse: warehouse)
+    }
+
+    /// Ingests (when `request.dataDirectory` is set) and writes every report for the period.
+    public func run(_ request: RunRequest) throws -> Outcome {
+        let config = try configuration(request)
+        guard let locale = ReportLocale(identifier: config.locale) else {
+            throw ConfigError("locale '\(config.locale)' is not one of pt-BR, en-US, es-ES")
+        }
+        try FileManager.default.createDirectory(at: request.outDirectory, withIntermediateDirectories: true)
+        let warehouse = try Warehouse(path: request.resolvedDatabasePath)
+        var ingest: IngestStage.Outcome?
+        if let data = request.dataDirectory {
+            ingest = try IngestStage(logger: logger, progress: progress).run(dataDirectory: data, warehouse: warehouse)
+        }
+        return try warehouse.read { reader in
+            let statements = try StatementsStage(config: config, locale: locale, period: request.period,
+                                                 outDirectory: request.outDirectory, logger: logger,
+                                                 progress: progress).run(reader)
+            let rejects = try reader.ingestRejects() + statements.rejects
+            let rejectCount = try RejectsFile.write(rejects, to: request.outDirectory.appendingPathComponent("rejects.csv"))
+            let inputs = try accounting(reader.inputFiles(), reportRejects: statements.rejects)
+            var checks = statements.checks
+            let unbalanced = inputs.filter { $0.rowsUsed < 0 }
+            checks.append(.init(name: "inputs: rows read = used + rejected + superseded", passed: unbalanced.isEmpty,
+                                detail: unbalanced.isEmpty ? "\(inputs.count) files"
+                                    : "does not add up for \(unbalanced.map(\.path).joined(separator: ", "))"))
+            var stages: [RunManifest.Stage] = []
+            if let ingest {
+                stages.append(.init(name: "ingest", seconds: ingest.seconds, rows: ingest.rowsRead,
+                                    filesLoaded: ingest.filesLoaded, filesUnchanged: ingest.files.count - ingest.filesLoaded))
+            }
+            stages.append(.init(name: "statements", seconds: statements.seconds, rows: statements.couples))
+            let manifest = RunManifest(
+                tally: .init(version: TallyRunner.version), period: request.period.description,
+                timezone: config.timezone, locale: locale.identifier, inputs: inputs,
+                ignored: (ingest?.ignored ?? []).map { .init(path: $0.path, why: $0.why) }.sorted { $0.path < $1.path },
+                outputs: ([.init(path: "rejects.csv", rows: rejectCount)] + statements.outputs).sorted { $0.path < $1.path },
+                checks: checks, stages: request.reproducible ? nil : stages)
+            let runFile = try AtomicFile(destination: request.outDirectory.appendingPathComponent("run.json"))
+            try manifest.encoded().write(to: runFile.temporary)
+            try runFile.commit()
+            if let failed = checks.first(where: { !$0.passed }) {
+                throw ReconciliationError("\(failed.name): \(failed.detail)")
+            }
+            return Outcome(manifest: manifest, ingest: ingest, rejects: rejectCount, couples: statements.couples,
+                           totals: statements.totals, outDirectory: request.outDirectory)
+        }
+    }
+
+    /// Per-file accounting: read and superseded as loaded, rejected = rows
+    /// rejected while reading plus rows (distinct lines) rejected by reports.
+    func accounting(_ files: [WarehouseReader.InputFileSummary], reportRejects: [Reject]) -> [RunManifest.Input] {
+        var lines: [String: Set<Int>] = [:]
+        for r in reportRejects { lines[r.file, default: []].insert(r.line) }
+        return files.map { f in
+            let rejected = f.rowsRejected + (lines[f.displayPath]?.count ?? 0)
+            return RunManifest.Input(path: f.displayPath, dataset: f.dataset, table: f.table, bytes: f.bytes,
+                                     sha256: f.sha256, rowsRead: f.rowsRead,
+                                     rowsUsed: f.rowsRead - rejected - f.rowsSuperseded, rowsRejected: rejected,
+                                     rowsSuperseded: f.rowsSuperseded, unknownFields: f.unknownFields)
+        }
+    }
+}
+
+/// A reconciliation check failed: the numbers do not add up.
+public struct ReconciliationError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = "reconciliation failed: " + description }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Logging
+import TallyCore
+import TallyReports
+import TallyWarehouse
+
+/// Monthly couple statements: for each couple (the unit of work), resolve its
+/// loaded rows into a ledger, build the month's statement, and stream it to
+/// every writer. Memory holds one couple at a time.
+///
+/// Writes `statements/balances.csv`, `transfers.csv`, `categories.csv`,
+/// `categories_by_member.csv`, `statements.xlsx` and one `<coupleId>.txt`
+/// per couple.
+struct StatementsStage {
+    struct Outcome {
+        var rejects: [Reject]
+        var outputs: [RunManifest.Output]
+        var totals: StatementTotals
+        var couples: Int
+        var checks: [RunManifest.Check]
+        var seconds: Double
+    }
+
+    let config: TallyConfig
+    let locale: ReportLocale
+    let period: YearMonth
+    let outDirectory: URL
+    let logger: Logger
+    let progress: Progress
+
+    func run(_ reader: WarehouseReader) throws -> Outcome {
+        let started = Date()
+        let folder = outDirectory.appendingPathComponent("statements")
+        let currency = { (c: Couple) in c.currency.code }
+        let p = period.description
+
+        let balances = try CSVWriter(url: folder.appendingPathComponent("balances.csv"), columns: [
+            "coupleId", "period", "memberId", "displayName", "currency", "opening", "paid", "share",
+            "settlementsSent", "settlementsReceived", "closing"])
+        let transfers = try CSVWriter(url: folder.appendingPathComponent("transfers.csv"), columns: [
+            "coupleId", "period", "fromMember", "toMember", "amount", "currency", "method"])
+        let categories = try CSVWriter(url: folder.appendingPathComponent("categories.csv"), columns: [
+            "coupleId", "period", "tag", "amount", "currency"])
+        let byMember = try CSVWriter(url: folder.appendingPathComponent("categories_by_member.csv"), columns: [
+            "coupleId", "period", "tag", "memberId", "share", "currency"])
+        let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("statements.xlsx"))
+        let workbook = try StatementsWorkbook(path: workbookFile.temporary.path, locale: locale, period: period)
+
+        let fx = FxTable(try reader.fxRates())
+        var rejects = try reader.unattachedExpenseRejects()
+        var totals = StatementTotals()
+        var couples = 0
+        var imbalanced: [String] = []
+        var textFiles = 0
+        progress.begin("statements")
+
+        try reader.forEachCouple { partition in
+            let resolution = LedgerResolver.resolve(
+                couple: partition.couple, members: partition.members, expenses: partition.expenses,
+                settlements: partition.settlements, agreements: partition.agreements, fx: fx)
+            rejects += resolution.rejects
+            let statement = StatementBuilder.build(
+                resolution.ledger, period: period, fx: fx, trendMonths: config.statements.trendMonths,
+                exactTransferLimit: config.statements.exactTransferLimit)
+            rejects += statement.rejects
+
+            // Reconciliation: the nets of a couple sum to zero, and the transfers zero them.
+            if !StatementsStage.reconciles(statement) { imbalanced.append(statement.couple.id) }
+
+            let code = currency(statement.couple)
+            let cur = statement.couple.currency
+            for line in statement.balances {
+                try balances.writeRow([statement.couple.id, p, line.memberId, line.displayName, code,
+                                       Money.plain(line.opening, cur), Money.plain(line.paid, cur),
+                                       Money.plain(line.share, cur), Money.plain(line.settlementsSent, cur),
+                                       Money.plain(line.settlementsReceived, cur), Money.plain(line.closing, cur)])
+            }
+            for t in statement.transfers {
+                try transfers.writeRow([statement.couple.id, p, t.from, t.to, Money.plain(t.amount, cur), code,
+                                        statement.method.rawValue])
+            }
+            for c in statement.categories {
+                try categories.writeRow([statement.couple.id, p, c.tag, Money.plain(c.amount, cur), code])
+                for line in statement.balances {
+                    try byMember.writeRow([statement.couple.id, p, c.tag, line.memberId,
+                                           Money.plain(c.shareByMember[line.memberId] ?? 0, cur), code])
+                }
+            }
+            try workbook.add(statement)
+            let text = StatementText.render(statement, locale: locale)
+            let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: statement.couple.id) + ".txt"))
+            try Data(text.utf8).write(to: txt.temporary)
+            try txt.commit()
+            textFiles += 1
+            totals.add(statement)
+            couples += 1
+            progress.update(bytes: 0, rows: couples, detail: "couples")
+        }
+        try workbook.close()
+        for writer in [balances, transfers, categories, byMember] { try writer.commit() }
+        try workbookFile.commit()
+
+        let checks = [RunManifest.Check(
+            name: "statements: nets sum to zero and transfers settle them",
+            passed: imbalanced.isEmpty,
+            detail: imbalanced.isEmpty ? "\(couples) couples" : "does not add up for couples \(imbalanced.prefix(10).joined(separator: ", "))")]
+        let outputs: [RunManifest.Output] = [
+            .init(path: "statements/balances.csv", rows: balances.rowCount),
+            .init(path: "statements/categories.csv", rows: categories.rowCount),
+            .init(path: "statements/categories_by_member.csv", rows: byMember.rowCount),
+            .init(path: "statements/statements.xlsx", rows: nil),
+            .init(path: "statements/transfers.csv", rows: transfers.rowCount),
+            .init(path: "statements/<coupleId>.txt", rows: textFiles),
+        ]
+        progress.step(["stage": "statements", "couples": "\(couples)", "seconds": String(format: "%.3f", Date().timeIntervalSince(started))])
+        return Outcome(rejects: rejects, outputs: outputs, totals: totals, couples: couples, checks: checks,
+                       seconds: Date().timeIntervalSince(started))
+    }
+
+    /// True when the couple's closing balances sum to zero and applying the
+    /// suggested transfers brings every balance to zero.
+    static func reconciles(_ statement: CoupleStatement) -> Bool {
+        var balance = Dictionary(uniqueKeysWithValues: statement.balances.map { ($0.memberId, $0.closing) })
+        guard balance.values.reduce(0, +) == 0 else { return false }
+        for t in statement.transfers {
+            balance[t.from, default: 0] += t.amount
+            balance[t.to, default: 0] -= t.amount
+        }
+        return balance.values.allSatisfy { $0 == 0 }
+    }
+}

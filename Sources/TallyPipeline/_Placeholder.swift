@@ -1,1 +1,0 @@
-// TallyPipeline: placeholder until its first real file lands.

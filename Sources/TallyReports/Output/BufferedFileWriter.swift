@@ -1,0 +1,56 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An append-only file writer with a large buffer: output costs one write(2)
+/// per 256 KiB, not one per row. Write errors (a full disk) throw, naming the file.
+public final class BufferedFileWriter {
+    public let url: URL
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private let capacity = 256 * 1024
+    private var closed = false
+
+    /// Creates (truncating) the file at `url`.
+    public init(url: URL) throws {
+        self.url = url
+        fd = open(url.path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OutputError("cannot create \(url.path): \(String(cString: strerror(errno)))") }
+        buffer.reserveCapacity(capacity)
+    }
+
+    public func write(_ text: String) throws {
+        var text = text
+        text.withUTF8 { buffer.append(contentsOf: $0) }
+        if buffer.count >= capacity { try flush() }
+    }
+
+    public func write(bytes: some Sequence<UInt8>) throws {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= capacity { try flush() }
+    }
+
+    public func flush() throws {
+        var offset = 0
+        while offset < buffer.count {
+            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw OutputError("cannot write \(url.path): \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes and closes; further writes are a programming error.
+    public func close() throws {
+        guard !closed else { return }
+        closed = true
+        try flush()
+        guard Glibc.close(fd) == 0 else { throw OutputError("cannot close \(url.path): \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { if !closed { Glibc.close(fd) } }
+}

@@ -1,0 +1,35 @@
+/// Turns an id from an input file into a file name that is safe to create
+/// inside the out folder: no path separators, no `..`, no reserved device
+/// names, bounded length. Ids that had to change get a short hash of the
+/// original, so two different ids never share a file.
+public enum SafeFileName {
+    /// A safe file name stem for `id` (add the extension yourself).
+    public static func stem(for id: String) -> String {
+        var out = ""
+        for scalar in id.unicodeScalars {
+            let ok = (scalar.value >= 48 && scalar.value <= 57) || (scalar.value >= 65 && scalar.value <= 90)
+                || (scalar.value >= 97 && scalar.value <= 122) || scalar == "-" || scalar == "_" || scalar == "."
+            out.unicodeScalars.append(ok ? scalar : "_")
+        }
+        while out.hasPrefix(".") { out = "_" + out.dropFirst() }
+        if out.isEmpty { out = "_" }
+        let reserved: Set<String> = ["CON", "PRN", "AUX", "NUL"]
+            .union((1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
+        let upperBase = out.split(separator: ".", maxSplits: 1).first.map { $0.uppercased() } ?? ""
+        if reserved.contains(upperBase) { out = "_" + out }
+        if out.count > 80 { out = String(out.prefix(80)) }
+        if out != id { out += "-" + fnv1a(id) }
+        return out
+    }
+
+    /// 8 hex digits of FNV-1a over the UTF-8 bytes: stable across runs and machines.
+    static func fnv1a(_ text: String) -> String {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in text.utf8 {
+            hash ^= UInt32(byte)
+            hash = hash &* 0x0100_0193
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+}

@@ -1,0 +1,61 @@
+/// Text charts for terminals and `.txt` reports: horizontal bars with labels
+/// and values, and sparklines. Widths count Characters, so labels with
+/// accents line up.
+public enum TextChart {
+    /// One bar of a bar chart.
+    public struct Bar: Sendable {
+        public var label: String
+        public var value: Double
+        /// The value as shown at the end of the bar.
+        public var shown: String
+
+        public init(label: String, value: Double, shown: String) {
+            self.label = label
+            self.value = value
+            self.shown = shown
+        }
+    }
+
+    /// Horizontal bars scaled to the largest absolute value, `width` cells at most.
+    /// Negative values draw with `░` so refunds stand out.
+    public static func bars(_ bars: [Bar], width: Int = 30) -> [String] {
+        guard !bars.isEmpty else { return [] }
+        let labelWidth = min(bars.map { $0.label.count }.max() ?? 0, 28)
+        let valueWidth = bars.map { $0.shown.count }.max() ?? 0
+        let largest = bars.map { abs($0.value) }.max() ?? 0
+        return bars.map { bar in
+            let label = pad(truncate(bar.label, labelWidth), labelWidth)
+            let cells = largest > 0 ? Int((abs(bar.value) / largest * Double(width)).rounded()) : 0
+            let glyph: Character = bar.value < 0 ? "░" : "█"
+            let drawn = String(repeating: glyph, count: max(cells, bar.value != 0 ? 1 : 0))
+            return "\(label) │\(pad(drawn, width)) \(padLeft(bar.shown, valueWidth))"
+        }
+    }
+
+    /// A one-line sparkline of `values` with the eight block heights (▁ to █).
+    /// All-equal values draw as a flat middle line; an empty series is empty.
+    public static func sparkline(_ values: [Double]) -> String {
+        let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+        guard let low = values.min(), let high = values.max() else { return "" }
+        guard high > low else { return String(repeating: blocks[3], count: values.count) }
+        return String(values.map { value in
+            let index = Int(((value - low) / (high - low) * 7).rounded())
+            return blocks[min(max(index, 0), 7)]
+        })
+    }
+
+    /// `text` padded with spaces on the right to `width` characters.
+    public static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// `text` padded with spaces on the left to `width` characters.
+    public static func padLeft(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+
+    /// `text` cut to `width` characters, ending in `…` when cut.
+    public static func truncate(_ text: String, _ width: Int) -> String {
+        text.count <= width ? text : String(text.prefix(max(width - 1, 0))) + "…"
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+/// tally's embedded SQLite warehouse.
+///
+/// Opening it takes an exclusive lock for the life of the value and brings
+/// the schema up to date. Every load runs in one transaction
+/// (``ingest(_:)``): an interrupted or failed ingest leaves the previous
+/// state intact. Reads for reports go through ``read(_:)``.
+public final class Warehouse {
+    /// The SQLite file.
+    public let path: String
+    let queue: DatabaseQueue
+    private let lock: WarehouseLock
+
+    /// Opens (creating when needed) the warehouse at `path`.
+    public init(path: String) throws {
+        self.path = path
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        lock = try WarehouseLock(databasePath: path)
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.prepareDatabase { db in
+            // WAL keeps readers and the writer apart and makes commits atomic
+            // with one fsync; NORMAL sync cannot corrupt the file, only lose
+            // the last commit on power loss, which a rerun reloads.
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA cache_size = -65536")
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+        }
+        do {
+            queue = try DatabaseQueue(path: path, configuration: config)
+            try WarehouseSchema.migrator.migrate(queue)
+        } catch let error as DatabaseError {
+            throw WarehouseError("cannot open the warehouse \(path): \(error.message ?? "\(error)")")
+        }
+    }
+
+    /// Runs `body` in one immediate transaction; it commits only when `body` returns.
+    public func ingest<T>(_ body: (IngestSession) throws -> T) throws -> T {
+        var result: T?
+        try queue.inTransaction(.immediate) { db in
+            let session = IngestSession(db: db)
+            result = try body(session)
+            try session.finish()
+            return .commit
+        }
+        return result!
+    }
+
+    /// Runs read-only queries in one consistent snapshot.
+    public func read<T>(_ body: (WarehouseReader) throws -> T) throws -> T {
+        try queue.read { db in try body(WarehouseReader(db: db)) }
+    }
+
+    /// `PRAGMA integrity_check`: "ok" when the file is sound.
+    public func integrityCheck() throws -> String {
+        try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+    }
+}

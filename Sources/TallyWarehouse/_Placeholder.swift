@@ -1,1 +1,0 @@
-// TallyWarehouse: placeholder until its first real file lands.

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TallyCore
+import TallyPipeline
+
+/// Options shared by `run`, `ingest` and `report`.
+struct CommonOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The report folder.", valueName: "dir"))
+    var out: String = "reports"
+
+    @Option(help: ArgumentHelp("The SQLite warehouse (default: <out>/tally.sqlite).", valueName: "file"))
+    var db: String?
+
+    @Option(help: ArgumentHelp("The configuration (default: <data>/tally.yml when present, else built-in defaults).", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("The report time zone, overriding the configuration (IANA name, e.g. America/Sao_Paulo).", valueName: "tz"))
+    var timezone: String?
+
+    @Flag(name: .shortAndLong, help: "Log each step (files read, unknown fields, skipped files) to stderr.")
+    var verbose = false
+
+    @Flag(help: "No progress or log output on stderr (errors still print).")
+    var quiet = false
+
+    func request(data: String?, period: YearMonth, reproducible: Bool = false) -> RunRequest {
+        RunRequest(dataDirectory: data.map { URL(fileURLWithPath: $0) }, outDirectory: URL(fileURLWithPath: out),
+                   period: period, databasePath: db, configURL: config.map { URL(fileURLWithPath: $0) },
+                   timezone: timezone, reproducible: reproducible)
+    }
+
+    func runner() -> TallyRunner {
+        let level: Logger.Level = quiet ? .error : (verbose ? .info : .warning)
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let progress = quiet ? Progress(mode: .silent) : Progress.automatic()
+        return TallyRunner(logger: Logger(label: "tally"), progress: progress)
+    }
+}
+
+/// `--period YYYY-MM`.
+struct PeriodOption: ParsableArguments {
+    @Option(help: ArgumentHelp("The month to report, YYYY-MM.", valueName: "YYYY-MM"))
+    var period: String
+
+    func validate() throws {
+        guard YearMonth(period) != nil else { throw ValidationError("--period '\(period)' is not a month like 2026-10") }
+    }
+
+    var month: YearMonth { YearMonth(period)! }
+}
+
+/// Runs `body`, turning tally's errors into a one-line reason on stderr and a
+/// documented exit code.
+func runReportingErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as ExitCode {
+        throw error
+    } catch {
+        let (code, message) = ExitStatus.classify(error)
+        FileHandle.standardError.write(Data("tally: \(message)\n".utf8))
+        throw ExitCode(code)
+    }
+}

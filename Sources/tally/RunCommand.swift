@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import TallyPipeline
+
+extension Tally {
+    /// `tally run`: ingest, then report.
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Ingest a data folder into the warehouse, then write every report for a month.",
+            discussion: "Equivalent to `tally ingest` followed by `tally report`. Unchanged input files (same path and sha256) are not loaded again.")
+
+        @Option(help: ArgumentHelp("The data folder (one sub-folder per dataset).", valueName: "dir"))
+        var data: String
+
+        @OptionGroup var period: PeriodOption
+        @OptionGroup var common: CommonOptions
+
+        @Flag(help: "Leave run-specific facts (timings, files skipped as unchanged) out of run.json, so the same inputs give byte-identical reports.")
+        var reproducible = false
+
+        func run() throws {
+            let runner = common.runner()
+            let outcome = try runReportingErrors {
+                try runner.run(common.request(data: data, period: period.month, reproducible: reproducible))
+            }
+            if !common.quiet { print(RunSummary.render(outcome)) }
+        }
+    }
+
+    /// `tally ingest`: the first half of `run`.
+    struct Ingest: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Load a data folder into the warehouse (one transaction; unchanged files are skipped).")
+
+        @Option(help: ArgumentHelp("The data folder (one sub-folder per dataset).", valueName: "dir"))
+        var data: String
+
+        @OptionGroup var common: CommonOptions
+
+        func run() throws {
+            let runner = common.runner()
+            let outcome = try runReportingErrors {
+                try runner.ingest(common.request(data: data, period: YearMonth(year: 2000, month: 1)!))
+            }
+            if !common.quiet { print(RunSummary.render(outcome)) }
+        }
+    }
+
+    /// `tally report`: the second half of `run`.
+    struct Report: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write every report for a month from what the warehouse holds.")
+
+        @OptionGroup var period: PeriodOption
+        @OptionGroup var common: CommonOptions
+
+        @Flag(help: "Leave run-specific facts out of run.json (see `tally run --help`).")
+        var reproducible = false
+
+        func run() throws {
+            let runner = common.runner()
+            let outcome = try runReportingErrors {
+                try runner.run(common.request(data: nil, period: period.month, reproducible: reproducible))
+            }
+            if !common.quiet { print(RunSummary.render(outcome)) }
+        }
+    }
+}

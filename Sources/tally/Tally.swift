@@ -1,0 +1,24 @@
+import ArgumentParser
+
+/// The `tally` command line: argument parsing and wiring only; the work is
+/// in TallyPipeline.
+@main
+struct Tally: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tally",
+        abstract: "Load app exports into a SQLite warehouse and write the monthly reports.",
+        discussion: """
+            A data folder holds one sub-folder per dataset (expenses/, health/, swipes/,
+            checkins/, subscriptions/), one file per table (CSV or NDJSON, optionally .gz).
+
+            Start with:
+              tally run --data sample-data --out reports --period 2026-10
+
+            Exit codes: 0 ok · 1 error · 64 bad usage · 65 a reconciliation check failed ·
+            66 input missing · 75 the warehouse is in use by another run.
+            Rows that cannot be used do not fail a run: they go to rejects.csv.
+            """,
+        version: "0.1.0",
+        subcommands: [Run.self, Ingest.self, Report.self, Generate.self],
+        defaultSubcommand: nil)
+}
