@@ -1,0 +1,202 @@
+/// Builds one couple's monthly statement from its ledger (pure: no I/O, and
+/// independent of every other couple, so couples can be built in parallel or
+/// on different nodes and their results combined with ``StatementTotals``).
+///
+/// For member m over a span of time,
+/// `net(m) = paid(m) − share(m) + sent(m) − received(m)` (positive: m is owed).
+/// The statement for month M shows per member the opening balance (net of
+/// everything dated before M's first day), M's paid, share, settlements sent
+/// and received, and the closing balance (opening + the month), so
+/// closing(M) = opening(M + 1). Shares come from ``SplitCalculator/allocate(_:rule:memberIds:expenseId:)``
+/// over the couple's member ids in byte order, so every expense's shares sum
+/// to its amount and a couple's nets always sum to zero.
+///
+/// Agreements (recurring expenses) add one expense per calendar month from
+/// their startDate's month to their endDate's (nil: ongoing), up to and
+/// including M, on `dayOfMonth` (the last day of shorter months), unless a
+/// real expense with the agreement's id is dated in that month. That
+/// synthetic expense has id `agreement:<id>:<YYYY-MM>`, the agreement's payer,
+/// split, tag and description, and its amount converted to the couple's
+/// currency with the latest fx rate on or before its date. A month with no
+/// such rate is left out. Earlier months count in the opening balance.
+///
+/// Rejects: a month left out for want of an fx rate is reported only when it
+/// is M itself. Earlier months were (or would have been) reported by the
+/// statement of their own month; reporting them again in every later
+/// statement would repeat the same reject month after month. The ledger is
+/// expected to be valid for the couple; should an expense, agreement or
+/// settlement name a payer (or settlement party) who is not a member, it is
+/// left out, so the nets still sum to zero, and reported once as a reject.
+public enum StatementBuilder {
+    /// The statement of `ledger`'s couple for `period`.
+    ///
+    /// - Parameters:
+    ///   - ledger: the couple, its members, and its valid expenses (in the
+    ///     couple's currency), settlements and agreements; anything dated
+    ///     after the period is ignored.
+    ///   - period: the statement month.
+    ///   - fx: rates to convert agreements in other currencies.
+    ///   - trendMonths: how many months the spending trend covers, ending with `period`.
+    ///   - exactTransferLimit: the most non-zero balances settled by exact search
+    ///     (see ``SettlementPlanner``).
+    public static func build(_ ledger: CoupleLedger, period: YearMonth, fx: FxTable,
+                             trendMonths: Int = 6, exactTransferLimit: Int = 20) -> CoupleStatement {
+        let members = ledger.members.sorted { ByteOrder.precedes($0.id, $1.id) }
+        let memberIds = members.map(\.id)
+        var indexById: [String: Int] = [:]
+        for (i, id) in memberIds.enumerated() where indexById[id] == nil { indexById[id] = i }
+
+        let first = period.firstDay
+        let last = period.lastDay
+        let trendStart = period.adding(months: -(max(trendMonths, 1) - 1))
+        let coupleId = ledger.couple.id
+        let memberList = memberIds.joined(separator: ", ")
+
+        var rejects: [Reject] = []
+        var expenses = ledger.expenses.filter { $0.date <= last }
+        let (synthetic, agreementRejects) = agreementExpenses(ledger, through: period, fx: fx)
+        expenses += synthetic
+        rejects += agreementRejects
+
+        let count = memberIds.count
+        var opening = [Int64](repeating: 0, count: count)
+        var paid = [Int64](repeating: 0, count: count)
+        var share = [Int64](repeating: 0, count: count)
+        var sent = [Int64](repeating: 0, count: count)
+        var received = [Int64](repeating: 0, count: count)
+
+        var categoryAmount: [String: Int64] = [:]
+        var categoryShares: [String: [Int64]] = [:]
+        var trend: [YearMonth: Int64] = [:]
+        var expenseCount = 0
+
+        for expense in expenses {
+            guard let payer = indexById[expense.paidBy] else {
+                // Synthetic expenses always have a member payer (see agreementExpenses).
+                rejects.append(Reject(
+                    dataset: "expenses", file: "", line: 0, id: expense.id,
+                    reason: "payer '\(expense.paidBy)' is not a member of couple '\(coupleId)' (members: \(memberList)); expense left out of the statement"))
+                continue
+            }
+            let shares = SplitCalculator.allocate(expense.amount, rule: expense.split, memberIds: memberIds, expenseId: expense.id)
+            let month = expense.date.yearMonth
+            if month >= trendStart { trend[month, default: 0] += expense.amount }
+            if expense.date < first {
+                opening[payer] += expense.amount
+                for i in 0..<count { opening[i] -= shares[i] }
+            } else {
+                expenseCount += 1
+                paid[payer] += expense.amount
+                for i in 0..<count { share[i] += shares[i] }
+                categoryAmount[expense.tag, default: 0] += expense.amount
+                var byMember = categoryShares[expense.tag] ?? [Int64](repeating: 0, count: count)
+                for i in 0..<count { byMember[i] += shares[i] }
+                categoryShares[expense.tag] = byMember
+            }
+        }
+
+        for settlement in ledger.settlements where settlement.date <= last {
+            guard let from = indexById[settlement.fromMember], let to = indexById[settlement.toMember] else {
+                let stranger = indexById[settlement.fromMember] == nil ? settlement.fromMember : settlement.toMember
+                rejects.append(Reject(
+                    dataset: "expenses", file: "", line: 0, id: settlement.id,
+                    reason: "settlement names '\(stranger)', who is not a member of couple '\(coupleId)' (members: \(memberList)); settlement left out of the statement"))
+                continue
+            }
+            if settlement.date < first {
+                opening[from] += settlement.amount
+                opening[to] -= settlement.amount
+            } else {
+                sent[from] += settlement.amount
+                received[to] += settlement.amount
+            }
+        }
+
+        let balances = members.enumerated().map { i, member in
+            MemberBalance(memberId: member.id, displayName: member.displayName, opening: opening[i],
+                          paid: paid[i], share: share[i], settlementsSent: sent[i], settlementsReceived: received[i],
+                          closing: opening[i] + paid[i] - share[i] + sent[i] - received[i])
+        }
+        let plan = SettlementPlanner.plan(balances.map { (memberId: $0.memberId, amount: $0.closing) },
+                                          exactLimit: exactTransferLimit)
+
+        let categories = categoryAmount.map { tag, amount in
+            let shares = categoryShares[tag] ?? []
+            var byMember: [String: Int64] = [:]
+            for (i, id) in memberIds.enumerated() { byMember[id] = shares[i] }
+            return CategoryTotal(tag: tag, amount: amount, shareByMember: byMember)
+        }.sorted { a, b in
+            a.amount != b.amount ? a.amount > b.amount : ByteOrder.precedes(a.tag, b.tag)
+        }
+
+        let trendLine: [(month: YearMonth, amount: Int64)] = trendMonths <= 0 ? [] :
+            (0..<trendMonths).map { k in
+                let month = trendStart.adding(months: k)
+                return (month: month, amount: trend[month] ?? 0)
+            }
+
+        return CoupleStatement(couple: ledger.couple, period: period, balances: balances,
+                               transfers: plan.transfers, method: plan.method, categories: categories,
+                               trend: trendLine, expenseCount: expenseCount, rejects: rejects)
+    }
+
+    /// The synthetic expenses `ledger`'s agreements add up to and including
+    /// `period` (see ``StatementBuilder``), oldest month first per agreement,
+    /// and the rejects of `period`'s months that had no fx rate.
+    ///
+    /// An agreement whose payer is not a member of the couple adds nothing
+    /// and is rejected once (id `agreement:<id>`).
+    public static func agreementExpenses(_ ledger: CoupleLedger, through period: YearMonth, fx: FxTable)
+        -> (expenses: [Expense], rejects: [Reject])
+    {
+        let last = period.lastDay
+        var covered = Set<AgreementMonth>()
+        for expense in ledger.expenses where expense.date <= last {
+            if let agreementId = expense.agreementId {
+                covered.insert(AgreementMonth(agreementId: agreementId, month: expense.date.yearMonth))
+            }
+        }
+        let memberIds = Set(ledger.members.map(\.id))
+        let couple = ledger.couple
+        var expenses: [Expense] = []
+        var rejects: [Reject] = []
+        for agreement in ledger.agreements {
+            let startMonth = agreement.startDate.yearMonth
+            let endMonth = min(agreement.endDate?.yearMonth ?? period, period)
+            guard startMonth <= endMonth else { continue }
+            guard memberIds.contains(agreement.paidBy) else {
+                rejects.append(Reject(
+                    dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: "agreement:\(agreement.id)",
+                    reason: "agreement payer '\(agreement.paidBy)' is not a member of couple '\(couple.id)'; its months are left out of the statement"))
+                continue
+            }
+            var month = startMonth
+            while month <= endMonth {
+                defer { month = month.adding(months: 1) }
+                if covered.contains(AgreementMonth(agreementId: agreement.id, month: month)) { continue }
+                let date = month.clampedDay(agreement.dayOfMonth)
+                let id = "agreement:\(agreement.id):\(month)"
+                guard let amount = fx.convert(agreement.amount, from: agreement.currency, to: couple.currency, on: date) else {
+                    if month == period {
+                        let reason = fx.rate(from: agreement.currency, to: couple.currency, on: date) == nil
+                            ? "no fx rate from \(agreement.currency.code) to \(couple.currency.code) on or before \(date)"
+                            : "\(Money.plain(agreement.amount, agreement.currency)) \(agreement.currency.code) converted to \(couple.currency.code) on \(date) is out of range"
+                        rejects.append(Reject(
+                            dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: id,
+                            reason: "\(reason); agreement '\(agreement.id)' is left out of the \(month) statement"))
+                    }
+                    continue
+                }
+                expenses.append(Expense(id: id, coupleId: agreement.coupleId, paidBy: agreement.paidBy, amount: amount,
+                                        date: date, description: agreement.description, tag: agreement.tag,
+                                        agreementId: agreement.id, split: agreement.split))
+            }
+        }
+        return (expenses, rejects)
+    }
+
+    private struct AgreementMonth: Hashable {
+        var agreementId: String
+        var month: YearMonth
+    }
+}

@@ -1,0 +1,20 @@
+/// The order tally sorts ids and tags in: the bytes of their UTF-8 encoding,
+/// compared one by one (what `LC_ALL=C sort` does). Unlike `String.<`, it does
+/// not depend on Unicode normalization, so every platform agrees on it.
+public enum ByteOrder {
+    /// True when `a` sorts before `b` in UTF-8 byte order.
+    @inlinable
+    public static func precedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    /// `strings` sorted in UTF-8 byte order.
+    public static func sorted(_ strings: some Sequence<String>) -> [String] {
+        strings.sorted(by: precedes)
+    }
+
+    /// The sum of the UTF-8 bytes of `text` (the rotation key of split remainders).
+    public static func byteSum(_ text: String) -> Int {
+        text.utf8.reduce(0) { $0 + Int($1) }
+    }
+}
