@@ -7,7 +7,7 @@ import PackageDescription
 // stages; the `tally` executable only parses arguments.
 let package = Package(
     name: "tally",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tally", targets: ["tally"]),
         .library(name: "TallyCore", targets: ["TallyCore"]),

@@ -1,0 +1,47 @@
+import Testing
+@testable import TallyCore
+
+@Suite("Per-couple checks of loaded rows")
+struct LedgerResolverTests {
+    let couple = Couple(id: "c1", name: "Ana & Bia", currency: Currency(code: "BRL")!)
+    let members = [Member(id: "m2", coupleId: "c1", displayName: "Bia"), Member(id: "m1", coupleId: "c1", displayName: "Ana")]
+
+    func fact(_ id: String, paidBy: String = "m1", amount: Int64 = 1000, currency: String = "BRL",
+              date: String = "2026-10-05", split: SplitRule = .equal, line: Int = 2) -> ExpenseFact {
+        ExpenseFact(id: id, coupleId: "c1", paidBy: paidBy, amount: amount, currency: Currency(code: currency)!,
+                    date: LocalDate.parse(date)!, description: "", tag: "food", agreementId: nil, split: split,
+                    source: SourceRef(file: "expenses/expenses.csv", line: line))
+    }
+
+    @Test func validRowsPassAndForeignAmountsConvert() {
+        let fx = FxTable([FxRate(date: LocalDate.parse("2026-10-01")!, currency: Currency(code: "USD")!,
+                                 base: Currency(code: "BRL")!, rate: Decimal10(mantissa: 5_4321, scale: 4))])
+        let r = LedgerResolver.resolve(couple: couple, members: members,
+                                       expenses: [fact("e1"), fact("e2", amount: 1001, currency: "USD")],
+                                       settlements: [], agreements: [], fx: fx)
+        #expect(r.rejects.isEmpty)
+        #expect(r.ledger.members.map(\.id) == ["m1", "m2"])
+        // 10.01 USD × 5.4321 = 54.375321 → 54.38 BRL
+        #expect(r.ledger.expenses.map(\.amount) == [1000, 5438])
+    }
+
+    @Test func eachProblemIsARejectWithFileLineAndReason() {
+        let settlement = SettlementFact(id: "s1", coupleId: "c1", fromMember: "m1", toMember: "m1", amount: 500,
+                                        currency: Currency(code: "BRL")!, date: LocalDate.parse("2026-10-05")!,
+                                        source: SourceRef(file: "expenses/settlements.csv", line: 7))
+        let r = LedgerResolver.resolve(
+            couple: couple, members: members,
+            expenses: [fact("e1", paidBy: "m9", line: 3),
+                       fact("e2", split: rule(.percentage, "m1:60;m2:30"), line: 4),
+                       fact("e3", currency: "USD", line: 5)],
+            settlements: [settlement], agreements: [], fx: FxTable())
+        #expect(r.ledger.expenses.isEmpty)
+        #expect(r.ledger.settlements.isEmpty)
+        let byLine = Dictionary(uniqueKeysWithValues: r.rejects.map { ($0.line, $0.reason) })
+        #expect(byLine[3] == "paidBy 'm9' is not a member of couple c1")
+        #expect(byLine[4] == "split percentages sum to 90, not 100")
+        #expect(byLine[5] == "no fx rate from USD to BRL on or before 2026-10-05")
+        #expect(byLine[7] == "fromMember and toMember are both 'm1'")
+        #expect(r.rejects.allSatisfy { $0.dataset == "expenses" })
+    }
+}
