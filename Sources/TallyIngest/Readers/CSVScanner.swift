@@ -68,8 +68,8 @@ final class CSVScanner {
 
     static let quotedFlag = 1
     static let doubledQuoteFlag = 2
-    /// Three entries per column: start, end, flags.
-    private var spans: UnsafeMutablePointer<Int>
+    /// Three entries per column of the current record: start, end, flags.
+    private(set) var spans: UnsafeMutablePointer<Int>
     private var spanCapacity = 64
 
     init() {
@@ -121,7 +121,7 @@ final class CSVScanner {
     }
 
     @inline(__always)
-    private func addColumn(start: Int, end: Int) {
+    private func addColumn(start: Int, end: Int, flags fieldFlags: Int) {
         defer { columnCount += 1 }
         if isSkipping { return }
         if columnCount == spanCapacity {
@@ -147,6 +147,17 @@ final class CSVScanner {
     func scan(_ p: UnsafePointer<UInt8>, count n: Int, atEnd: Bool) -> Step {
         var i = position
         var state = self.state
+        // Locals for speed; written back on every exit.
+        var fieldStart = self.fieldStart
+        var fieldEnd = self.fieldEnd
+        var fieldFlags = self.fieldFlags
+        var newlines = self.newlines
+        defer {
+            self.fieldStart = fieldStart
+            self.fieldEnd = fieldEnd
+            self.fieldFlags = fieldFlags
+            self.newlines = newlines
+        }
         outer: while true {
             switch state {
             case .fieldStart:
@@ -170,23 +181,23 @@ final class CSVScanner {
                         continue
                     }
                     if c == Self.comma {
-                        addColumn(start: fieldStart, end: i)
+                        addColumn(start: fieldStart, end: i, flags: fieldFlags)
                         i += 1
                         state = .fieldStart
                         continue outer
                     }
                     if c == Self.lf {
-                        addColumn(start: fieldStart, end: i)
+                        addColumn(start: fieldStart, end: i, flags: fieldFlags)
                         return finish(end: i, next: i + 1, at: i)
                     }
                     if c == Self.cr {
                         if i + 1 < n {
                             if p[i + 1] == Self.lf {
-                                addColumn(start: fieldStart, end: i)
+                                addColumn(start: fieldStart, end: i, flags: fieldFlags)
                                 return finish(end: i, next: i + 2, at: i)
                             }
                         } else if atEnd {
-                            addColumn(start: fieldStart, end: i)
+                            addColumn(start: fieldStart, end: i, flags: fieldFlags)
                             return finish(end: i, next: i + 1, at: i)
                         } else {
                             break outer
@@ -231,23 +242,23 @@ final class CSVScanner {
                 guard i < n else { break outer }
                 let c = p[i]
                 if c == Self.comma {
-                    addColumn(start: fieldStart, end: fieldEnd)
+                    addColumn(start: fieldStart, end: fieldEnd, flags: fieldFlags)
                     i += 1
                     state = .fieldStart
                     continue outer
                 }
                 if c == Self.lf {
-                    addColumn(start: fieldStart, end: fieldEnd)
+                    addColumn(start: fieldStart, end: fieldEnd, flags: fieldFlags)
                     return finish(end: i, next: i + 1, at: i)
                 }
                 if c == Self.cr {
                     if i + 1 < n {
                         if p[i + 1] == Self.lf {
-                            addColumn(start: fieldStart, end: fieldEnd)
+                            addColumn(start: fieldStart, end: fieldEnd, flags: fieldFlags)
                             return finish(end: i, next: i + 2, at: i)
                         }
                     } else if atEnd {
-                        addColumn(start: fieldStart, end: fieldEnd)
+                        addColumn(start: fieldStart, end: fieldEnd, flags: fieldFlags)
                         return finish(end: i, next: i + 1, at: i)
                     } else {
                         break outer
@@ -267,14 +278,14 @@ final class CSVScanner {
         switch state {
         case .fieldStart:
             if columnCount == 0 { return .endOfInput }
-            addColumn(start: i, end: i)  // after a trailing comma: an empty last field
+            addColumn(start: i, end: i, flags: 0)  // after a trailing comma: an empty last field
         case .unquoted:
-            addColumn(start: fieldStart, end: i)
+            addColumn(start: fieldStart, end: i, flags: fieldFlags)
         case .quoted:
             isUnterminated = true
-            addColumn(start: fieldStart, end: i)
+            addColumn(start: fieldStart, end: i, flags: fieldFlags)
         case .afterQuote:
-            addColumn(start: fieldStart, end: fieldEnd)
+            addColumn(start: fieldStart, end: fieldEnd, flags: fieldFlags)
         }
         self.state = state
         return finish(end: i, next: i, at: i)

@@ -129,13 +129,10 @@ extension TableReader {
         case nil: break
         }
         let p = buffer.current
-        if !UTF8Validation.isASCII(p, count: csv.recordEnd) {
-            for column in 0..<csv.columnCount {
-                let span = csv.span(column)
-                if UTF8Validation.firstInvalidOffset(p + span.start, count: span.end - span.start) != nil {
-                    return "invalid UTF-8 in field '\(columnName(column))'"
-                }
-            }
+        if let offset = UTF8Validation.firstInvalidOffset(p, count: csv.recordEnd) {
+            // The offending byte lies inside a field: delimiters are ASCII.
+            let column = (0..<csv.columnCount).first { csv.span($0).start <= offset && offset < csv.span($0).end }
+            return "invalid UTF-8 in field '\(column.map(columnName) ?? "?")'"
         }
         return nil
     }
@@ -144,14 +141,18 @@ extension TableReader {
     /// unescaping doubled quotes in place.
     private func fillCSVSpans() {
         let p = buffer.current
+        let columns = csv.spans
         for field in 0..<fields.count {
             let column = columnOfField[field]
             guard column >= 0 else {
                 spans[2 * field] = -1
                 continue
             }
-            let start = csv.span(column).start
-            let end = csv.unescape(p, column: column)
+            let start = columns[3 * column]
+            var end = columns[3 * column + 1]
+            if columns[3 * column + 2] & CSVScanner.doubledQuoteFlag != 0 {
+                end = csv.unescape(p, column: column)
+            }
             if end > start {
                 spans[2 * field] = start
                 spans[2 * field + 1] = end
