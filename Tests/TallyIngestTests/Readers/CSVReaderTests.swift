@@ -205,4 +205,19 @@ struct CSVReaderTests {
             #expect(events == expected, "chunk size \(chunkSize)")
         }
     }
+
+    @Test("an error thrown by the callback stops reading and comes out of read")
+    func callbackErrors() throws {
+        struct Stop: Error {}
+        let dir = try TemporaryDirectory()
+        let reader = try TableReader(url: try dir.file("t.csv", "id,description,amount\n1,a,1\n2,b,2\n"), fields: fields)
+        var seen = 0
+        #expect(throws: Stop.self) {
+            try reader.read { _ in
+                seen += 1
+                throw Stop()
+            }
+        }
+        #expect(seen == 1)
+    }
 }
