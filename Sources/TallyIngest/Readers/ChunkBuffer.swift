@@ -17,6 +17,9 @@ final class ChunkBuffer {
     private(set) var isAtEnd = false
     /// The size of each read.
     let chunkSize: Int
+    /// The capacity that growth by doubling stops at (more is allocated only
+    /// when the bytes kept need it).
+    let capacityLimit: Int
     private var source: any ByteSource
 
     /// Bytes read and not yet consumed.
@@ -26,15 +29,25 @@ final class ChunkBuffer {
     /// Bytes taken from the underlying file so far.
     var bytesConsumed: Int64 { source.bytesConsumed }
 
-    init(source: any ByteSource, chunkSize: Int) {
+    /// - Parameter keepLimit: the most bytes a caller keeps unconsumed (its
+    ///   record size limit), to bound growth.
+    init(source: any ByteSource, chunkSize: Int, keepLimit: Int) {
         self.source = source
         self.chunkSize = max(chunkSize, 1)
         capacity = 2 * self.chunkSize
-        base = .allocate(capacity: capacity)
+        capacityLimit = keepLimit + 2 * self.chunkSize
+        base = Self.reallocate(nil, capacity)
     }
 
     deinit {
-        base.deallocate()
+        free(base)
+    }
+
+    /// `realloc`, which can grow a large block in place (no copy, no second
+    /// block alive at once).
+    private static func reallocate(_ block: UnsafeMutablePointer<UInt8>?, _ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let raw = realloc(block, capacity) else { fatalError("out of memory for a \(capacity)-byte read buffer") }
+        return raw.assumingMemoryBound(to: UInt8.self)
     }
 
     /// Moves the unconsumed bytes to the front and reads one more chunk after
@@ -49,12 +62,10 @@ final class ChunkBuffer {
             end = live
         }
         if capacity - end < chunkSize {
-            let newCapacity = max(2 * capacity, end + chunkSize)
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-            grown.update(from: base, count: end)
-            base.deallocate()
-            base = grown
-            capacity = newCapacity
+            resize(to: max(end + chunkSize, min(2 * capacity, capacityLimit)))
+        } else if capacity > 4 * chunkSize && end < chunkSize {
+            // A long record has gone: give its room back.
+            resize(to: 2 * chunkSize)
         }
         let got = try source.read(into: UnsafeMutableRawBufferPointer(start: base + end, count: chunkSize))
         if got == 0 {
@@ -62,6 +73,11 @@ final class ChunkBuffer {
         } else {
             end += got
         }
+    }
+
+    private func resize(to newCapacity: Int) {
+        base = Self.reallocate(base, newCapacity)
+        capacity = newCapacity
     }
 
     /// Marks `count` bytes from ``start`` as consumed.

@@ -108,7 +108,7 @@ public final class TableReader {
         let source: any ByteSource = name.isCompressed
             ? try GzipByteSource(url: url, inputChunkSize: chunkSize)
             : try FileByteSource(url: url)
-        buffer = ChunkBuffer(source: source, chunkSize: chunkSize)
+        buffer = ChunkBuffer(source: source, chunkSize: chunkSize, keepLimit: self.maxRecordBytes)
         spans = .allocate(capacity: max(2 * fields.count, 1))
         try skipByteOrderMark()
         switch format {
