@@ -16,10 +16,8 @@ public enum FileFingerprint {
             if got == 0 { break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: chunk[0..<got]))
         }
-        let hex = hasher.finalize().map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
+        let digits = Array("0123456789abcdef")
+        let hex = String(hasher.finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
         return (file.bytesConsumed, hex)
     }
 }

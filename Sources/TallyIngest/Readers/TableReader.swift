@@ -26,8 +26,15 @@ import Foundation
 /// bytes. A `"` inside an unquoted field is kept as data (lenient). Values are
 /// not trimmed.
 ///
-/// NDJSON: see ``JSONLineParser`` for what a line may hold. Lines holding only
-/// whitespace are skipped.
+/// NDJSON: each line holds one JSON object (an optional BOM may lead the
+/// file; lines holding only whitespace are skipped). Top-level keys match
+/// fields like CSV header names; strings are unescaped (`\uXXXX` and surrogate
+/// pairs become UTF-8); numbers keep their text (`1e400` included); `true` and
+/// `false` are their words; `null` and `""` are absent; a nested object or
+/// array is handed out as its raw JSON text (any depth, parsed without
+/// recursion); a repeated key: the last value wins. A line is malformed when
+/// it is not exactly one valid JSON object (trailing text included), holds
+/// invalid UTF-8 or a NUL (`\u0000` too), or is longer than `maxRecordBytes`.
 public final class TableReader {
     /// The file being read.
     public let url: URL
