@@ -1,0 +1,23 @@
+import Crypto
+import Foundation
+
+/// The size and SHA-256 of a file, computed by streaming it in 1 MiB reads, so
+/// that a load can recognise a file it has already loaded.
+public enum FileFingerprint {
+    /// The file's size in bytes and its SHA-256 digest as lowercase hex (of the
+    /// bytes on disk, compressed or not).
+    public static func of(url: URL) throws(ReaderError) -> (bytes: Int64, sha256: String) {
+        let file = try FileByteSource(url: url)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: FileByteSource.defaultChunkSize, alignment: 16)
+        defer { chunk.deallocate() }
+        var hasher = SHA256()
+        while true {
+            let got = try file.read(into: chunk)
+            if got == 0 { break }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: chunk[0..<got]))
+        }
+        let digits = Array("0123456789abcdef")
+        let hex = String(hasher.finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
+        return (file.bytesConsumed, hex)
+    }
+}
