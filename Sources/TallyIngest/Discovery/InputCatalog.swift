@@ -17,9 +17,6 @@ public struct InputCatalog: Sendable {
     /// Relative paths of files that are not tables, with why.
     public var ignored: [(path: String, why: String)]
 
-    /// The extensions a table file may have.
-    public static let tableExtensions = ["csv", "csv.gz", "ndjson", "ndjson.gz", "jsonl", "jsonl.gz"]
-
     /// Scans `directory`. Throws when it is not a readable folder or when one
     /// table has two files (which one would be the export is ambiguous).
     public static func scan(_ directory: URL) throws -> InputCatalog {
@@ -51,7 +48,7 @@ public struct InputCatalog: Sendable {
                         : "a folder inside a dataset folder"))
                     continue
                 }
-                guard let (stem, _) = splitExtension(name) else {
+                guard let stem = TableFileName(name)?.table else {
                     ignored.append((relative, "not a .csv, .ndjson or .jsonl file (optionally .gz)"))
                     continue
                 }
@@ -68,16 +65,6 @@ public struct InputCatalog: Sendable {
         }
         files.sort { ($0.table, $0.relativePath) < ($1.table, $1.relativePath) }
         return InputCatalog(files: files, ignored: ignored)
-    }
-
-    /// `expenses.csv.gz` → (`expenses`, `csv.gz`), matching extensions case-insensitively.
-    static func splitExtension(_ name: String) -> (String, String)? {
-        let lower = name.lowercased()
-        for ext in tableExtensions.sorted(by: { $0.count > $1.count }) where lower.hasSuffix("." + ext) {
-            let stem = String(name.dropLast(ext.count + 1))
-            return stem.isEmpty ? nil : (stem, ext)
-        }
-        return nil
     }
 
     static func isDirectory(_ url: URL) -> Bool {

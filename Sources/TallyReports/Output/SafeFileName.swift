@@ -13,8 +13,7 @@ public enum SafeFileName {
         }
         while out.hasPrefix(".") { out = "_" + out.dropFirst() }
         if out.isEmpty { out = "_" }
-        let reserved: Set<String> = ["CON", "PRN", "AUX", "NUL"]
-            .union((1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
+        let reserved = Set(["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
         let upperBase = out.split(separator: ".", maxSplits: 1).first.map { $0.uppercased() } ?? ""
         if reserved.contains(upperBase) { out = "_" + out }
         if out.count > 80 { out = String(out.prefix(80)) }
