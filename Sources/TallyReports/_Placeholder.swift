@@ -1,1 +1,0 @@
-// TallyReports: placeholder until its first real file lands.
