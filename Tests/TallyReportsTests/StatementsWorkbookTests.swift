@@ -3,7 +3,13 @@ import Testing
 import TallyCore
 @testable import TallyReports
 
-@Suite struct StatementsWorkbookTests {
+@Suite final class StatementsWorkbookTests {
+    /// A fresh folder per test (Swift Testing makes one instance per test), removed afterwards.
+    private let folder: URL
+
+    init() throws { folder = try temporaryFolder() }
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
     private func write(_ statements: [CoupleStatement], locale: ReportLocale = .ptBR, to url: URL,
                        options: StatementsWorkbook.Options = .init()) throws {
         let book = try StatementsWorkbook(path: url.path, locale: locale, period: october2026, options: options)
@@ -13,7 +19,7 @@ import TallyCore
     }
 
     @Test func writesEverySheetInPortuguese() throws {
-        let url = try temporaryFolder().appendingPathComponent("statements.xlsx")
+        let url = folder.appendingPathComponent("statements.xlsx")
         try write(sampleStatements(), to: url)
         let reader = try XLSXReader(url: url)
         #expect(reader.sheetNames == ["Resumo", "Saldos", "Transferências", "Categorias"])
@@ -77,7 +83,6 @@ import TallyCore
     }
 
     @Test func writesHeadingsInEnglishAndSpanish() throws {
-        let folder = try temporaryFolder()
         let english = folder.appendingPathComponent("en.xlsx"), spanish = folder.appendingPathComponent("es.xlsx")
         try write(sampleStatements(), locale: .enUS, to: english)
         try write(sampleStatements(), locale: .esES, to: spanish)
@@ -92,7 +97,6 @@ import TallyCore
     }
 
     @Test func sameStatementsGiveByteIdenticalFiles() throws {
-        let folder = try temporaryFolder()
         let first = folder.appendingPathComponent("1.xlsx"), second = folder.appendingPathComponent("2.xlsx")
         try write(sampleStatements(), to: first)
         try write(sampleStatements(), to: second)
@@ -100,7 +104,7 @@ import TallyCore
     }
 
     @Test func continuesLongSheetsOnNewSheets() throws {
-        let url = try temporaryFolder().appendingPathComponent("spill.xlsx")
+        let url = folder.appendingPathComponent("spill.xlsx")
         // 36 couples: 72 balance rows, 24 transfers, 72 category rows; 25 rows per sheet (24 data rows).
         var statements: [CoupleStatement] = []
         for copy in 0..<12 {
@@ -124,7 +128,7 @@ import TallyCore
     }
 
     @Test func writesAnEmptyWorkbookWhenThereAreNoStatements() throws {
-        let url = try temporaryFolder().appendingPathComponent("empty.xlsx")
+        let url = folder.appendingPathComponent("empty.xlsx")
         try write([], to: url)
         let reader = try XLSXReader(url: url)
         #expect(reader.sheetNames.count == 4)
@@ -133,7 +137,7 @@ import TallyCore
     }
 
     @Test func refusesAStatementOfAnotherPeriod() throws {
-        let url = try temporaryFolder().appendingPathComponent("period.xlsx")
+        let url = folder.appendingPathComponent("period.xlsx")
         let book = try StatementsWorkbook(path: url.path, period: october2026.adding(months: 1))
         #expect(throws: XLSXError.self) { try book.add(sampleStatements()[0]) }
     }

@@ -3,9 +3,15 @@ import Testing
 import TallyCore
 @testable import TallyReports
 
-@Suite struct XLSXTableTests {
+@Suite final class XLSXTableTests {
+    /// A fresh folder per test (Swift Testing makes one instance per test), removed afterwards.
+    private let folder: URL
+
+    init() throws { folder = try temporaryFolder() }
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
     @Test func spillsToContinuationSheetsAtTheRowLimit() throws {
-        let url = try temporaryFolder().appendingPathComponent("spill.xlsx")
+        let url = folder.appendingPathComponent("spill.xlsx")
         // 4 rows per sheet: the header and 3 data rows.
         let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: true, maxRowsPerSheet: 4))
         let table = try XLSXTable(workbook: book, name: "Saldos", columns: [.init("N"), .init("Texto")])
@@ -38,7 +44,7 @@ import TallyCore
     }
 
     @Test func exactlyFullSheetDoesNotStartAnEmptyContinuation() throws {
-        let url = try temporaryFolder().appendingPathComponent("full.xlsx")
+        let url = folder.appendingPathComponent("full.xlsx")
         let book = try XLSXWorkbook(path: url.path, options: .init(maxRowsPerSheet: 4))
         let table = try XLSXTable(workbook: book, name: "T", columns: [.init("N")])
         for n in 1...3 { try table.appendRow { try $0.write(Double(n)) } }
@@ -48,7 +54,7 @@ import TallyCore
     }
 
     @Test func usesTheColumnFormatUnlessTheCellGivesOne() throws {
-        let url = try temporaryFolder().appendingPathComponent("formats.xlsx")
+        let url = folder.appendingPathComponent("formats.xlsx")
         let book = try XLSXWorkbook(path: url.path)
         let percent = try book.format(.percent)
         let integer = try book.format(.integer)

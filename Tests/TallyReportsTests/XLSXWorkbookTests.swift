@@ -3,7 +3,13 @@ import Testing
 import TallyCore
 @testable import TallyReports
 
-@Suite struct XLSXWorkbookTests {
+@Suite final class XLSXWorkbookTests {
+    /// A fresh folder per test (Swift Testing makes one instance per test), removed afterwards.
+    private let folder: URL
+
+    init() throws { folder = try temporaryFolder() }
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
     /// Writes one sheet with every kind of cell and returns the file.
     private func writeSample(at url: URL, constantMemory: Bool) throws {
         let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: constantMemory, title: "Amostra"))
@@ -32,7 +38,7 @@ import TallyCore
 
     @Test(arguments: [false, true])
     func writesCellsThatReadBack(constantMemory: Bool) throws {
-        let url = try temporaryFolder().appendingPathComponent("sample.xlsx")
+        let url = folder.appendingPathComponent("sample.xlsx")
         try writeSample(at: url, constantMemory: constantMemory)
         let reader = try XLSXReader(url: url)
         #expect(reader.sheetNames == ["Dados"])
@@ -59,7 +65,6 @@ import TallyCore
     }
 
     @Test func sameCallsGiveByteIdenticalFiles() throws {
-        let folder = try temporaryFolder()
         let first = folder.appendingPathComponent("a.xlsx"), second = folder.appendingPathComponent("b.xlsx")
         try writeSample(at: first, constantMemory: true)
         try writeSample(at: second, constantMemory: true)
@@ -69,7 +74,7 @@ import TallyCore
     }
 
     @Test func fitsColumnWidthsToContent() throws {
-        let url = try temporaryFolder().appendingPathComponent("widths.xlsx")
+        let url = folder.appendingPathComponent("widths.xlsx")
         let book = try XLSXWorkbook(path: url.path)
         let sheet = try book.addWorksheet(named: "W")
         let money = try book.format(.money(ReportLocale.ptBR.excelMoneyFormat(for: brl)))
@@ -92,7 +97,7 @@ import TallyCore
     }
 
     @Test func refusesRowsPastTheLimit() throws {
-        let url = try temporaryFolder().appendingPathComponent("limit.xlsx")
+        let url = folder.appendingPathComponent("limit.xlsx")
         let book = try XLSXWorkbook(path: url.path, options: .init(maxRowsPerSheet: 5))
         let sheet = try book.addWorksheet(named: "S")
         try sheet.write(1.0, row: 4, column: 0)
@@ -109,7 +114,7 @@ import TallyCore
     }
 
     @Test func constantMemoryRefusesGoingBackARow() throws {
-        let url = try temporaryFolder().appendingPathComponent("order.xlsx")
+        let url = folder.appendingPathComponent("order.xlsx")
         let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: true))
         let sheet = try book.addWorksheet(named: "S")
         try sheet.write(1.0, row: 3, column: 0)
@@ -125,7 +130,7 @@ import TallyCore
     }
 
     @Test func closeReportsTheFileAndLibxlsxwriterMessage() throws {
-        let path = try temporaryFolder().appendingPathComponent("missing/folder/out.xlsx").path
+        let path = folder.appendingPathComponent("missing/folder/out.xlsx").path
         let book = try XLSXWorkbook(path: path)
         _ = try book.addWorksheet(named: "S")
         do {
@@ -143,7 +148,7 @@ import TallyCore
     }
 
     @Test func handlesAreUnusableAfterClose() throws {
-        let url = try temporaryFolder().appendingPathComponent("closed.xlsx")
+        let url = folder.appendingPathComponent("closed.xlsx")
         let book = try XLSXWorkbook(path: url.path)
         let sheet = try book.addWorksheet(named: "S")
         try book.close()
@@ -153,7 +158,7 @@ import TallyCore
     }
 
     @Test func droppingAnUnclosedWorkbookWritesNothing() throws {
-        let url = try temporaryFolder().appendingPathComponent("dropped.xlsx")
+        let url = folder.appendingPathComponent("dropped.xlsx")
         do {
             let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: true))
             try book.addWorksheet(named: "S").write("x", row: 0, column: 0)
@@ -161,8 +166,22 @@ import TallyCore
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
+    @Test func writesDatesExcelCannotHoldAsText() throws {
+        let url = folder.appendingPathComponent("dates.xlsx")
+        let book = try XLSXWorkbook(path: url.path)
+        let sheet = try book.addWorksheet(named: "D")
+        let date = try book.format(.date("dd/mm/yyyy"))
+        try sheet.write(LocalDate(year: 1899, month: 12, day: 31)!, row: 0, column: 0, format: date)
+        try sheet.write(LocalDate(year: 1900, month: 3, day: 1)!, row: 1, column: 0, format: date)
+        try sheet.write(LocalDate(year: 9999, month: 12, day: 31)!, row: 2, column: 0, format: date)
+        try book.close()
+        let reader = try XLSXReader(url: url)
+        #expect(try reader.cell("D", "A1") == .string("1899-12-31"))
+        #expect(try reader.cell("D", "A2") == .number(61))
+        #expect(try reader.cell("D", "A3") == .number(excelSerial(LocalDate(year: 9999, month: 12, day: 31)!)))
+    }
+
     @Test func rejectsFormatsFromAnotherWorkbook() throws {
-        let folder = try temporaryFolder()
         let one = try XLSXWorkbook(path: folder.appendingPathComponent("1.xlsx").path)
         let two = try XLSXWorkbook(path: folder.appendingPathComponent("2.xlsx").path)
         let bold = try one.format(.header)
@@ -185,7 +204,7 @@ import TallyCore
         let deduped = XLSXSheetName.unique(thirtyOne, taken: [thirtyOne])
         #expect(deduped == String(repeating: "b", count: 27) + " (2)")
 
-        let url = try temporaryFolder().appendingPathComponent("names.xlsx")
+        let url = folder.appendingPathComponent("names.xlsx")
         let book = try XLSXWorkbook(path: url.path)
         #expect(try book.addWorksheet(named: "Saldos/Out").name == "Saldos_Out")
         #expect(try book.addWorksheet(named: "saldos_out").name == "saldos_out (2)")
@@ -196,7 +215,7 @@ import TallyCore
 
     @Test(arguments: XLSXChart.Kind.allCases)
     func drawsNativeCharts(kind: XLSXChart.Kind) throws {
-        let url = try temporaryFolder().appendingPathComponent("chart.xlsx")
+        let url = folder.appendingPathComponent("chart.xlsx")
         let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: true))
         let data = try book.addWorksheet(named: "Dados do mês")
         for (row, (label, value)) in [("mercado", 400.0), ("lazer", 50.0), ("casa", 120.0)].enumerated() {

@@ -1,9 +1,9 @@
 import Foundation
 import TallyCore
 
-/// A fresh temporary folder per test, so tests can run in parallel.
-func temporaryFolder(_ function: String = #function) throws -> URL {
-    let name = "tally-xlsx-\(function.prefix { $0.isLetter || $0.isNumber })-\(UUID().uuidString)"
+/// A fresh temporary folder, so tests can run in parallel.
+func temporaryFolder() throws -> URL {
+    let name = "tally-xlsx-test-\(UUID().uuidString)"
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(name, isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
