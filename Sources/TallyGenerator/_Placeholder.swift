@@ -1,1 +1,0 @@
-// TallyGenerator: placeholder until its first real file lands.
