@@ -69,12 +69,12 @@ let package = Package(
         ]),
         .testTarget(name: "TallyIngestTests", dependencies: ["TallyIngest", "CGzip"]),
         .testTarget(name: "TallyWarehouseTests", dependencies: ["TallyWarehouse", "TallyIngest"]),
-        .testTarget(name: "TallyReportsTests", dependencies: [
-            "TallyReports", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        // Test helpers shared by the test targets (an XLSX reader for reading back workbooks).
+        .target(name: "TallyTestSupport", dependencies: [
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ], path: "Tests/TallyTestSupport"),
+        .testTarget(name: "TallyReportsTests", dependencies: ["TallyReports", "TallyTestSupport"]),
         .testTarget(name: "TallyGeneratorTests", dependencies: ["TallyGenerator", "TallyIngest"]),
-        .testTarget(name: "TallyPipelineTests", dependencies: [
-            "TallyPipeline", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        .testTarget(name: "TallyPipelineTests", dependencies: ["TallyPipeline", "TallyTestSupport"]),
     ]
 )

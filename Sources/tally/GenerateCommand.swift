@@ -33,7 +33,10 @@ extension Tally {
                     FileHandle.standardError.write(Data((line + "\n").utf8))
                 }
             }
-            print(summary)
+            let rows = summary.files.map(\.records).reduce(0, +)
+            let planted = summary.badRows.values.reduce(0, +)
+            print("generated \(summary.files.count) files, \(rows) records, \(summary.totalBytes / 1024) KiB in \(out) "
+                  + "(seed \(seed), \(scale.rawValue), \(summary.firstMonth)–\(summary.anchorMonth); \(planted) awkward rows planted)")
         }
     }
 }

@@ -24,14 +24,14 @@ struct CommonOptions: ParsableArguments {
     @Flag(help: "No progress or log output on stderr (errors still print).")
     var quiet = false
 
-    func request(data: String?, period: YearMonth, reproducible: Bool = false) -> RunRequest {
+    func request(data: String?, period: YearMonth?, reproducible: Bool = false) -> RunRequest {
         RunRequest(dataDirectory: data.map { URL(fileURLWithPath: $0) }, outDirectory: URL(fileURLWithPath: out),
                    period: period, databasePath: db, configURL: config.map { URL(fileURLWithPath: $0) },
                    timezone: timezone, reproducible: reproducible)
     }
 
     func runner() -> TallyRunner {
-        let level: Logger.Level = quiet ? .error : (verbose ? .info : .warning)
+        let level: Logger.Level = quiet ? .error : (verbose ? .info : .notice)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

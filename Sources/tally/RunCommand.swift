@@ -40,7 +40,7 @@ extension Tally {
         func run() throws {
             let runner = common.runner()
             let outcome = try runReportingErrors {
-                try runner.ingest(common.request(data: data, period: YearMonth(year: 2000, month: 1)!))
+                try runner.ingest(common.request(data: data, period: nil))
             }
             if !common.quiet { print(RunSummary.render(outcome)) }
         }

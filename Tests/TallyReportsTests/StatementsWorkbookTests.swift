@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TallyCore
+import TallyTestSupport
 @testable import TallyReports
 
 @Suite final class StatementsWorkbookTests {

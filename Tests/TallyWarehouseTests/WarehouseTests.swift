@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TallyCore
-import TallyIngest
+@testable import TallyIngest
 @testable import TallyWarehouse
 
 @Suite("The SQLite warehouse")
@@ -42,7 +42,7 @@ struct WarehouseTests {
             try s.insert(version("e2", updated: 40, amount: 0, deleted: true), file: f, line: 3)
             try s.finishFile(f, read: 2, rejected: 0, superseded: 0, unknownFields: [])
         }
-        try warehouse.read { r in
+        try warehouse.read { (r: WarehouseReader) throws in
             let amounts = try Row.amounts(r)
             #expect(amounts == ["e1": 300])
             let files = try r.inputFiles()
@@ -60,7 +60,7 @@ struct WarehouseTests {
                 try s.finishFile(f, read: 1, rejected: 0, superseded: 0, unknownFields: [])
             }
         }
-        try warehouse.read { r in
+        try warehouse.read { (r: WarehouseReader) throws in
             #expect(try Row.amounts(r) == ["e1": 700])
             #expect(try r.inputFiles().map(\.sha256) == ["v2"])
         }
@@ -75,7 +75,7 @@ struct WarehouseTests {
             let g = try s.beginFile(file(.couples, "other/couples.csv"), absolutePath: "/b/couples.csv", bytes: 1, sha256: "b")
             #expect(try s.insert(CoupleRecord(id: "c1", name: "Ana e Bia", currency: brl, createdAt: nil), file: g, line: 2))
         }
-        try warehouse.read { r in
+        try warehouse.read { (r: WarehouseReader) throws in
             var names: [String] = []
             try r.forEachCouple { names.append($0.couple.name) }
             #expect(names == ["Ana e Bia"])
@@ -92,7 +92,7 @@ struct WarehouseTests {
                 throw Boom()
             }
         }
-        try warehouse.read { r in
+        try warehouse.read { (r: WarehouseReader) throws in
             #expect(try r.inputFiles().isEmpty)
             #expect(try r.count("couple") == 0)
         }
@@ -120,7 +120,7 @@ struct WarehouseTests {
             try s.insert(version("e1", updated: 20, amount: 100), file: f, line: 3)
             try s.insert(version("e2", updated: 20, amount: 0, error: "amount '12,50' is not a decimal"), file: f, line: 4)
         }
-        try warehouse.read { r in
+        try warehouse.read { (r: WarehouseReader) throws in
             let rejects = try r.unattachedExpenseRejects()
             // e2's winner cannot be used; e1's winner is fine but its couple is unknown; e1@10 is superseded, not judged.
             #expect(rejects.count == 2)

@@ -7,8 +7,8 @@ public struct RunRequest: Sendable {
     public var dataDirectory: URL?
     /// Where reports go.
     public var outDirectory: URL
-    /// The month reported.
-    public var period: YearMonth
+    /// The month reported (not needed to ingest).
+    public var period: YearMonth?
     /// The warehouse file; default `<out>/tally.sqlite`.
     public var databasePath: String?
     /// `tally.yml`; default `<data>/tally.yml` when present, else built-in defaults.
@@ -18,7 +18,7 @@ public struct RunRequest: Sendable {
     /// Leave run-specific facts (timings, files skipped as unchanged) out of run.json.
     public var reproducible: Bool
 
-    public init(dataDirectory: URL?, outDirectory: URL, period: YearMonth, databasePath: String? = nil,
+    public init(dataDirectory: URL?, outDirectory: URL, period: YearMonth?, databasePath: String? = nil,
                 configURL: URL? = nil, timezone: String? = nil, reproducible: Bool = false) {
         self.dataDirectory = dataDirectory
         self.outDirectory = outDirectory

@@ -51,6 +51,7 @@ public struct TallyRunner {
     /// Ingests (when `request.dataDirectory` is set) and writes every report for the period.
     public func run(_ request: RunRequest) throws -> Outcome {
         let config = try configuration(request)
+        guard let period = request.period else { throw ConfigError("reports need a --period YYYY-MM") }
         guard let locale = ReportLocale(identifier: config.locale) else {
             throw ConfigError("locale '\(config.locale)' is not one of pt-BR, en-US, es-ES")
         }
@@ -61,7 +62,7 @@ public struct TallyRunner {
             ingest = try IngestStage(logger: logger, progress: progress).run(dataDirectory: data, warehouse: warehouse)
         }
         return try warehouse.read { reader in
-            let statements = try StatementsStage(config: config, locale: locale, period: request.period,
+            let statements = try StatementsStage(config: config, locale: locale, period: period,
                                                  outDirectory: request.outDirectory, logger: logger,
                                                  progress: progress).run(reader)
             let rejects = try reader.ingestRejects() + statements.rejects
@@ -79,7 +80,7 @@ public struct TallyRunner {
             }
             stages.append(.init(name: "statements", seconds: statements.seconds, rows: statements.couples))
             let manifest = RunManifest(
-                tally: .init(version: TallyRunner.version), period: request.period.description,
+                tally: .init(version: TallyRunner.version), period: period.description,
                 timezone: config.timezone, locale: locale.identifier, inputs: inputs,
                 ignored: (ingest?.ignored ?? []).map { .init(path: $0.path, why: $0.why) }.sorted { $0.path < $1.path },
                 outputs: ([.init(path: "rejects.csv", rows: rejectCount)] + statements.outputs).sorted { $0.path < $1.path },

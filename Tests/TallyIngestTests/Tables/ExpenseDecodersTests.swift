@@ -17,7 +17,7 @@ func decodeAll<R>(_ table: TableID, _ csv: String, _ decode: (FieldDecoder) thro
         switch event {
         case .record(let view):
             let f = FieldDecoder(view: view, fields: table.fields)
-            do { out.append((view.line, .success(try decode(f)))) } catch { out.append((view.line, .failure(error))) }
+            out.append((view.line, Result { () throws(FieldError) -> R in try decode(f) }))
         case .malformed(let line, let reason):
             out.append((line, .failure(FieldError(reason))))
         }
@@ -28,7 +28,7 @@ func decodeAll<R>(_ table: TableID, _ csv: String, _ decode: (FieldDecoder) thro
 @Suite("Decoding the expenses/ tables")
 struct ExpenseDecodersTests {
     @Test func expenseVersionsKeepTheirOwnErrors() throws {
-        let csv = """
+        let csv = #"""
             id,couple_id,paid_by,amount,currency,date,description,tag,card_id,agreement_id,split_type,split,updated_at,deleted_at
             e1,c1,m1,100.01,BRL,2026-10-03,"Almoço, ""Pão de Açúcar""",food,,,percentage,m1:60;m2:40,2026-10-03T12:00:00-03:00,
             e2,c1,m1,"12,50",BRL,2026-10-03,x,food,,,,,2026-10-03T12:00:00Z,
@@ -37,7 +37,7 @@ struct ExpenseDecodersTests {
             e5,c1,m1,1,BRL,2026-10-03,,,,,,,2026-10-03 12:00:00,
             e6,c1,m1,3500.0,JPY,2026-10-03,,,,,thirds,,2026-10-03T12:00:00Z,
 
-            """
+            """#
         let rows = try decodeAll(.expenses, csv, ExpenseDecoders.expenseVersion)
         #expect(rows.map(\.line) == [2, 3, 4, 5, 6, 7])
         let e1 = try rows[0].result.get()

@@ -8,14 +8,14 @@ import ZIPFoundation
 /// the parts tests look at with Foundation's `XMLParser`: sheet names, cell
 /// values (shared and inline strings, numbers, booleans), cell number formats,
 /// and chart parts.
-final class XLSXReader {
+public final class XLSXReader {
     /// A cell's value as stored.
-    enum Cell: Equatable, CustomStringConvertible {
+    public enum Cell: Equatable, CustomStringConvertible {
         case string(String)
         case number(Double)
         case bool(Bool)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .string(let s): return "\"\(s)\""
             case .number(let n): return "\(n)"
@@ -23,23 +23,23 @@ final class XLSXReader {
             }
         }
 
-        var string: String? { if case .string(let s) = self { return s } else { return nil } }
-        var number: Double? { if case .number(let n) = self { return n } else { return nil } }
+        public var string: String? { if case .string(let s) = self { return s } else { return nil } }
+        public var number: Double? { if case .number(let n) = self { return n } else { return nil } }
     }
 
-    struct ReadError: Error, CustomStringConvertible {
-        let description: String
+    public struct ReadError: Error, CustomStringConvertible {
+        public let description: String
     }
 
     private let archive: Archive
     /// Sheet names in workbook order.
-    let sheetNames: [String]
+    public let sheetNames: [String]
     private let sheetPaths: [String: String]
     private let sharedStrings: [String]
     private let styleFormats: [String]
     private var parsedSheets: [String: (values: [String: Cell], styles: [String: Int])] = [:]
 
-    init(url: URL) throws {
+    public init(url: URL) throws {
         archive = try Archive(url: url, accessMode: .read)
         let workbook = try XMLNode.parse(Self.data(archive, "xl/workbook.xml"))
         let rels = try XMLNode.parse(Self.data(archive, "xl/_rels/workbook.xml.rels"))
@@ -76,24 +76,24 @@ final class XLSXReader {
         }
     }
 
-    convenience init(path: String) throws { try self.init(url: URL(fileURLWithPath: path)) }
+    public convenience init(path: String) throws { try self.init(url: URL(fileURLWithPath: path)) }
 
     /// The bytes of any part of the package (`docProps/core.xml`).
-    func data(_ path: String) throws -> Data { try Self.data(archive, path) }
+    public func data(_ path: String) throws -> Data { try Self.data(archive, path) }
 
     /// The text of any part of the package.
-    func text(_ path: String) throws -> String { String(decoding: try data(path), as: UTF8.self) }
+    public func text(_ path: String) throws -> String { String(decoding: try data(path), as: UTF8.self) }
 
     /// Every part's path, in zip order.
-    var entryPaths: [String] { archive.map(\.path) }
+    public var entryPaths: [String] { archive.map(\.path) }
 
     /// The chart parts (`xl/charts/chart1.xml`, …).
-    var chartPaths: [String] {
+    public var chartPaths: [String] {
         entryPaths.filter { $0.hasPrefix("xl/charts/chart") && $0.hasSuffix(".xml") }.sorted()
     }
 
     /// The chart parts drawn on `sheet` (through its drawing).
-    func chartPaths(onSheet sheet: String) throws -> [String] {
+    public func chartPaths(onSheet sheet: String) throws -> [String] {
         guard let sheetPath = sheetPaths[sheet] else { throw ReadError(description: "no sheet '\(sheet)'") }
         var charts: [String] = []
         for drawing in try relatedParts(of: sheetPath) where drawing.contains("/drawings/") {
@@ -103,24 +103,24 @@ final class XLSXReader {
     }
 
     /// The raw XML of a sheet.
-    func sheetXML(_ sheet: String) throws -> String {
+    public func sheetXML(_ sheet: String) throws -> String {
         guard let path = sheetPaths[sheet] else { throw ReadError(description: "no sheet '\(sheet)'") }
         return try text(path)
     }
 
     /// The value of the cell at an A1 reference (`B3`), nil when empty.
-    func cell(_ sheet: String, _ reference: String) throws -> Cell? {
+    public func cell(_ sheet: String, _ reference: String) throws -> Cell? {
         try parsed(sheet).values[reference]
     }
 
     /// The number format code of the cell at `reference` (`General` when it has none).
-    func numberFormat(_ sheet: String, _ reference: String) throws -> String? {
+    public func numberFormat(_ sheet: String, _ reference: String) throws -> String? {
         guard let style = try parsed(sheet).styles[reference] else { return "General" }
         return style < styleFormats.count ? styleFormats[style] : nil
     }
 
     /// The values of a 1-based row from column A to the last non-empty cell.
-    func row(_ sheet: String, _ row: Int) throws -> [Cell?] {
+    public func row(_ sheet: String, _ row: Int) throws -> [Cell?] {
         let values = try parsed(sheet).values
         var cells: [Cell?] = []
         var lastFilled = -1
@@ -133,16 +133,16 @@ final class XLSXReader {
     }
 
     /// The strings of a row (nil for non-string or empty cells).
-    func strings(_ sheet: String, _ rowNumber: Int) throws -> [String?] {
+    public func strings(_ sheet: String, _ rowNumber: Int) throws -> [String?] {
         try row(sheet, rowNumber).map { $0?.string }
     }
 
     /// The number of rows that hold at least one value.
-    func rowCount(_ sheet: String) throws -> Int {
+    public func rowCount(_ sheet: String) throws -> Int {
         Set(try parsed(sheet).values.keys.map { $0.drop(while: { $0.isLetter }) }).count
     }
 
-    static func columnName(_ column: Int) -> String {
+    public static func columnName(_ column: Int) -> String {
         var name = ""
         var n = column + 1
         while n > 0 {
@@ -205,19 +205,19 @@ final class XLSXReader {
 }
 
 /// A parsed XML element: local name (prefix dropped), attributes (qualified names kept), children, text.
-final class XMLNode {
-    let name: String
-    let attributes: [String: String]
-    var children: [XMLNode] = []
-    var text = ""
+public final class XMLNode {
+    public let name: String
+    public let attributes: [String: String]
+    public var children: [XMLNode] = []
+    public var text = ""
 
-    init(name: String, attributes: [String: String]) {
+    public init(name: String, attributes: [String: String]) {
         self.name = name
         self.attributes = attributes
     }
 
     /// Every element below this one named `name`, in document order.
-    func descendants(_ name: String) -> [XMLNode] {
+    public func descendants(_ name: String) -> [XMLNode] {
         var found: [XMLNode] = []
         for child in children {
             if child.name == name { found.append(child) }
@@ -226,7 +226,7 @@ final class XMLNode {
         return found
     }
 
-    static func parse(_ data: Data) throws -> XMLNode {
+    public static func parse(_ data: Data) throws -> XMLNode {
         let builder = Builder()
         let parser = XMLParser(data: data)
         parser.delegate = builder
