@@ -305,7 +305,7 @@ struct ExpensesGenerator {
         let rejectedKinds = BadRowKind.allCases.filter { $0.file == "expenses/expenses.csv" && $0.outcome == .rejected }
         var schedule = BadRowSchedule(kinds: rejectedKinds, perKind: context.profile.badRowsPerKind,
                                       expectedGoodRows: context.profile.expenses, random: &random)
-        let meanPerMonth = Double(context.profile.expenses) / Double(max(1, couples.count * window.months.count)) * 0.93
+        let meanPerMonth = Double(context.profile.expenses) / Double(max(1, couples.count * window.months.count)) * 0.85
         var expenseCounter = 0
         var settlementCounter = 0
         func nextExpenseId() -> String { expenseCounter += 1; return "exp-" + Self.pad(expenseCounter, 7) }
