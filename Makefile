@@ -37,7 +37,7 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product tally
 
-## Regenerates sample-data/ from the generator (seed 42, small scale).
+## Regenerates sample-data/ from the generator (seed 20261031, small scale).
 sample: release
 	rm -rf $(DATA)/expenses $(DATA)/health $(DATA)/swipes $(DATA)/checkins $(DATA)/subscriptions
-	$(RELEASE_BIN) generate --out $(DATA) --seed 42 --scale small --month $(PERIOD)
+	$(RELEASE_BIN) generate --out $(DATA) --seed 20261031 --scale small --month $(PERIOD)

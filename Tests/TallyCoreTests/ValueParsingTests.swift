@@ -23,7 +23,7 @@ struct ValueParsingTests {
         #expect(Money.parseMinor("1e3", currency: brl) == .failure(.invalid("1e3")))
         #expect(Money.parseMinor(".5", currency: brl) == .failure(.invalid(".5")))
         #expect(Money.parseMinor("5.", currency: brl) == .failure(.invalid("5.")))
-        #expect(Money.parseMinor("92233720368547758.07", currency: brl) == .failure(.outOfRange("92233720368547758.07")))
+        #expect(Money.parseMinor("92233720368547758.08", currency: brl) == .failure(.outOfRange("92233720368547758.08")))
     }
 
     @Test func moneyPrintsPlainDecimals() {

@@ -46,7 +46,7 @@ struct WarehouseTests {
             let amounts = try Row.amounts(r)
             #expect(amounts == ["e1": 300])
             let files = try r.inputFiles()
-            #expect(files.map(\.rowsSuperseded) == [2, 1])   // a: e1@10, e1@20 lose; b: e1@25 loses
+            #expect(files.map(\.rowsSuperseded) == [3, 1])   // a: e1@10, e1@20 and e2@10 (deleted in b) lose; b: e1@25 loses
             #expect(files.map(\.rowsRead) == [4, 2])
         }
     }
