@@ -15,7 +15,7 @@ struct WarehouseTests {
     }
 
     func file(_ table: TableID, _ name: String) -> InputFile {
-        InputFile(url: URL(fileURLWithPath: "/data/\(name)"), relativePath: name, table: table)
+        InputFile(url: URL(fileURLWithPath: "/data/\(name)"), relativePath: name, kind: .table(table))
     }
 
     func version(_ id: String, updated: Int64, amount: Int64, deleted: Bool = false, error: String? = nil) -> ExpenseVersion {

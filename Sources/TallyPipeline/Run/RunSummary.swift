@@ -16,20 +16,7 @@ public enum RunSummary {
         let superseded = m.inputs.map(\.rowsSuperseded).reduce(0, +)
         out.append("rows: \(read) read = \(used) used + \(m.inputs.map(\.rowsRejected).reduce(0, +)) rejected + \(superseded) superseded")
         out.append("rejects: \(outcome.rejects) (see rejects.csv)")
-        if let totals = outcome.totals {
-            out.append("statements: \(totals.couples) couples, \(totals.members) members, \(totals.expenses) expenses, \(totals.transfers) suggested transfers"
-                       + (totals.greedyStatements > 0 ? " (\(totals.greedyStatements) large groups settled greedily)" : ""))
-            for currency in totals.currencies {
-                let bars = totals.spendingByTag(in: currency).prefix(10).map {
-                    TextChart.Bar(label: $0.tag.isEmpty ? "(untagged)" : $0.tag, value: Double($0.amount),
-                                  shown: Money.plain($0.amount, currency))
-                }
-                guard !bars.isEmpty else { continue }
-                out.append("")
-                out.append("spending by category, \(currency.code) (top \(bars.count)):")
-                out += TextChart.bars(Array(bars), width: 32).map { "  " + $0 }
-            }
-        }
+        out += outcome.summary
         for check in m.checks { out.append("check \(check.passed ? "ok" : "FAILED"): \(check.name) (\(check.detail))") }
         out.append("")
         out.append("reports written to \(outcome.outDirectory.path)/")

@@ -23,8 +23,8 @@ public struct TallyRunner {
         public var manifest: RunManifest
         public var ingest: IngestStage.Outcome?
         public var rejects: Int
-        public var couples: Int
-        public var totals: StatementTotals?
+        /// The report stages' summary lines.
+        public var summary: [String]
         public var outDirectory: URL
     }
 
@@ -61,39 +61,43 @@ public struct TallyRunner {
         if let data = request.dataDirectory {
             ingest = try IngestStage(logger: logger, progress: progress).run(dataDirectory: data, warehouse: warehouse)
         }
-        return try warehouse.read { reader in
-            let statements = try StatementsStage(config: config, locale: locale, period: period,
-                                                 outDirectory: request.outDirectory, logger: logger,
-                                                 progress: progress).run(reader)
-            let rejects = try reader.ingestRejects() + statements.rejects
-            let rejectCount = try RejectsFile.write(rejects, to: request.outDirectory.appendingPathComponent("rejects.csv"))
-            let inputs = try accounting(reader.inputFiles(), reportRejects: statements.rejects)
-            var checks = statements.checks
-            let unbalanced = inputs.filter { $0.rowsUsed < 0 }
-            checks.append(.init(name: "inputs: rows read = used + rejected + superseded", passed: unbalanced.isEmpty,
-                                detail: unbalanced.isEmpty ? "\(inputs.count) files"
-                                    : "does not add up for \(unbalanced.map(\.path).joined(separator: ", "))"))
-            var stages: [RunManifest.Stage] = []
-            if let ingest {
-                stages.append(.init(name: "ingest", seconds: ingest.seconds, rows: ingest.rowsRead,
-                                    filesLoaded: ingest.filesLoaded, filesUnchanged: ingest.files.count - ingest.filesLoaded))
-            }
-            stages.append(.init(name: "statements", seconds: statements.seconds, rows: statements.couples))
-            let manifest = RunManifest(
-                tally: .init(version: TallyRunner.version), period: period.description,
-                timezone: config.timezone, locale: locale.identifier, inputs: inputs,
-                ignored: (ingest?.ignored ?? []).map { .init(path: $0.path, why: $0.why) }.sorted { $0.path < $1.path },
-                outputs: ([.init(path: "rejects.csv", rows: rejectCount)] + statements.outputs).sorted { $0.path < $1.path },
-                checks: checks, stages: request.reproducible ? nil : stages)
-            let runFile = try AtomicFile(destination: request.outDirectory.appendingPathComponent("run.json"))
-            try manifest.encoded().write(to: runFile.temporary)
-            try runFile.commit()
-            if let failed = checks.first(where: { !$0.passed }) {
-                throw ReconciliationError("\(failed.name): \(failed.detail)")
-            }
-            return Outcome(manifest: manifest, ingest: ingest, rejects: rejectCount, couples: statements.couples,
-                           totals: statements.totals, outDirectory: request.outDirectory)
+        guard let timezone = ReportTimeZone(identifier: config.timezone) else {
+            throw ConfigError("timezone '\(config.timezone)' is not an IANA time zone")
         }
+        let context = ReportContext(config: config, locale: locale, period: period, timezone: timezone,
+                                    outDirectory: request.outDirectory, warehouse: warehouse, logger: logger,
+                                    progress: progress)
+        let reports = try ReportStages.all.map { try $0.run(context) }
+        let reportRejects = reports.flatMap(\.rejects)
+        let (ingestRejects, files) = try warehouse.read { r in (try r.ingestRejects(), try r.inputFiles()) }
+        let rejectCount = try RejectsFile.write(ingestRejects + reportRejects,
+                                                to: request.outDirectory.appendingPathComponent("rejects.csv"))
+        let inputs = accounting(files, reportRejects: reportRejects)
+        var checks = reports.flatMap(\.checks)
+        let unbalanced = inputs.filter { $0.rowsUsed < 0 }
+        checks.append(.init(name: "inputs: rows read = used + rejected + superseded", passed: unbalanced.isEmpty,
+                            detail: unbalanced.isEmpty ? "\(inputs.count) files"
+                                : "does not add up for \(unbalanced.map(\.path).joined(separator: ", "))"))
+        var stages: [RunManifest.Stage] = []
+        if let ingest {
+            stages.append(.init(name: "ingest", seconds: ingest.seconds, rows: ingest.rowsRead,
+                                filesLoaded: ingest.filesLoaded, filesUnchanged: ingest.files.count - ingest.filesLoaded))
+        }
+        stages += reports.map { .init(name: $0.name, seconds: $0.seconds, rows: $0.rows) }
+        let manifest = RunManifest(
+            tally: .init(version: TallyRunner.version), period: period.description,
+            timezone: config.timezone, locale: locale.identifier, inputs: inputs,
+            ignored: (ingest?.ignored ?? []).map { .init(path: $0.path, why: $0.why) }.sorted { $0.path < $1.path },
+            outputs: ([.init(path: "rejects.csv", rows: rejectCount)] + reports.flatMap(\.outputs)).sorted { $0.path < $1.path },
+            checks: checks, stages: request.reproducible ? nil : stages)
+        let runFile = try AtomicFile(destination: request.outDirectory.appendingPathComponent("run.json"))
+        try manifest.encoded().write(to: runFile.temporary)
+        try runFile.commit()
+        if let failed = checks.first(where: { !$0.passed }) {
+            throw ReconciliationError("\(failed.name): \(failed.detail)")
+        }
+        return Outcome(manifest: manifest, ingest: ingest, rejects: rejectCount,
+                       summary: reports.flatMap(\.summary), outDirectory: request.outDirectory)
     }
 
     /// Per-file accounting: read and superseded as loaded, rejected = rows

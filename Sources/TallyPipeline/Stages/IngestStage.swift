@@ -13,7 +13,7 @@ public struct IngestStage {
     /// What happened to one input file.
     public struct FileOutcome: Sendable {
         public var path: String
-        public var table: TableID
+        public var kind: InputKind
         public var loaded: Bool
         public var rowsRead: Int
         public var rowsRejected: Int
@@ -31,9 +31,6 @@ public struct IngestStage {
         public var bytesRead: Int64 { files.filter(\.loaded).map(\.bytes).reduce(0, +) }
     }
 
-    /// Tables this version loads. The other datasets' files are named in the log, not loaded.
-    public static let supportedTables: Set<TableID> = [.couples, .members, .cards, .fx, .agreements, .expenses, .settlements]
-
     let logger: Logger
     let progress: Progress
 
@@ -49,9 +46,9 @@ public struct IngestStage {
         var ignored = catalog.ignored
         for item in ignored { logger.info("ignored \(item.path): \(item.why)") }
         let files = catalog.files.filter { file in
-            guard IngestStage.supportedTables.contains(file.table) else {
-                ignored.append((file.relativePath, "dataset \(file.table.dataset)/ is not read by this version yet"))
-                logger.notice("not ingested: \(file.relativePath) (dataset \(file.table.dataset)/ is not read by this version yet)")
+            guard InputLoaders.canLoad(file) else {
+                ignored.append((file.relativePath, "dataset \(file.dataset)/ is not read by this version yet"))
+                logger.notice("not ingested: \(file.relativePath) (dataset \(file.dataset)/ is not read by this version yet)")
                 return false
             }
             return true
@@ -69,70 +66,65 @@ public struct IngestStage {
         if let known = try session.knownFile(path: path), known.sha256 == sha {
             logger.info("unchanged, not reloaded: \(file.relativePath)")
             progress.step(["stage": "ingest", "file": file.relativePath, "status": "unchanged"])
-            return FileOutcome(path: file.relativePath, table: file.table, loaded: false, rowsRead: 0, rowsRejected: 0,
+            return FileOutcome(path: file.relativePath, kind: file.kind, loaded: false, rowsRead: 0, rowsRejected: 0,
                                bytes: bytes, seconds: Date().timeIntervalSince(started))
         }
         let fileId = try session.beginFile(file, absolutePath: path, bytes: bytes, sha256: sha)
-        let reader = try TableReader(url: file.url, fields: file.table.fields)
-        for missing in reader.missingFields { logger.notice("\(file.relativePath): no column \(missing)") }
         progress.begin("ingest \(file.relativePath)", totalBytes: bytes)
+        let sink = LoadSink(
+            reject: { line, id, reason in
+                try session.reject(file: fileId, line: line, id: String(id.prefix(200)), reason: reason)
+            },
+            progress: { bytes, rows in self.progress.update(bytes: bytes, rows: rows) })
+        let (read, rejected, unknown): (Int, Int, [String])
+        if let table = file.table, let loader = InputLoaders.tables[table] {
+            (read, rejected, unknown) = try loadTable(file, table: table, loader: loader, fileId: fileId, session: session, sink: sink)
+        } else if let loader = InputLoaders.export(for: file.kind) {
+            (read, rejected) = try loader.load(file, fileId: fileId, session: session, sink: sink)
+            unknown = []
+        } else {
+            preconditionFailure("no loader for \(file.relativePath)")
+        }
+        try session.finishFile(fileId, read: read, rejected: rejected, superseded: 0, unknownFields: unknown)
+        if !unknown.isEmpty {
+            logger.notice("\(file.relativePath): unknown fields ignored: \(unknown.joined(separator: ", "))")
+        }
+        let seconds = Date().timeIntervalSince(started)
+        progress.step(["stage": "ingest", "file": file.relativePath, "rows": "\(read)",
+                       "rejected": "\(rejected)", "seconds": String(format: "%.3f", seconds)])
+        return FileOutcome(path: file.relativePath, kind: file.kind, loaded: true, rowsRead: read,
+                           rowsRejected: rejected, bytes: bytes, seconds: seconds)
+    }
+
+    /// Reads a table file record by record; a record the loader cannot decode
+    /// or whose key repeats is rejected with its line and reason.
+    private func loadTable(_ file: InputFile, table: TableID, loader: TableLoader, fileId: Int64,
+                           session: IngestSession, sink: LoadSink) throws -> (Int, Int, [String]) {
+        let reader = try TableReader(url: file.url, fields: table.fields)
+        for missing in reader.missingFields { logger.notice("\(file.relativePath): no column \(missing)") }
         var rejected = 0
-        let fields = file.table.fields
+        let fields = table.fields
         let idIndex = fields.firstIndex(of: "id")
         try reader.read { event in
             switch event {
             case .malformed(let line, let reason):
                 rejected += 1
-                try session.reject(file: fileId, line: line, id: "", reason: reason)
+                try sink.reject(line, "", reason)
             case .record(let view):
                 let decoder = FieldDecoder(view: view, fields: fields)
                 do {
-                    if try !store(decoder, table: file.table, file: fileId, session: session) {
+                    if try !loader.store(decoder, session, fileId) {
                         rejected += 1
-                        let id = idIndex.flatMap { view.string($0) } ?? ""
-                        try session.reject(file: fileId, line: view.line, id: id,
-                                           reason: "duplicate \(IngestStage.keyDescription(file.table)) in this file (the first row is kept)")
+                        try sink.reject(view.line, idIndex.flatMap { view.string($0) } ?? "",
+                                        "duplicate \(loader.keyDescription) in this file (the first row is kept)")
                     }
                 } catch let error as FieldError {
                     rejected += 1
-                    let id = idIndex.flatMap { view.string($0) } ?? ""
-                    try session.reject(file: fileId, line: view.line, id: String(id.prefix(200)), reason: error.reason)
+                    try sink.reject(view.line, idIndex.flatMap { view.string($0) } ?? "", error.reason)
                 }
-                if reader.recordsRead % 4096 == 0 {
-                    progress.update(bytes: reader.bytesConsumed, rows: reader.recordsRead)
-                }
+                if reader.recordsRead % 4096 == 0 { sink.progress(reader.bytesConsumed, reader.recordsRead) }
             }
         }
-        try session.finishFile(fileId, read: reader.recordsRead, rejected: rejected, superseded: 0,
-                               unknownFields: reader.unknownFields)
-        if !reader.unknownFields.isEmpty {
-            logger.notice("\(file.relativePath): unknown fields ignored: \(reader.unknownFields.joined(separator: ", "))")
-        }
-        let seconds = Date().timeIntervalSince(started)
-        progress.step(["stage": "ingest", "file": file.relativePath, "rows": "\(reader.recordsRead)",
-                       "rejected": "\(rejected)", "seconds": String(format: "%.3f", seconds)])
-        return FileOutcome(path: file.relativePath, table: file.table, loaded: true, rowsRead: reader.recordsRead,
-                           rowsRejected: rejected, bytes: bytes, seconds: seconds)
-    }
-
-    /// Decodes and stores one record; false when its key repeats within the file.
-    private func store(_ f: FieldDecoder, table: TableID, file: Int64, session: IngestSession) throws -> Bool {
-        switch table {
-        case .couples: return try session.insert(ExpenseDecoders.couple(f), file: file, line: f.line)
-        case .members: return try session.insert(ExpenseDecoders.member(f), file: file, line: f.line)
-        case .cards: return try session.insert(ExpenseDecoders.card(f), file: file, line: f.line)
-        case .fx: return try session.insert(ExpenseDecoders.fx(f), file: file, line: f.line)
-        case .agreements: return try session.insert(ExpenseDecoders.agreement(f), file: file, line: f.line)
-        case .settlements: return try session.insert(ExpenseDecoders.settlement(f), file: file, line: f.line)
-        case .expenses:
-            try session.insert(ExpenseDecoders.expenseVersion(f), file: file, line: f.line)
-            return true
-        default:
-            preconditionFailure("\(table) is not a supported table")
-        }
-    }
-
-    static func keyDescription(_ table: TableID) -> String {
-        table == .fx ? "rate (same date, currency and base)" : "id"
+        return (reader.recordsRead, rejected, reader.unknownFields)
     }
 }

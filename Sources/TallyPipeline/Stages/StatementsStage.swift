@@ -11,24 +11,16 @@ import TallyWarehouse
 /// Writes `statements/balances.csv`, `transfers.csv`, `categories.csv`,
 /// `categories_by_member.csv`, `statements.xlsx` and one `<coupleId>.txt`
 /// per couple.
-struct StatementsStage {
-    struct Outcome {
-        var rejects: [Reject]
-        var outputs: [RunManifest.Output]
-        var totals: StatementTotals
-        var couples: Int
-        var checks: [RunManifest.Check]
-        var seconds: Double
+struct StatementsStage: ReportStage {
+    let name = "statements"
+
+    func run(_ context: ReportContext) throws -> ReportOutcome {
+        try context.warehouse.read { reader in try run(reader, context) }
     }
 
-    let config: TallyConfig
-    let locale: ReportLocale
-    let period: YearMonth
-    let outDirectory: URL
-    let logger: Logger
-    let progress: Progress
-
-    func run(_ reader: WarehouseReader) throws -> Outcome {
+    private func run(_ reader: WarehouseReader, _ context: ReportContext) throws -> ReportOutcome {
+        let (config, locale, period, progress) = (context.config, context.locale, context.period, context.progress)
+        let outDirectory = context.outDirectory
         let started = Date()
         let folder = outDirectory.appendingPathComponent("statements")
         let currency = { (c: Couple) in c.currency.code }
@@ -113,8 +105,26 @@ struct StatementsStage {
             .init(path: "statements/<coupleId>.txt", rows: textFiles),
         ]
         progress.step(["stage": "statements", "couples": "\(couples)", "seconds": String(format: "%.3f", Date().timeIntervalSince(started))])
-        return Outcome(rejects: rejects, outputs: outputs, totals: totals, couples: couples, checks: checks,
-                       seconds: Date().timeIntervalSince(started))
+        return ReportOutcome(name: name, rejects: rejects, outputs: outputs, checks: checks,
+                             summary: StatementsStage.summary(totals), rows: couples,
+                             seconds: Date().timeIntervalSince(started))
+    }
+
+    /// The terminal summary: counts, and spending by category per currency as bars.
+    static func summary(_ totals: StatementTotals) -> [String] {
+        var out = ["statements: \(totals.couples) couples, \(totals.members) members, \(totals.expenses) expenses, \(totals.transfers) suggested transfers"
+                   + (totals.greedyStatements > 0 ? " (\(totals.greedyStatements) large groups settled greedily)" : "")]
+        for currency in totals.currencies {
+            let bars = totals.spendingByTag(in: currency).prefix(10).map {
+                TextChart.Bar(label: $0.tag.isEmpty ? "(untagged)" : $0.tag, value: Double($0.amount),
+                              shown: Money.plain($0.amount, currency))
+            }
+            guard !bars.isEmpty else { continue }
+            out.append("")
+            out.append("spending by category, \(currency.code) (top \(bars.count)):")
+            out += TextChart.bars(Array(bars), width: 32).map { "  " + $0 }
+        }
+        return out
     }
 
     /// True when the couple's closing balances sum to zero and applying the

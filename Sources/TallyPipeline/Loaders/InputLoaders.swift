@@ -1,0 +1,45 @@
+import TallyCore
+import TallyIngest
+import TallyWarehouse
+
+/// How one table's records are decoded and stored.
+struct TableLoader: Sendable {
+    /// Decodes and stores one record; returns false when its key repeats within the file.
+    var store: @Sendable (FieldDecoder, IngestSession, _ fileId: Int64) throws -> Bool
+    /// What makes a row unique, for the duplicate-key reject ("id").
+    var keyDescription = "id"
+}
+
+/// Where a loader reports what it refused and how far it got.
+struct LoadSink {
+    /// Stores a reject for the current file.
+    var reject: (_ line: Int, _ id: String, _ reason: String) throws -> Void
+    /// Reports progress (bytes of the file consumed, records read).
+    var progress: (_ bytes: Int64, _ rows: Int) -> Void
+}
+
+/// Loads a whole input file that is not a contract table (an Apple Health
+/// export, an App Store Connect report), with its own reader.
+protocol ExportLoader: Sendable {
+    /// Loads `file`; returns the records read and how many the loader rejected
+    /// (each also given to `sink.reject`).
+    func load(_ file: InputFile, fileId: Int64, session: IngestSession, sink: LoadSink) throws -> (read: Int, rejected: Int)
+}
+
+/// Every loader tally has, by input kind. A dataset adds its loaders here once.
+enum InputLoaders {
+    static let tables: [TableID: TableLoader] = ExpensesLoaders.tables
+
+    static func export(for kind: InputKind) -> ExportLoader? {
+        switch kind {
+        case .table: return nil
+        case .appleHealthExport, .appStoreConnectReport: return nil
+        }
+    }
+
+    /// True when this version can load `file`.
+    static func canLoad(_ file: InputFile) -> Bool {
+        if let table = file.table { return tables[table] != nil }
+        return export(for: file.kind) != nil
+    }
+}

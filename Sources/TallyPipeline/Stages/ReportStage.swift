@@ -1,0 +1,48 @@
+import Foundation
+import Logging
+import TallyCore
+import TallyReports
+import TallyWarehouse
+
+/// What every report stage is given.
+struct ReportContext {
+    let config: TallyConfig
+    let locale: ReportLocale
+    let period: YearMonth
+    /// The report time zone (`config.timezone`).
+    let timezone: ReportTimeZone
+    let outDirectory: URL
+    /// The warehouse: read in a snapshot with `read`; a stage that stores
+    /// what it computed (leaderboard snapshots) writes in its own transaction.
+    let warehouse: Warehouse
+    let logger: Logger
+    let progress: Progress
+}
+
+/// What a report stage did, for run.json and the terminal summary.
+struct ReportOutcome {
+    var name: String
+    /// Rows refused while building the reports (with file, line and reason).
+    var rejects: [Reject] = []
+    /// Files written, relative to the out folder.
+    var outputs: [RunManifest.Output] = []
+    /// Reconciliation checks; a failed one stops the run with exit code 65.
+    var checks: [RunManifest.Check] = []
+    /// Lines for the terminal summary (text charts welcome).
+    var summary: [String] = []
+    /// Units of work done (couples, challenges, users), for run.json.
+    var rows = 0
+    var seconds = 0.0
+}
+
+/// One family of reports (statements, leaderboards, KPIs): reads the
+/// warehouse, writes its files through atomic writers, returns its outcome.
+protocol ReportStage: Sendable {
+    var name: String { get }
+    func run(_ context: ReportContext) throws -> ReportOutcome
+}
+
+/// Every report family, in the order they run. A family adds itself here once.
+enum ReportStages {
+    static let all: [any ReportStage] = [StatementsStage()]
+}
