@@ -9,7 +9,7 @@ APT_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev pkg-config
 RELEASE_BIN   = .build/release/tally
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps build release sample golden bench clean-reports
+.PHONY: run test deps build release sample bench
 
 ## make run: the main job on sample-data/ (embedded SQLite), writing reports/.
 run: release
@@ -41,3 +41,9 @@ release: deps
 sample: release
 	rm -rf $(DATA)/expenses $(DATA)/health $(DATA)/swipes $(DATA)/checkins $(DATA)/subscriptions
 	$(RELEASE_BIN) generate --out $(DATA) --seed 20261031 --scale small --month $(PERIOD)
+
+## make bench: generates a medium data set once (SCALE=large for 5×), runs the
+## whole pipeline twice and prints per-stage rows/s, MB/s, wall time and peak RSS.
+bench: release
+	@command -v python3 >/dev/null && command -v bc >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 bc; }
+	scripts/bench.sh

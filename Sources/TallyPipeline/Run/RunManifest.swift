@@ -15,7 +15,10 @@ public struct RunManifest: Encodable, Sendable {
     public var ignored: [Ignored]
     public var outputs: [Output]
     public var checks: [Check]
+    /// Run-specific: how long each stage took (left out by `--reproducible`).
     public var stages: [Stage]?
+    /// Run-specific: the process's peak resident memory, MiB (left out by `--reproducible`).
+    public var peakMemoryMiB: Double?
 
     public struct Version: Encodable, Sendable {
         public var version: String
@@ -56,6 +59,8 @@ public struct RunManifest: Encodable, Sendable {
         public var name: String
         public var seconds: Double
         public var rows: Int?
+        /// Input bytes read by the stage (ingest).
+        public var bytes: Int64?
         public var filesLoaded: Int?
         public var filesUnchanged: Int?
     }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import TallyCore
 import TallyReports
@@ -80,8 +83,11 @@ public struct TallyRunner {
                                 : "does not add up for \(unbalanced.map(\.path).joined(separator: ", "))"))
         var stages: [RunManifest.Stage] = []
         if let ingest {
-            stages.append(.init(name: "ingest", seconds: ingest.seconds, rows: ingest.rowsRead,
+            stages.append(.init(name: "ingest", seconds: ingest.seconds, rows: ingest.rowsRead, bytes: ingest.bytesRead,
                                 filesLoaded: ingest.filesLoaded, filesUnchanged: ingest.files.count - ingest.filesLoaded))
+            stages += ingest.files.filter(\.loaded).map {
+                .init(name: "ingest \($0.path)", seconds: $0.seconds, rows: $0.rowsRead, bytes: $0.bytes)
+            }
         }
         stages += reports.map { .init(name: $0.name, seconds: $0.seconds, rows: $0.rows) }
         let manifest = RunManifest(
@@ -89,7 +95,8 @@ public struct TallyRunner {
             timezone: config.timezone, locale: locale.identifier, inputs: inputs,
             ignored: (ingest?.ignored ?? []).map { .init(path: $0.path, why: $0.why) }.sorted { $0.path < $1.path },
             outputs: ([.init(path: "rejects.csv", rows: rejectCount)] + reports.flatMap(\.outputs)).sorted { $0.path < $1.path },
-            checks: checks, stages: request.reproducible ? nil : stages)
+            checks: checks, stages: request.reproducible ? nil : stages,
+            peakMemoryMiB: request.reproducible ? nil : TallyRunner.peakMemoryMiB())
         let runFile = try AtomicFile(destination: request.outDirectory.appendingPathComponent("run.json"))
         try manifest.encoded().write(to: runFile.temporary)
         try runFile.commit()
@@ -98,6 +105,13 @@ public struct TallyRunner {
         }
         return Outcome(manifest: manifest, ingest: ingest, rejects: rejectCount,
                        summary: reports.flatMap(\.summary), outDirectory: request.outDirectory)
+    }
+
+    /// The process's peak resident set size so far (getrusage), in MiB.
+    static func peakMemoryMiB() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF, &usage)
+        return (Double(usage.ru_maxrss) / 1024 * 10).rounded() / 10   // ru_maxrss is in KiB on Linux
     }
 
     /// Per-file accounting: read and superseded as loaded, rejected = rows

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# make bench: generates a data set once (cached in bench-data/), runs the whole
+# pipeline on it twice (from scratch, then again on unchanged inputs), and
+# prints per-stage throughput, wall time and peak memory. Numbers live here and
+# in the README, never in timed tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SCALE=${SCALE:-medium}
+PERIOD=${PERIOD:-2026-10}
+BIN=.build/release/tally
+DATA=bench-data/$SCALE
+OUT=bench-data/out-$SCALE
+
+if [ ! -f "$DATA/.complete" ]; then
+  rm -rf "$DATA"
+  echo "generating $SCALE data set in $DATA (once; cached)…"
+  start=$(date +%s.%N)
+  "$BIN" generate --out "$DATA" --scale "$SCALE" --seed 1 --month "$PERIOD" >/dev/null 2>&1
+  echo "generated in $(echo "$(date +%s.%N) - $start" | bc) s"
+  touch "$DATA/.complete"
+fi
+
+# The floor: reading every input byte once (warm page cache, as the runs see it).
+cat $(find "$DATA" -type f ! -name .complete) > /dev/null
+start=$(date +%s.%N)
+cat $(find "$DATA" -type f ! -name .complete) > /dev/null
+floor=$(echo "$(date +%s.%N) - $start" | bc)
+
+rm -rf "$OUT"
+/usr/bin/time -f '%e %M' -o "$OUT.time1" "$BIN" run --data "$DATA" --out "$OUT" --period "$PERIOD" --quiet
+cp "$OUT/run.json" "$OUT.run1.json"
+/usr/bin/time -f '%e %M' -o "$OUT.time2" "$BIN" run --data "$DATA" --out "$OUT" --period "$PERIOD" --quiet
+cp "$OUT/run.json" "$OUT.run2.json"
+
+python3 - "$OUT" "$floor" "$DATA" <<'PY'
+import json, os, sys
+out, floor, data = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+run1 = json.load(open(out + ".run1.json"))
+wall1, rss1 = open(out + ".time1").read().split()[-2:]
+wall2, rss2 = open(out + ".time2").read().split()[-2:]
+total = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(data) for f in fs)
+print(f"\ntally bench · {os.cpu_count()} cores · {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB · input {total / 2**20:.0f} MiB in {data}")
+print(f"{'stage':44} {'rows':>12} {'MB':>9} {'seconds':>8} {'rows/s':>12} {'MB/s':>8}")
+for s in run1["stages"]:
+    rows, secs, mb = s.get("rows") or 0, s["seconds"], (s.get("bytes") or 0) / 2**20
+    rate = f"{rows / secs:12,.0f}" if secs > 0 and rows else f"{'':12}"
+    mbs = f"{mb / secs:8.1f}" if secs > 0 and mb else f"{'':8}"
+    print(f"{s['name'][:44]:44} {rows:12,} {mb:9.1f} {secs:8.2f} {rate} {mbs}")
+w1 = float(wall1)
+print(f"\nfull run:        {w1:7.2f} s wall, peak RSS {int(rss1) / 1024:7.1f} MiB")
+print(f"unchanged rerun: {float(wall2):7.2f} s wall, peak RSS {int(rss2) / 1024:7.1f} MiB ({float(wall2) / w1 * 100:.1f}% of the full run)")
+print(f"cat floor:       {floor:7.2f} s to read every input byte; the full run takes {w1 / max(floor, 1e-9):.1f}× that")
+PY
