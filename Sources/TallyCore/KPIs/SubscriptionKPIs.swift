@@ -241,9 +241,11 @@ public struct SubscriptionKPIs: Sendable {
         }
     }
 
-    /// Churn per app and month of the series (months with paid users at their start).
+    /// Churn per app and month of the series (months with paid users at their start, or cancellations or refunds).
     public var churn: [SubscriptionRows.Churn] {
-        Self.ordered(churns).map { key, rate in
+        var keys: [AppMonth: KPIRate] = churns
+        for key in Set(cancellations.keys).union(refunds.keys) where keys[key] == nil { keys[key] = KPIRate(0, of: 0) }
+        return Self.ordered(keys).map { key, rate in
             .init(app: key.app, month: key.month, rate: rate, cancellations: cancellations[key] ?? 0, refunds: refunds[key] ?? 0)
         }
     }
