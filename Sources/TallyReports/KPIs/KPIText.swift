@@ -94,6 +94,7 @@ public enum KPIText {
     static func cohortTable(_ rows: [(app: String, cohort: YearMonth, rate: KPIRate, complete: Bool)], unit: String) -> [String] {
         var out: [String] = []
         var incomplete = false
+        if !rows.isEmpty { out.append("    cohort     hits/\(unit)") }
         for app in Set(rows.map(\.app)).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             let recent = rows.filter { $0.app == app }.suffix(12)
             out.append("  \(app)")
@@ -106,7 +107,6 @@ public enum KPIText {
         }
         if out.isEmpty { return ["  (no cohorts)"] }
         if incomplete { out.append("    * still inside its window: may still change") }
-        _ = unit
         return out
     }
 }
