@@ -10,8 +10,8 @@ import GRDBSQLite
 struct BulkStatement {
     private let statement: Statement
     private let db: Database
-    private var handle: OpaquePointer { statement.sqliteStatement }
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    fileprivate var handle: OpaquePointer { statement.sqliteStatement }
+    fileprivate static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     init(_ db: Database, sql: String) throws {
         self.db = db
@@ -46,5 +46,14 @@ struct BulkStatement {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
         }
         return Int(sqlite3_changes(db.sqliteConnection))
+    }
+}
+
+extension BulkStatement {
+    /// Binds UTF-8 bytes as text without making a String (SQLite copies them).
+    func bind(_ index: Int32, bytes: UnsafeBufferPointer<UInt8>?) {
+        guard let bytes, let base = bytes.baseAddress else { sqlite3_bind_null(handle, index); return }
+        _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                              Int32(bytes.count), BulkStatement.transient)
     }
 }

@@ -37,11 +37,12 @@ enum WarehouseSchema {
                 """)
         }
         ExpensesSchema.register(&migrator)
+        KPISchema.register(&migrator)
         return migrator
     }
 
     /// Derived tables, each refreshed when one of its input tables changed.
-    static let derivations: [Derivation] = [ExpensesSchema.winners]
+    static let derivations: [Derivation] = [ExpensesSchema.winners, KPISchema.matches]
 }
 
 /// A derived table: rebuilt from its inputs at the end of an ingest in which

@@ -2,7 +2,8 @@ import TallyCore
 
 /// Writes `subscriptions/`: `products.csv`, `events.csv.gz` (all three apps,
 /// each user's events together, users in signup order) and LovU's
-/// `connections.ndjson`.
+/// `connections.ndjson`; and App Store Connect's Subscriber and Subscription
+/// Event reports (``AppStoreReportsGenerator``).
 ///
 /// About 15–20% of signups subscribe (most within 30 days, some after a
 /// paywall, some after a 7-day trial); subscribers renew each period until
@@ -77,6 +78,7 @@ struct SubscriptionsGenerator {
         var random = context.random(50)
         try writeProducts(into: &summary)
         try writeEvents(random: &random, into: &summary)
+        try AppStoreReportsGenerator(context: context).generate(into: &summary)
     }
 
     private func writeProducts(into summary: inout GenerationSummary) throws {

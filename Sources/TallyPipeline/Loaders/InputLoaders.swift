@@ -29,11 +29,13 @@ protocol ExportLoader: Sendable {
 /// Every loader tally has, by input kind. A dataset adds its loaders here once.
 enum InputLoaders {
     static let tables: [TableID: TableLoader] = ExpensesLoaders.tables
+        .merging(KPILoaders.tables) { first, _ in first }
 
     static func export(for kind: InputKind) -> ExportLoader? {
         switch kind {
         case .table: return nil
-        case .appleHealthExport, .appStoreConnectReport: return nil
+        case .appleHealthExport: return nil
+        case .appStoreConnectReport: return AppStoreConnectLoader()
         }
     }
 

@@ -44,5 +44,5 @@ protocol ReportStage: Sendable {
 
 /// Every report family, in the order they run. A family adds itself here once.
 enum ReportStages {
-    static let all: [any ReportStage] = [StatementsStage()]
+    static let all: [any ReportStage] = [StatementsStage(), KPIStage()]
 }

@@ -1,0 +1,311 @@
+/// Every subscription KPI of a report, accumulated one user timeline at a
+/// time (the partition) and mergeable (``merge(_:)``), so the work can be
+/// split by user and the parts combined.
+///
+/// Definitions (T = the first instant after a month, report time zone;
+/// "paid at T" from ``SubscriptionTimeline/isPaid(at:)``):
+/// - conversion: signup cohort = local month of the first `signup`;
+///   converted when 0 ≤ first `subscribed` − signup ≤ window days × 24 h;
+///   complete when the cohort's last window has closed by T of the period.
+/// - retention: cohort = local month of the first `subscribed`; retained
+///   when paid at first `subscribed` + retention days × 24 h.
+/// - paywall: `paywall_shown` events in the period per context; first
+///   subscriptions in the period credited to the last context shown
+///   strictly before them, `none` when none was.
+/// - MRR: paid subscribers at each month's T, per app, plan and currency;
+///   each subscriber's monthly price (yearly / 12, rounded half away from
+///   zero, per subscriber) summed.
+/// - churn of a month: paid at its start, not paid at its T.
+/// - MRR movements of a month: each user's MRR at its start against its T,
+///   classified by ``MRRMovement/classify(start:end:paidBefore:)``.
+/// - trials: first `trial_started` per month; converted when the first
+///   `subscribed` comes within the conversion window after it.
+/// - shared premium: see ``sharedPremium(_:)``.
+public struct SubscriptionKPIs: Sendable {
+    /// What the KPIs are computed for.
+    public struct Settings: Sendable {
+        public var period: YearMonth
+        /// The first month of the monthly series (churn, MRR history, movements).
+        public var firstMonth: YearMonth
+        public var timezone: ReportTimeZone
+        public var conversionWindowDays: Int
+        public var retentionDays: Int
+        /// The app whose premium is shared with a connected partner (LovU), matched case-insensitively.
+        public var sharingApp: String
+
+        public init(period: YearMonth, firstMonth: YearMonth, timezone: ReportTimeZone, conversionWindowDays: Int = 30,
+                    retentionDays: Int = 30, sharingApp: String = "LovU") {
+            self.period = period
+            self.firstMonth = min(firstMonth, period)
+            self.timezone = timezone
+            self.conversionWindowDays = conversionWindowDays
+            self.retentionDays = retentionDays
+            self.sharingApp = sharingApp
+        }
+    }
+
+    struct AppMonth: Hashable { var app: String; var month: YearMonth }
+    struct AppText: Hashable { var app: String; var text: String }
+    struct PlanKey: Hashable { var app: String; var plan: String; var currency: Currency; var month: YearMonth }
+    struct MoneyKey: Hashable { var app: String; var currency: Currency; var month: YearMonth }
+
+    public let settings: Settings
+    public let catalog: ProductCatalog
+    /// The months of the series, first to the period, with their start and end (T) instants.
+    public let months: [YearMonth]
+    let starts: [Timestamp]
+    let ends: [Timestamp]
+
+    var conversions: [AppMonth: KPIRate] = [:]
+    var retentions: [AppMonth: KPIRate] = [:]
+    var trials: [AppMonth: KPIRate] = [:]
+    var churns: [AppMonth: KPIRate] = [:]
+    var cancellations: [AppMonth: Int] = [:]
+    var refunds: [AppMonth: Int] = [:]
+    var shown: [AppText: (events: Int, users: Int)] = [:]
+    var credited: [AppText: Int] = [:]
+    var mrr: [PlanKey: (subscribers: Int, mrr: Int64)] = [:]
+    var movements: [MoneyKey: SubscriptionRows.Movements] = [:]
+    /// Paid users of the sharing app at each month's T (index into ``months``).
+    var sharingPaid: [Int: Set<String>] = [:]
+    /// The sharing app's name as the data spells it.
+    var sharingAppName: String?
+    /// Timelines added.
+    public private(set) var users = 0
+
+    public init(settings: Settings, catalog: ProductCatalog) {
+        self.settings = settings
+        self.catalog = catalog
+        var months: [YearMonth] = []
+        var month = settings.firstMonth
+        while month <= settings.period {
+            months.append(month)
+            month = month.adding(months: 1)
+        }
+        self.months = months
+        starts = months.map { settings.timezone.startOfDay($0.firstDay) }
+        ends = months.map { settings.timezone.endOfMonth($0) }
+    }
+
+    /// T of the period month.
+    public var periodEnd: Timestamp { ends[ends.count - 1] }
+
+    private func month(of t: Timestamp) -> YearMonth { settings.timezone.localDate(of: t).yearMonth }
+
+    /// Whether a cohort's windows of `days` have all closed by the period's T.
+    private func complete(_ cohort: YearMonth, days: Int) -> Bool {
+        settings.timezone.endOfMonth(cohort).adding(seconds: Int64(days) * 86_400) <= periodEnd
+    }
+
+    /// A user's product entry when paid at `t`.
+    private func paidEntry(_ timeline: SubscriptionTimeline, at t: Timestamp) -> ProductCatalog.Entry? {
+        timeline.state(at: t).paidProduct.flatMap { catalog[$0] }
+    }
+
+    /// Adds one user's timeline.
+    public mutating func add(_ timeline: SubscriptionTimeline) {
+        users += 1
+        let app = timeline.app
+        let period = settings.period
+        let window = Int64(settings.conversionWindowDays) * 86_400
+
+        if let signup = timeline.signup, case let cohort = month(of: signup), cohort <= period {
+            conversions[AppMonth(app: app, month: cohort), default: KPIRate(0, of: 0)].add(timeline.subscribed(within: window, of: signup))
+        }
+        if let first = timeline.firstSubscribed, case let cohort = month(of: first), cohort <= period {
+            let judged = first.adding(seconds: Int64(settings.retentionDays) * 86_400)
+            retentions[AppMonth(app: app, month: cohort), default: KPIRate(0, of: 0)].add(timeline.isPaid(at: judged))
+            if cohort == period {
+                credited[AppText(app: app, text: Self.contextLabel(timeline.creditedPaywallContext) ?? "none"), default: 0] += 1
+            }
+        }
+        if let trial = timeline.firstTrial, case let cohort = month(of: trial), cohort <= period {
+            trials[AppMonth(app: app, month: cohort), default: KPIRate(0, of: 0)].add(timeline.subscribed(within: window, of: trial))
+        }
+        var contextsSeen = Set<String>()
+        for event in timeline.events where event.kind == .paywallShown || event.kind == .cancelled || event.kind == .refunded {
+            let m = month(of: event.timestamp)
+            switch event.kind {
+            case .paywallShown where m == period:
+                let key = AppText(app: app, text: Self.contextLabel(event.context) ?? "unspecified")
+                let fresh = contextsSeen.insert(key.text).inserted
+                let sofar = shown[key] ?? (0, 0)
+                shown[key] = (sofar.events + 1, sofar.users + (fresh ? 1 : 0))
+            case .cancelled where m >= settings.firstMonth && m <= period:
+                cancellations[AppMonth(app: app, month: m), default: 0] += 1
+            case .refunded where m >= settings.firstMonth && m <= period:
+                refunds[AppMonth(app: app, month: m), default: 0] += 1
+            default: break
+            }
+        }
+        guard timeline.firstPaid != nil else { return }
+        let sharing = app.lowercased() == settings.sharingApp.lowercased()
+        if sharing { sharingAppName = sharingAppName.map { min($0, app) } ?? app }
+        for (i, month) in months.enumerated() {
+            let start = paidEntry(timeline, at: starts[i])
+            let end = paidEntry(timeline, at: ends[i])
+            let paidAtStart = timeline.isPaid(at: starts[i])
+            let paidAtEnd = timeline.isPaid(at: ends[i])
+            if paidAtStart {
+                churns[AppMonth(app: app, month: month), default: KPIRate(0, of: 0)].add(!paidAtEnd)
+            }
+            if paidAtEnd, let end {
+                let key = PlanKey(app: app, plan: end.plan, currency: end.currency, month: month)
+                let sofar = mrr[key] ?? (0, 0)
+                mrr[key] = (sofar.subscribers + 1, sofar.mrr + end.monthlyPrice)
+            }
+            if sharing && paidAtEnd { sharingPaid[i, default: []].insert(timeline.userId) }
+            addMovement(app: app, month: month, start: start, end: end, paidBefore: timeline.wasPaid(before: starts[i]))
+        }
+    }
+
+    private mutating func addMovement(app: String, month: YearMonth, start: ProductCatalog.Entry?, end: ProductCatalog.Entry?,
+                                      paidBefore: Bool) {
+        let startMRR = start?.monthlyPrice ?? 0
+        let endMRR = end?.monthlyPrice ?? 0
+        guard startMRR > 0 || endMRR > 0 else { return }
+        func record(_ currency: Currency, from: Int64, to: Int64, paidBefore: Bool) {
+            let key = MoneyKey(app: app, currency: currency, month: month)
+            var row = movements[key] ?? SubscriptionRows.Movements(app: app, currency: currency, month: month)
+            row.startMRR += from
+            row.endMRR += to
+            if let bucket = MRRMovement.classify(start: from, end: to, paidBefore: paidBefore) {
+                row.amounts[bucket, default: 0] += abs(to - from)
+                row.users[bucket, default: 0] += 1
+            }
+            movements[key] = row
+        }
+        if let start, let end, start.currency != end.currency {
+            // A move to another currency: churn in the old one, back in the new one.
+            if startMRR > 0 { record(start.currency, from: startMRR, to: 0, paidBefore: true) }
+            if endMRR > 0 { record(end.currency, from: 0, to: endMRR, paidBefore: true) }
+        } else if let currency = (end ?? start)?.currency {
+            record(currency, from: startMRR, to: endMRR, paidBefore: paidBefore)
+        }
+    }
+
+    /// Adds another accumulator's results (built with the same settings over other users).
+    public mutating func merge(_ other: SubscriptionKPIs) {
+        users += other.users
+        for (k, v) in other.conversions { conversions[k, default: KPIRate(0, of: 0)].merge(v) }
+        for (k, v) in other.retentions { retentions[k, default: KPIRate(0, of: 0)].merge(v) }
+        for (k, v) in other.trials { trials[k, default: KPIRate(0, of: 0)].merge(v) }
+        for (k, v) in other.churns { churns[k, default: KPIRate(0, of: 0)].merge(v) }
+        for (k, v) in other.cancellations { cancellations[k, default: 0] += v }
+        for (k, v) in other.refunds { refunds[k, default: 0] += v }
+        for (k, v) in other.shown { let s = shown[k] ?? (0, 0); shown[k] = (s.events + v.events, s.users + v.users) }
+        for (k, v) in other.credited { credited[k, default: 0] += v }
+        for (k, v) in other.mrr { let s = mrr[k] ?? (0, 0); mrr[k] = (s.subscribers + v.subscribers, s.mrr + v.mrr) }
+        for (k, v) in other.movements {
+            var row = movements[k] ?? SubscriptionRows.Movements(app: k.app, currency: k.currency, month: k.month)
+            row.startMRR += v.startMRR
+            row.endMRR += v.endMRR
+            for (b, a) in v.amounts { row.amounts[b, default: 0] += a }
+            for (b, n) in v.users { row.users[b, default: 0] += n }
+            movements[k] = row
+        }
+        for (k, v) in other.sharingPaid { sharingPaid[k, default: []].formUnion(v) }
+        if let name = other.sharingAppName { sharingAppName = sharingAppName.map { min($0, name) } ?? name }
+    }
+
+    /// A context as reported: nil stays nil, empty is "unspecified".
+    static func contextLabel(_ context: String?) -> String? {
+        context.map { $0.isEmpty ? "unspecified" : $0 }
+    }
+
+    // MARK: - Results
+
+    private static func byApp(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+    private static func ordered<V>(_ d: [AppMonth: V]) -> [(AppMonth, V)] {
+        d.sorted { $0.key.app != $1.key.app ? byApp($0.key.app, $1.key.app) : $0.key.month < $1.key.month }.map { ($0.key, $0.value) }
+    }
+
+    /// Signup cohorts up to the period, by app and month.
+    public var conversion: [SubscriptionRows.Conversion] {
+        Self.ordered(conversions).map { key, rate in
+            .init(app: key.app, cohort: key.month, rate: rate, complete: complete(key.month, days: settings.conversionWindowDays))
+        }
+    }
+
+    /// First-subscribed cohorts up to the period, by app and month.
+    public var retention: [SubscriptionRows.Retention] {
+        Self.ordered(retentions).map { key, rate in
+            .init(app: key.app, cohort: key.month, rate: rate, complete: complete(key.month, days: settings.retentionDays))
+        }
+    }
+
+    /// Trial cohorts up to the period, by app and month.
+    public var trialConversion: [SubscriptionRows.Trials] {
+        Self.ordered(trials).map { key, rate in
+            .init(app: key.app, month: key.month, rate: rate, complete: complete(key.month, days: settings.conversionWindowDays))
+        }
+    }
+
+    /// Churn per app and month of the series (months with paid users at their start, or cancellations or refunds).
+    public var churn: [SubscriptionRows.Churn] {
+        var keys: [AppMonth: KPIRate] = churns
+        for key in Set(cancellations.keys).union(refunds.keys) where keys[key] == nil { keys[key] = KPIRate(0, of: 0) }
+        return Self.ordered(keys).map { key, rate in
+            .init(app: key.app, month: key.month, rate: rate, cancellations: cancellations[key] ?? 0, refunds: refunds[key] ?? 0)
+        }
+    }
+
+    /// Paywall contexts of the period, by app then context (byte order); `none` included when credited.
+    public var paywall: [SubscriptionRows.Paywall] {
+        let keys = Set(shown.keys).union(credited.keys)
+        return keys.sorted { $0.app != $1.app ? Self.byApp($0.app, $1.app) : Self.byApp($0.text, $1.text) }.map { key in
+            .init(app: key.app, context: key.text, shown: shown[key]?.events ?? 0, users: shown[key]?.users ?? 0,
+                  conversions: credited[key] ?? 0)
+        }
+    }
+
+    /// Paid subscribers and MRR per app, plan and currency at each month's T of the series.
+    public var mrrHistory: [SubscriptionRows.MRR] {
+        mrr.map { key, value in
+            SubscriptionRows.MRR(app: key.app, plan: key.plan, currency: key.currency, month: key.month,
+                                 subscribers: value.subscribers, mrr: value.mrr)
+        }.sorted {
+            ($0.month, $0.app, $0.plan, $0.currency.code) < ($1.month, $1.app, $1.plan, $1.currency.code)
+        }
+    }
+
+    /// Paid subscribers and MRR at the period's T (plans with subscribers only).
+    public var mrrAtPeriodEnd: [SubscriptionRows.MRR] { mrrHistory.filter { $0.month == settings.period } }
+
+    /// MRR movements per app, currency and month of the series.
+    public var mrrMovements: [SubscriptionRows.Movements] {
+        movements.values.sorted {
+            ($0.app, $0.currency.code, $0.month) < ($1.app, $1.currency.code, $1.month)
+        }
+    }
+
+    /// Premium entitlement of the sharing app at each month's T: payers, and
+    /// users who are not paid but connected at T to a partner who is.
+    /// Shared users are never payers and never add MRR.
+    public func sharedPremium(_ connections: [PartnerConnection]) -> [SubscriptionRows.SharedPremium] {
+        guard sharingAppName != nil || !connections.isEmpty else { return [] }
+        let app = sharingAppName ?? settings.sharingApp
+        return months.indices.map { i in
+            let paid = sharingPaid[i] ?? []
+            var shared = Set<String>()
+            for c in connections where c.isConnected(at: ends[i]) {
+                if paid.contains(c.partnerId) && !paid.contains(c.userId) { shared.insert(c.userId) }
+                if paid.contains(c.userId) && !paid.contains(c.partnerId) { shared.insert(c.partnerId) }
+            }
+            return .init(app: app, month: months[i], payers: paid.count, sharedUsers: shared.count)
+        }
+    }
+}
+
+extension KPIRate {
+    /// Counts one more member of the denominator, and of the numerator when `hit`.
+    mutating func add(_ hit: Bool) {
+        denominator += 1
+        if hit { numerator += 1 }
+    }
+
+    mutating func merge(_ other: KPIRate) {
+        numerator += other.numerator
+        denominator += other.denominator
+    }
+}

@@ -1,0 +1,72 @@
+import TallyCore
+
+/// Decodes the rows of the `swipes/` and `subscriptions/` tables: what can
+/// be checked in a row alone. Checks against other rows (is the product in
+/// the catalogue?) happen when the KPIs are built.
+public enum KPIDecoders {
+    public static func swipeUser(_ f: FieldDecoder) throws(FieldError) -> SwipeUserRecord {
+        let subscription = f.optional(4)
+        if let subscription, !["free", "premium", "vip"].contains(subscription) {
+            throw FieldError("subscription '\(subscription.prefix(40))' is not one of free, premium, vip")
+        }
+        return SwipeUserRecord(id: try f.required(0), createdAt: try f.optionalTimestamp(1), gender: f.optional(2),
+                               city: f.optional(3), subscription: subscription)
+    }
+
+    /// A swipe, as byte views of its fields (valid during the reader's
+    /// callback only: swipes are the largest table, so no Strings are made).
+    /// Rejects a swipe on oneself and an action the contract does not name.
+    public static func swipe(_ f: FieldDecoder) throws(FieldError) -> SwipeFields {
+        guard let id = f.view.bytes(0) else { throw FieldError("id is empty") }
+        guard let from = f.view.bytes(1) else { throw FieldError("fromUserId is empty") }
+        guard let to = f.view.bytes(2) else { throw FieldError("toUserId is empty") }
+        guard !from.elementsEqual(to) else {
+            throw FieldError("a swipe on oneself (fromUserId and toUserId are both '\(FieldDecoder.shown(from))')")
+        }
+        guard let actionBytes = f.view.bytes(3) else { throw FieldError("action is empty") }
+        guard let action = SwipeAction(utf8: actionBytes) else {
+            throw FieldError("action '\(FieldDecoder.shown(actionBytes))' is not one of \(SwipeAction.spellings)")
+        }
+        return SwipeFields(id: id, fromUserId: from, toUserId: to, action: action, timestamp: try f.timestamp(4))
+    }
+
+    public static func product(_ f: FieldDecoder) throws(FieldError) -> ProductRecord {
+        let period = try f.choice(3, ["monthly", "yearly"])
+        let currency = try f.currency(5)
+        let price = try f.money(4, currency: currency)
+        guard price >= 0 else { throw FieldError("price \(Money.plain(price, currency)) is negative") }
+        return ProductRecord(entry: ProductCatalog.Entry(
+            productId: try f.required(0), app: try f.required(1), plan: try f.required(2), yearly: period == "yearly",
+            price: price, currency: currency))
+    }
+
+    /// An event. Rejects an event name the contract does not name, and a
+    /// paying event (`subscribed`, `renewed`, `upgraded`, `downgraded`) without a product.
+    public static func event(_ f: FieldDecoder) throws(FieldError) -> SubscriptionEventRecord {
+        let id = try f.required(0)
+        let app = try f.required(1)
+        let user = try f.required(2)
+        let text = try f.required(3)
+        guard let kind = SubscriptionEventKind(contract: text) else {
+            throw FieldError("event '\(text.prefix(40))' is not one of \(SubscriptionEventKind.spellings)")
+        }
+        let product = f.optional(4)
+        if kind.isPaying && product == nil { throw FieldError("productId is empty; a \(text) event names its product") }
+        let event = SubscriptionEvent(kind: kind, timestamp: try f.timestamp(6), productId: product, context: f.optional(5),
+                                      source: SourceRef(file: "", line: f.line))
+        return SubscriptionEventRecord(id: id, app: app, userId: user, event: event)
+    }
+
+    public static func connection(_ f: FieldDecoder) throws(FieldError) -> ConnectionRecord {
+        let user = try f.required(0)
+        let partner = try f.required(1)
+        guard user != partner else { throw FieldError("userId and partnerId are both '\(user.prefix(40))'") }
+        let connected = try f.timestamp(2)
+        let disconnected = try f.optionalTimestamp(3)
+        if let disconnected, disconnected < connected {
+            throw FieldError("disconnectedAt \(disconnected) is before connectedAt \(connected)")
+        }
+        return ConnectionRecord(connection: PartnerConnection(userId: user, partnerId: partner, connectedAt: connected,
+                                                              disconnectedAt: disconnected))
+    }
+}

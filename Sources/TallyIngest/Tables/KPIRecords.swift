@@ -1,0 +1,46 @@
+import TallyCore
+
+/// A row of `swipes/users` (FypMatch).
+public struct SwipeUserRecord: Sendable, Equatable {
+    public var id: String
+    public var createdAt: Timestamp?
+    public var gender: String?
+    public var city: String?
+    /// `free`, `premium` or `vip`.
+    public var subscription: String?
+}
+
+/// A row of `swipes/swipes`, as byte views into the reader's buffer: valid
+/// only during the reader's callback (store it, don't keep it).
+public struct SwipeFields {
+    public var id: UnsafeBufferPointer<UInt8>
+    public var fromUserId: UnsafeBufferPointer<UInt8>
+    public var toUserId: UnsafeBufferPointer<UInt8>
+    public var action: SwipeAction
+    public var timestamp: Timestamp
+}
+
+/// A row of `subscriptions/products`.
+public struct ProductRecord: Sendable, Equatable {
+    public var entry: ProductCatalog.Entry
+}
+
+/// A row of `subscriptions/events`.
+public struct SubscriptionEventRecord: Sendable, Equatable {
+    public var id: String
+    public var app: String
+    public var userId: String
+    public var event: SubscriptionEvent
+
+    public init(id: String, app: String, userId: String, event: SubscriptionEvent) {
+        self.id = id
+        self.app = app
+        self.userId = userId
+        self.event = event
+    }
+}
+
+/// A row of `subscriptions/connections` (LovU).
+public struct ConnectionRecord: Sendable, Equatable {
+    public var connection: PartnerConnection
+}

@@ -1,0 +1,46 @@
+import TallyCore
+import TallyIngest
+import TallyWarehouse
+
+/// Loaders of the `swipes/` (FypMatch) and `subscriptions/` (FisioFlow, LovU,
+/// FypMatch) tables.
+enum KPILoaders {
+    static let tables: [TableID: TableLoader] = [
+        .swipeUsers: TableLoader { f, s, file in try s.insert(KPIDecoders.swipeUser(f), file: file, line: f.line) },
+        // A repeated id is stored once and counted as superseded (see KPISchema.matches).
+        .swipes: TableLoader { f, s, file in
+            try s.insert(KPIDecoders.swipe(f), file: file, line: f.line)
+            return true
+        },
+        .products: TableLoader(store: { f, s, file in try s.insert(KPIDecoders.product(f), file: file, line: f.line) },
+                               keyDescription: "productId"),
+        .events: TableLoader { f, s, file in try s.insert(KPIDecoders.event(f), file: file, line: f.line) },
+        .connections: TableLoader(store: { f, s, file in try s.insert(KPIDecoders.connection(f), file: file, line: f.line) },
+                                  keyDescription: "connection (same userId, partnerId and connectedAt)"),
+    ]
+}
+
+/// Loads an App Store Connect report: Subscriber report rows as subscription
+/// events, Subscription Event report rows as daily event counts.
+struct AppStoreConnectLoader: ExportLoader {
+    func load(_ file: InputFile, fileId: Int64, session: IngestSession, sink: LoadSink) throws -> (read: Int, rejected: Int) {
+        let reader = try AppStoreConnectReader(url: file.url, displayPath: file.relativePath)
+        var rejected = 0
+        try reader.read { row in
+            switch row {
+            case .event(let record):
+                if try !session.insert(record, file: fileId, line: record.event.source?.line ?? 0) {
+                    rejected += 1
+                    try sink.reject(record.event.source?.line ?? 0, record.userId, "duplicate row in this file")
+                }
+            case .count(let count, let line):
+                try session.insert(count, file: fileId, line: line)
+            case .malformed(let line, let id, let reason):
+                rejected += 1
+                try sink.reject(line, id, reason)
+            }
+            if reader.recordsRead % 4096 == 0 { sink.progress(0, reader.recordsRead) }
+        }
+        return (reader.recordsRead, rejected)
+    }
+}

@@ -1,0 +1,112 @@
+import TallyCore
+
+/// The KPI story as text (`kpis/kpis.txt`) and as terminal summary lines:
+/// headlines against last month and targets, sparklines of daily swipes
+/// and matches, MRR by plan as bars, conversion and retention cohort tables
+/// with bars, churn and MRR movements. English labels (the product team's
+/// internal report).
+public enum KPIText {
+    /// Every line of `kpis.txt`.
+    public static func render(_ report: KPIReport) -> [String] {
+        var out = ["tally — product KPIs, \(report.period)", ""]
+        out += headlines(report)
+        out += ["", "Swipes and matches per day (\(report.period))"] + swipes(report)
+        out += ["", "MRR by plan at end of \(report.period)"] + mrr(report)
+        out += ["", "Free→paid conversion by signup cohort (\(report.targets.conversionWindowDays)-day window; target "
+                + "\(KPIHeadline.percent(report.targets.conversionMin))–\(KPIHeadline.percent(report.targets.conversionMax)))"]
+        out += cohortTable(report.conversion.map { ($0.app, $0.cohort, $0.rate, $0.complete) }, unit: "signups")
+        out += ["", "\(report.targets.retentionDays)-day subscriber retention by first-subscribed cohort (target ≥ "
+                + "\(KPIHeadline.percent(report.targets.retention)))"]
+        out += cohortTable(report.retention.map { ($0.app, $0.cohort, $0.rate, $0.complete) }, unit: "subscribers")
+        out += ["", "Churn per month (paid at the start, not at the end)"]
+        for app in report.apps {
+            let rows = report.churn.filter { $0.app == app }.suffix(12)
+            guard !rows.isEmpty else { continue }
+            out.append("  \(TextChart.pad(app, 10)) \(TextChart.sparkline(rows.map { $0.rate.value ?? 0 }))  "
+                       + rows.map { "\($0.month): \($0.rate.percent) (\($0.rate.numerator)/\($0.rate.denominator))" }.last!)
+        }
+        out += ["", "MRR movements in \(report.period)"] + movements(report)
+        out += ["", "Paywall contexts in \(report.period) (shown → first subscriptions credited)"]
+        for row in report.paywall {
+            out.append("  \(TextChart.pad(row.app, 10)) \(TextChart.pad(row.context, 22)) shown \(TextChart.padLeft("\(row.shown)", 6))"
+                       + "  conversions \(TextChart.padLeft("\(row.conversions)", 5))")
+        }
+        out += ["", "Trials (conversion within \(report.targets.conversionWindowDays) days of the trial start)"]
+        out += cohortTable(report.trials.map { ($0.app, $0.month, $0.rate, $0.complete) }, unit: "trials")
+        if let shared = report.sharedPremium.last {
+            out += ["", "Shared premium (\(shared.app)) at end of \(shared.month): \(shared.payers) payers + "
+                    + "\(shared.sharedUsers) partners sharing = \(shared.entitled) entitled users (sharing partners are never payers or MRR)"]
+        }
+        return out
+    }
+
+    /// The terminal summary: the same story in a few lines.
+    public static func summary(_ report: KPIReport) -> [String] {
+        var out = ["kpis \(report.period):"]
+        out += headlines(report)
+        out += ["", "swipes per day:"] + swipes(report)
+        return out
+    }
+
+    static func headlines(_ report: KPIReport) -> [String] {
+        KPIHeadline.of(report).map { h in
+            var line = "  \(TextChart.pad(h.metric, 22)) \(TextChart.pad(h.app, 10)) \(TextChart.padLeft(show(h.current), 14))"
+            if let previous = h.previous { line += "  (last month \(show(previous)))" }
+            if let target = h.target, let status = h.status, status != .unknown { line += "  target \(target): \(status.rawValue)" }
+            return line + "  — \(h.scope)"
+        }
+    }
+
+    static func show(_ value: KPIHeadline.Value) -> String {
+        switch value {
+        case .count(let n): return "\(n)"
+        case .money(let minor, let currency): return "\(Money.plain(minor, currency)) \(currency.code)"
+        case .rate(let rate): return "\(rate.percent) (\(rate.numerator)/\(rate.denominator))"
+        }
+    }
+
+    static func swipes(_ report: KPIReport) -> [String] {
+        let days = report.swipesDaily
+        let total = { (k: KeyPath<SwipesDay, Int>) in days.map { $0[keyPath: k] }.reduce(0, +) }
+        return ["  swipes  \(TextChart.sparkline(days.map { Double($0.swipes) }))  \(total(\.swipes)) in the month",
+                "  matches \(TextChart.sparkline(days.map { Double($0.matches) }))  \(total(\.matches)) in the month"]
+    }
+
+    static func mrr(_ report: KPIReport) -> [String] {
+        let rows = report.mrr
+        guard !rows.isEmpty else { return ["  (no paid subscribers)"] }
+        return TextChart.bars(rows.map {
+            TextChart.Bar(label: "\($0.app) \($0.plan) \($0.currency.code)", value: Double($0.mrr),
+                          shown: "\(Money.plain($0.mrr, $0.currency)) (\($0.subscribers) subs)")
+        }, width: 30).map { "  " + $0 }
+    }
+
+    static func movements(_ report: KPIReport) -> [String] {
+        report.movements.filter { $0.month == report.period }.map { m in
+            let c = m.currency
+            let parts = MRRMovement.allCases.map { "\($0.rawValue) \(Money.plain($0 == .churn || $0 == .contraction ? -m.amount($0) : m.amount($0), c))" }
+            return "  \(TextChart.pad(m.app, 10)) \(c.code) start \(Money.plain(m.startMRR, c)) · " + parts.joined(separator: " · ")
+                + " · end \(Money.plain(m.endMRR, c))"
+        }
+    }
+
+    /// The last 12 cohorts per app: month, parts, rate, a bar, and `*` for incomplete cohorts.
+    static func cohortTable(_ rows: [(app: String, cohort: YearMonth, rate: KPIRate, complete: Bool)], unit: String) -> [String] {
+        var out: [String] = []
+        var incomplete = false
+        if !rows.isEmpty { out.append("    cohort     hits/\(unit)") }
+        for app in Set(rows.map(\.app)).sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            let recent = rows.filter { $0.app == app }.suffix(12)
+            out.append("  \(app)")
+            for r in recent {
+                let bar = String(repeating: "█", count: Int(((r.rate.value ?? 0) * 40).rounded()))
+                if !r.complete { incomplete = true }
+                out.append("    \(r.cohort)\(r.complete ? " " : "*") \(TextChart.padLeft("\(r.rate.numerator)", 6))/"
+                           + "\(TextChart.pad("\(r.rate.denominator)", 6)) \(TextChart.padLeft(r.rate.percent, 6)) │\(bar)")
+            }
+        }
+        if out.isEmpty { return ["  (no cohorts)"] }
+        if incomplete { out.append("    * still inside its window: may still change") }
+        return out
+    }
+}

@@ -1,0 +1,357 @@
+import TallyCore
+
+/// Writes `kpis/kpis.xlsx`, the product team's monthly workbook (English
+/// labels: an internal report).
+///
+/// Sheets, in order: Summary (headline figures against last month and the
+/// targets), Swipes (with a line chart of daily swipes and matches),
+/// Conversion (column chart by cohort), Paywall, MRR, MRR by plan (stacked
+/// column chart per currency over the months), MRR movements, Churn,
+/// Retention (column chart by cohort), Trials, Shared premium, App Store
+/// events. Rates are percentages, money is in its currency's format,
+/// months and days are real dates. Cohorts still inside their window say so
+/// (`complete` = no). The creation date is the period's first day, so the
+/// bytes are the same on every run.
+public enum KPIWorkbook {
+    /// Writes the workbook for `report` to `path`.
+    public static func write(_ report: KPIReport, path: String) throws {
+        let book = try XLSXWorkbook(path: path, options: XLSXWorkbook.Options(
+            created: report.period.firstDay, title: "Product KPIs — \(report.period)", subject: report.period.description,
+            author: "tally"))
+        let writer = try Writer(book: book, report: report)
+        try writer.summary()
+        try writer.swipes()
+        try writer.conversion()
+        try writer.paywall()
+        try writer.mrr()
+        try writer.mrrByPlan()
+        try writer.movements()
+        try writer.churn()
+        try writer.retention()
+        try writer.trials()
+        try writer.sharedPremium()
+        try writer.appStoreEvents()
+        try book.close()
+    }
+
+    /// The sheet writers, sharing the workbook's formats.
+    private struct Writer {
+        let book: XLSXWorkbook
+        let report: KPIReport
+        let percent: XLSXFormat
+        let integer: XLSXFormat
+        let day: XLSXFormat
+        let month: XLSXFormat
+        let title: XLSXFormat
+        let bold: XLSXFormat
+
+        init(book: XLSXWorkbook, report: KPIReport) throws {
+            self.book = book
+            self.report = report
+            percent = try book.format(.percent)
+            integer = try book.format(.integer)
+            day = try book.format(.date("yyyy-mm-dd"))
+            month = try book.format(.date("yyyy-mm"))
+            title = try book.format(.title)
+            bold = try book.format(XLSXStyle(bold: true))
+        }
+
+        func money(_ currency: Currency) throws -> XLSXFormat {
+            try book.format(.money(ReportLocale.enUS.excelMoneyFormat(for: currency)))
+        }
+
+        func rate(_ row: inout XLSXTable.Row, _ rate: KPIRate) throws {
+            if let value = rate.value { try row.write(value, format: percent) } else { try row.skip() }
+        }
+
+        func table(_ name: String, _ columns: [XLSXTable.Column], rows: (XLSXTable) throws -> Void) throws -> XLSXTable {
+            let table = try XLSXTable(workbook: book, name: name, columns: columns)
+            try rows(table)
+            try table.finish()
+            return table
+        }
+
+        func summary() throws {
+            let sheet = try book.addWorksheet(named: "Summary")
+            try sheet.write("Product KPIs — \(report.period)", row: 0, column: 0, format: title)
+            try sheet.write("This month's figures against last month and against the product's targets. "
+                            + "Rates show numerator/denominator; cohorts still inside their window are left out of headlines.",
+                            row: 1, column: 0)
+            let header = try book.format(.header)
+            for (i, name) in ["Metric", "App", "Scope", "This month", "Last month", "Change", "Target", "Status", "Detail"].enumerated() {
+                try sheet.write(name, row: 3, column: i, format: header)
+            }
+            for (i, h) in KPIHeadline.of(report).enumerated() {
+                let row = 4 + i
+                try sheet.write(h.metric, row: row, column: 0, format: bold)
+                try sheet.write(h.app, row: row, column: 1)
+                try sheet.write(h.scope, row: row, column: 2)
+                try value(h.current, sheet: sheet, row: row, column: 3)
+                if let previous = h.previous {
+                    try value(previous, sheet: sheet, row: row, column: 4)
+                    switch (h.current, previous) {
+                    case (.count(let a), .count(let b)): try sheet.write(Int64(a - b), row: row, column: 5, format: integer)
+                    case (.money(let a, let c), .money(let b, _)): try sheet.write(minor: a - b, currency: c, row: row, column: 5, format: try money(c))
+                    case (.rate(let a), .rate(let b)):
+                        if let x = a.value, let y = b.value { try sheet.write(x - y, row: row, column: 5, format: percent) }
+                    default: break
+                    }
+                }
+                if let target = h.target { try sheet.write(target, row: row, column: 6) }
+                if let status = h.status, status != .unknown { try sheet.write(status.rawValue, row: row, column: 7, format: bold) }
+                if case .rate(let r) = h.current { try sheet.write("\(r.numerator) / \(r.denominator)", row: row, column: 8) }
+            }
+            try sheet.freeze(rows: 4)
+        }
+
+        func value(_ value: KPIHeadline.Value, sheet: XLSXWorksheet, row: Int, column: Int) throws {
+            switch value {
+            case .count(let n): try sheet.write(Int64(n), row: row, column: column, format: integer)
+            case .money(let minor, let c): try sheet.write(minor: minor, currency: c, row: row, column: column, format: try money(c))
+            case .rate(let r):
+                if let v = r.value { try sheet.write(v, row: row, column: column, format: percent) }
+                else { try sheet.write("—", row: row, column: column) }
+            }
+        }
+
+        func swipes() throws {
+            let days = report.swipesDaily
+            let t = try table("Swipes", [.init("Date", format: day), .init("Swipes", format: integer), .init("Swipers", format: integer),
+                                         .init("Likes", format: integer), .init("Super likes", format: integer),
+                                         .init("Passes", format: integer), .init("Reports", format: integer),
+                                         .init("Matches", format: integer), .init("Like rate", format: percent),
+                                         .init("Match rate", format: percent)]) { t in
+                for d in days {
+                    try t.appendRow { row in
+                        try row.write(d.date)
+                        for n in [d.swipes, d.swipers, d.likes, d.superLikes, d.passes, d.reports, d.matches] { try row.write(Int64(n)) }
+                        try rate(&row, d.likeRate)
+                        try rate(&row, d.matchRate)
+                    }
+                }
+            }
+            guard !days.isEmpty else { return }
+            let sheet = t.sheets[0]
+            let rows = 1...days.count
+            let chart = try book.addChart(.line)
+            try chart.addSeries(name: "Swipes", categories: .column(0, rows: rows, of: sheet), values: .column(1, rows: rows, of: sheet))
+            try chart.addSeries(name: "Matches", categories: .column(0, rows: rows, of: sheet), values: .column(7, rows: rows, of: sheet))
+            try chart.setTitle("Daily swipes and matches — \(report.period)")
+            try chart.setAxisNames(category: "Day", value: "Count")
+            try chart.setLegend(.bottom)
+            try sheet.insertChart(chart, row: 1, column: 11, xScale: 1.6, yScale: 1.2)
+            let matches = try book.addChart(.line)
+            try matches.addSeries(name: "Matches", categories: .column(0, rows: rows, of: sheet), values: .column(7, rows: rows, of: sheet))
+            try matches.setTitle("Daily matches — \(report.period)")
+            try matches.setLegend(.none)
+            try sheet.insertChart(matches, row: 20, column: 11, xScale: 1.6, yScale: 1.0)
+        }
+
+        /// Writes a pivot (rows = labels, one column per series) at `column` of `sheet`, and returns its data rows.
+        func pivot(on sheet: XLSXWorksheet, column: Int, corner: String, labels: [String], series: [String],
+                   value: (Int, Int) -> Double?, format: XLSXFormat) throws -> ClosedRange<Int>? {
+            guard !labels.isEmpty, !series.isEmpty else { return nil }
+            let header = try book.format(.header)
+            try sheet.write(corner, row: 0, column: column, format: header)
+            for (j, name) in series.enumerated() { try sheet.write(name, row: 0, column: column + 1 + j, format: header) }
+            for (i, label) in labels.enumerated() {
+                try sheet.write(label, row: 1 + i, column: column)
+                for j in series.indices {
+                    if let v = value(i, j) { try sheet.write(v, row: 1 + i, column: column + 1 + j, format: format) }
+                }
+            }
+            return 1...labels.count
+        }
+
+        func cohortChart(sheet: XLSXWorksheet, rows: [(app: String, cohort: YearMonth, rate: KPIRate)], at column: Int,
+                         title: String) throws {
+            let apps = Array(Set(rows.map(\.app))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let cohorts = Array(Set(rows.map(\.cohort))).sorted().suffix(24)
+            let cohortList = Array(cohorts)
+            var values: [String: Double] = [:]
+            for r in rows { if let v = r.rate.value { values["\(r.app)|\(r.cohort)"] = v } }
+            guard let range = try pivot(on: sheet, column: column, corner: "Cohort", labels: cohortList.map(\.description),
+                                        series: apps, value: { i, j in values["\(apps[j])|\(cohortList[i])"] },
+                                        format: percent) else { return }
+            let chart = try book.addChart(.column)
+            for (j, app) in apps.enumerated() {
+                try chart.addSeries(name: app, categories: .column(column, rows: range, of: sheet),
+                                    values: .column(column + 1 + j, rows: range, of: sheet))
+            }
+            try chart.setTitle(title)
+            try chart.setAxisNames(category: "Cohort", value: "Rate")
+            try chart.setValueAxisNumberFormat("0%")
+            try chart.setLegend(.bottom)
+            try sheet.insertChart(chart, row: cohortList.count + 3, column: column, xScale: 1.6, yScale: 1.2)
+        }
+
+        func conversion() throws {
+            let t = report.targets
+            let table = try table("Conversion", [.init("App"), .init("Cohort", format: month), .init("Signups", format: integer),
+                                                 .init("Converted", format: integer), .init("Conversion rate", format: percent),
+                                                 .init("Window (days)", format: integer), .init("Complete"),
+                                                 .init("Target min", format: percent), .init("Target max", format: percent),
+                                                 .init("vs target")]) { table in
+                for r in report.conversion {
+                    try table.appendRow { row in
+                        try row.write(r.app); try row.write(r.cohort.firstDay)
+                        try row.write(Int64(r.rate.denominator)); try row.write(Int64(r.rate.numerator)); try rate(&row, r.rate)
+                        try row.write(Int64(t.conversionWindowDays)); try row.write(r.complete ? "yes" : "no (window open)")
+                        try row.write(t.conversionMin); try row.write(t.conversionMax)
+                        try row.write(TargetStatus.of(r.rate.value, min: t.conversionMin, max: t.conversionMax).rawValue)
+                    }
+                }
+            }
+            try cohortChart(sheet: table.sheets[0], rows: report.conversion.map { ($0.app, $0.cohort, $0.rate) }, at: 11,
+                            title: "Free→paid conversion by signup cohort")
+        }
+
+        func paywall() throws {
+            _ = try table("Paywall", [.init("App"), .init("Context"), .init("Shown", format: integer),
+                                      .init("Conversions credited", format: integer), .init("Users shown", format: integer)]) { table in
+                for r in report.paywall {
+                    try table.appendRow { row in
+                        try row.write(r.app); try row.write(r.context); try row.write(Int64(r.shown))
+                        try row.write(Int64(r.conversions)); try row.write(Int64(r.users))
+                    }
+                }
+            }
+        }
+
+        func mrr() throws {
+            _ = try table("MRR", [.init("App"), .init("Plan"), .init("Subscribers", format: integer), .init("MRR"),
+                                  .init("Currency")]) { table in
+                for r in report.mrr {
+                    let format = try money(r.currency)
+                    try table.appendRow { row in
+                        try row.write(r.app); try row.write(r.plan); try row.write(Int64(r.subscribers))
+                        try row.write(minor: r.mrr, currency: r.currency, format: format); try row.write(r.currency.code)
+                    }
+                }
+            }
+        }
+
+        func mrrByPlan() throws {
+            let sheet = try book.addWorksheet(named: "MRR by plan")
+            let history = report.mrrHistory
+            var column = 0
+            for currency in Set(history.map(\.currency)).sorted() {
+                let rows = history.filter { $0.currency == currency }
+                let months = Array(Set(rows.map(\.month))).sorted()
+                let plans = Array(Set(rows.map { "\($0.app) \($0.plan)" })).sorted()
+                var values: [String: Double] = [:]
+                for r in rows { values["\(r.app) \(r.plan)|\(r.month)"] = Double(r.mrr) / Double(currency.scale) }
+                guard let range = try pivot(on: sheet, column: column, corner: "Month (\(currency.code))",
+                                            labels: months.map(\.description), series: plans,
+                                            value: { i, j in values["\(plans[j])|\(months[i])"] }, format: try money(currency))
+                else { continue }
+                let chart = try book.addChart(.stackedColumn)
+                for (j, plan) in plans.enumerated() {
+                    try chart.addSeries(name: plan, categories: .column(column, rows: range, of: sheet),
+                                        values: .column(column + 1 + j, rows: range, of: sheet))
+                }
+                try chart.setTitle("MRR by plan, \(currency.code)")
+                try chart.setAxisNames(category: "Month", value: "MRR (\(currency.code))")
+                try chart.setValueAxisNumberFormat(ReportLocale.enUS.excelMoneyFormat(for: currency))
+                try chart.setLegend(.bottom)
+                try sheet.insertChart(chart, row: months.count + 3, column: column, xScale: 1.6, yScale: 1.3)
+                column += plans.count + 2
+            }
+            try sheet.freeze(rows: 1)
+        }
+
+        func movements() throws {
+            let buckets = MRRMovement.allCases
+            _ = try table("MRR movements", [.init("App"), .init("Month", format: month), .init("Currency"), .init("Start MRR")]
+                          + buckets.map { .init($0.rawValue.capitalized) } + [.init("End MRR"), .init("Net change")]
+                          + buckets.map { .init("\($0.rawValue.capitalized) users", format: integer) }) { table in
+                for r in report.movements {
+                    let format = try money(r.currency)
+                    try table.appendRow { row in
+                        try row.write(r.app); try row.write(r.month.firstDay); try row.write(r.currency.code)
+                        try row.write(minor: r.startMRR, currency: r.currency, format: format)
+                        for b in buckets {
+                            let signed = b == .churn || b == .contraction ? -r.amount(b) : r.amount(b)
+                            try row.write(minor: signed, currency: r.currency, format: format)
+                        }
+                        try row.write(minor: r.endMRR, currency: r.currency, format: format)
+                        try row.write(minor: r.net, currency: r.currency, format: format)
+                        for b in buckets { try row.write(Int64(r.count(b))) }
+                    }
+                }
+            }
+        }
+
+        func churn() throws {
+            _ = try table("Churn", [.init("App"), .init("Month", format: month), .init("Paid at start", format: integer),
+                                    .init("Churned", format: integer), .init("Churn rate", format: percent),
+                                    .init("Cancellations", format: integer), .init("Refunds", format: integer)]) { table in
+                for r in report.churn {
+                    try table.appendRow { row in
+                        try row.write(r.app); try row.write(r.month.firstDay); try row.write(Int64(r.rate.denominator))
+                        try row.write(Int64(r.rate.numerator)); try rate(&row, r.rate)
+                        try row.write(Int64(r.cancellations)); try row.write(Int64(r.refunds))
+                    }
+                }
+            }
+        }
+
+        func retention() throws {
+            let t = report.targets
+            let table = try table("Retention", [.init("App"), .init("Cohort", format: month), .init("Subscribers", format: integer),
+                                                .init("Retained \(t.retentionDays)d", format: integer),
+                                                .init("Retention rate", format: percent), .init("Days", format: integer),
+                                                .init("Complete"), .init("Target", format: percent), .init("vs target")]) { table in
+                for r in report.retention {
+                    try table.appendRow { row in
+                        try row.write(r.app); try row.write(r.cohort.firstDay); try row.write(Int64(r.rate.denominator))
+                        try row.write(Int64(r.rate.numerator)); try rate(&row, r.rate); try row.write(Int64(t.retentionDays))
+                        try row.write(r.complete ? "yes" : "no (window open)"); try row.write(t.retention)
+                        try row.write(TargetStatus.of(r.rate.value, min: t.retention).rawValue)
+                    }
+                }
+            }
+            try cohortChart(sheet: table.sheets[0], rows: report.retention.map { ($0.app, $0.cohort, $0.rate) }, at: 10,
+                            title: "\(t.retentionDays)-day retention by first-subscribed cohort")
+        }
+
+        func trials() throws {
+            _ = try table("Trials", [.init("App"), .init("Month", format: month), .init("Trials started", format: integer),
+                                     .init("Converted", format: integer), .init("Trial conversion", format: percent),
+                                     .init("Complete")]) { table in
+                for r in report.trials {
+                    try table.appendRow { row in
+                        try row.write(r.app); try row.write(r.month.firstDay); try row.write(Int64(r.rate.denominator))
+                        try row.write(Int64(r.rate.numerator)); try rate(&row, r.rate)
+                        try row.write(r.complete ? "yes" : "no (window open)")
+                    }
+                }
+            }
+        }
+
+        func sharedPremium() throws {
+            _ = try table("Shared premium", [.init("App"), .init("Month", format: month), .init("Payers", format: integer),
+                                             .init("Sharing partners", format: integer),
+                                             .init("Entitled users", format: integer)]) { table in
+                for r in report.sharedPremium {
+                    try table.appendRow { row in
+                        try row.write(r.app); try row.write(r.month.firstDay); try row.write(Int64(r.payers))
+                        try row.write(Int64(r.sharedUsers)); try row.write(Int64(r.entitled))
+                    }
+                }
+            }
+        }
+
+        func appStoreEvents() throws {
+            _ = try table("App Store events", [.init("Date", format: day), .init("App"), .init("Subscription"),
+                                               .init("Apple event"), .init("Event"), .init("Quantity", format: integer)]) { table in
+                for r in report.appStoreEvents {
+                    try table.appendRow { row in
+                        try row.write(r.date); try row.write(r.app); try row.write(r.subscription)
+                        try row.write(r.appleEvent); try row.write(r.event); try row.write(r.quantity)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import GRDB
+import TallyCore
+import TallyIngest
+
+/// Stores the rows of the `swipes/` and `subscriptions/` tables and of App
+/// Store Connect reports.
+extension IngestSession {
+    public func insert(_ r: SwipeUserRecord, file: Int64, line: Int) throws -> Bool {
+        let s = try statement(upsert("swipe_user", ["id", "created_at", "gender", "city", "subscription"], key: ["id"]))
+        s.bind(1, r.id); s.bind(2, r.createdAt?.microseconds); s.bind(3, r.gender); s.bind(4, r.city); s.bind(5, r.subscription)
+        return try finishUpsert(s, file: file, line: line, next: 6)
+    }
+
+    /// Stores a swipe, binding its bytes directly. A repeat of an id already
+    /// read from the same file is not stored but noted as superseded (the
+    /// first row counts); a row from a later file replaces the stored one.
+    public func insert(_ r: SwipeFields, file: Int64, line: Int) throws {
+        let s = try statement(upsert("swipe", ["id", "from_user", "to_user", "action", "at"], key: ["id"]))
+        s.bind(1, bytes: r.id); s.bind(2, bytes: r.fromUserId); s.bind(3, bytes: r.toUserId)
+        s.bind(4, r.action.rawValue); s.bind(5, r.timestamp.microseconds)
+        if try !finishUpsert(s, file: file, line: line, next: 6) {
+            let repeatRow = try statement("INSERT INTO swipe_repeat (file_id, line, id) VALUES (?, ?, ?)")
+            repeatRow.bind(1, file); repeatRow.bind(2, line); repeatRow.bind(3, bytes: r.id)
+            try repeatRow.step()
+        }
+    }
+
+    public func insert(_ r: ProductRecord, file: Int64, line: Int) throws -> Bool {
+        let s = try statement(upsert("product", ["product_id", "app", "plan", "period", "price", "currency"], key: ["product_id"]))
+        let e = r.entry
+        s.bind(1, e.productId); s.bind(2, e.app); s.bind(3, e.plan); s.bind(4, e.yearly ? "yearly" : "monthly")
+        s.bind(5, e.price); s.bind(6, e.currency.code)
+        return try finishUpsert(s, file: file, line: line, next: 7)
+    }
+
+    public func insert(_ r: SubscriptionEventRecord, file: Int64, line: Int) throws -> Bool {
+        let s = try statement(upsert("subscription_event", ["id", "app", "user_id", "event", "product_id", "context", "at"],
+                                     key: ["id"]))
+        s.bind(1, r.id); s.bind(2, r.app); s.bind(3, r.userId); s.bind(4, r.event.kind.rawValue)
+        s.bind(5, r.event.productId); s.bind(6, r.event.context); s.bind(7, r.event.timestamp.microseconds)
+        return try finishUpsert(s, file: file, line: line, next: 8)
+    }
+
+    public func insert(_ r: ConnectionRecord, file: Int64, line: Int) throws -> Bool {
+        let s = try statement(upsert("partner_connection", ["user_id", "partner_id", "connected_at", "disconnected_at"],
+                                     key: ["user_id", "partner_id", "connected_at"]))
+        let c = r.connection
+        s.bind(1, c.userId); s.bind(2, c.partnerId); s.bind(3, c.connectedAt.microseconds); s.bind(4, c.disconnectedAt?.microseconds)
+        return try finishUpsert(s, file: file, line: line, next: 5)
+    }
+
+    /// Stores one row of an App Store Connect Subscription Event report.
+    public func insert(_ r: AppStoreEventCount, file: Int64, line: Int) throws {
+        let s = try statement("""
+            INSERT INTO appstore_event_count (date, app, subscription, apple_event, event, quantity, file_id, line)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        s.bind(1, r.date.description); s.bind(2, r.app); s.bind(3, r.subscription); s.bind(4, r.appleEvent)
+        s.bind(5, r.event.rawValue); s.bind(6, r.quantity); s.bind(7, file); s.bind(8, line)
+        try s.step()
+    }
+}

@@ -1,0 +1,99 @@
+import GRDB
+import TallyCore
+
+/// The tables of the `swipes/` (FypMatch) and `subscriptions/` (FisioFlow,
+/// LovU, FypMatch) datasets, and their derived tables.
+enum KPISchema {
+    static func register(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v3: swipes and subscriptions") { db in
+            try db.execute(sql: """
+                CREATE TABLE swipe_user (
+                    id TEXT PRIMARY KEY, created_at INTEGER, gender TEXT, city TEXT, subscription TEXT,
+                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                -- One row per swipe id (the first seen; a later file's row replaces it).
+                CREATE TABLE swipe (
+                    id TEXT PRIMARY KEY, from_user TEXT NOT NULL, to_user TEXT NOT NULL, action TEXT NOT NULL,
+                    at INTEGER NOT NULL,
+                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX swipe_at ON swipe(at);
+                CREATE INDEX swipe_pair ON swipe(min(from_user, to_user), max(from_user, to_user), from_user, action, at);
+                -- Repeats of a swipe id within one file: superseded, counted per file.
+                CREATE TABLE swipe_repeat (
+                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL,
+                    id TEXT NOT NULL
+                );
+                CREATE INDEX swipe_repeat_file ON swipe_repeat(file_id);
+                -- Derived: every match (user_a < user_b in byte order) and the instant it formed.
+                CREATE TABLE swipe_match (
+                    user_a TEXT NOT NULL, user_b TEXT NOT NULL, formed_at INTEGER NOT NULL,
+                    PRIMARY KEY (user_a, user_b)
+                ) WITHOUT ROWID;
+                CREATE INDEX swipe_match_formed ON swipe_match(formed_at);
+
+                CREATE TABLE product (
+                    product_id TEXT PRIMARY KEY, app TEXT NOT NULL, plan TEXT NOT NULL, period TEXT NOT NULL,
+                    price INTEGER NOT NULL, currency TEXT NOT NULL,
+                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                -- Events of subscriptions/events and of App Store Connect Subscriber reports.
+                CREATE TABLE subscription_event (
+                    id TEXT PRIMARY KEY, app TEXT NOT NULL, user_id TEXT NOT NULL, event TEXT NOT NULL,
+                    product_id TEXT, context TEXT, at INTEGER NOT NULL,
+                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX subscription_event_user ON subscription_event(app, user_id, at);
+                CREATE TABLE partner_connection (
+                    user_id TEXT NOT NULL, partner_id TEXT NOT NULL, connected_at INTEGER NOT NULL, disconnected_at INTEGER,
+                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, partner_id, connected_at)
+                ) WITHOUT ROWID;
+                -- App Store Connect Subscription Event reports: daily event counts per subscription.
+                CREATE TABLE appstore_event_count (
+                    date TEXT NOT NULL, app TEXT NOT NULL, subscription TEXT NOT NULL, apple_event TEXT NOT NULL,
+                    event TEXT NOT NULL, quantity INTEGER NOT NULL,
+                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+                );
+                CREATE INDEX appstore_event_count_date ON appstore_event_count(date);
+                """)
+        }
+    }
+
+    /// Matches, derived pair by pair with ``TallyCore/MatchRule`` from the
+    /// swipes sorted by pair (the `swipe_pair` index), and the repeated swipe
+    /// ids counted as superseded per file.
+    static let matches = Derivation(inputs: ["swipes"]) { db in
+        try db.execute(sql: """
+            DELETE FROM swipe_match;
+            UPDATE input_file SET rows_superseded =
+                (SELECT count(*) FROM swipe_repeat r WHERE r.file_id = input_file.id)
+            WHERE table_name = 'swipes';
+            """)
+        let insert = try BulkStatement(db, sql: "INSERT INTO swipe_match (user_a, user_b, formed_at) VALUES (?, ?, ?)")
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT min(from_user, to_user), max(from_user, to_user), from_user, action, at
+            FROM swipe ORDER BY min(from_user, to_user), max(from_user, to_user)
+            """)
+        var current: (a: String, b: String)?
+        var state = MatchRule.PairState()
+        func flush() throws {
+            guard let (a, b) = current, let formed = state.matchedAt else { return }
+            insert.bind(1, a); insert.bind(2, b); insert.bind(3, formed.microseconds)
+            try insert.step()
+        }
+        while let row = try rows.next() {
+            let a: String = row[0]
+            let b: String = row[1]
+            if current?.a != a || current?.b != b {
+                try flush()
+                current = (a, b)
+                state = MatchRule.PairState()
+            }
+            guard let action = SwipeAction(contract: row[3]) else { continue }
+            let from: String = row[2]
+            state.add(MatchRule.PairSwipe(forward: from == a, action: action, timestamp: Timestamp(microseconds: row[4])))
+        }
+        try flush()
+    }
+}
