@@ -110,7 +110,7 @@ public struct TallyRunner {
     /// The process's peak resident set size so far (getrusage), in MiB.
     static func peakMemoryMiB() -> Double {
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
         return (Double(usage.ru_maxrss) / 1024 * 10).rounded() / 10   // ru_maxrss is in KiB on Linux
     }
 
