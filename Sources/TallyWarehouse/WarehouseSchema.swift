@@ -37,11 +37,12 @@ enum WarehouseSchema {
                 """)
         }
         ExpensesSchema.register(&migrator)
+        FitnessSchema.register(&migrator)
         return migrator
     }
 
     /// Derived tables, each refreshed when one of its input tables changed.
-    static let derivations: [Derivation] = [ExpensesSchema.winners]
+    static let derivations: [Derivation] = [ExpensesSchema.winners, FitnessSchema.activityWinners]
 }
 
 /// A derived table: rebuilt from its inputs at the end of an ingest in which
