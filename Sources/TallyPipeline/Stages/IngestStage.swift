@@ -33,10 +33,13 @@ public struct IngestStage {
 
     let logger: Logger
     let progress: Progress
+    /// The report time zone, which places Apple Health records on local days.
+    let timezone: ReportTimeZone?
 
-    public init(logger: Logger, progress: Progress) {
+    public init(logger: Logger, progress: Progress, timezone: ReportTimeZone? = nil) {
         self.logger = logger
         self.progress = progress
+        self.timezone = timezone
     }
 
     /// Ingests `dataDirectory` into `warehouse`.
@@ -79,7 +82,7 @@ public struct IngestStage {
         let (read, rejected, unknown): (Int, Int, [String])
         if let table = file.table, let loader = InputLoaders.tables[table] {
             (read, rejected, unknown) = try loadTable(file, table: table, loader: loader, fileId: fileId, session: session, sink: sink)
-        } else if let loader = InputLoaders.export(for: file.kind) {
+        } else if let loader = InputLoaders.export(for: file.kind, timezone: timezone) {
             (read, rejected) = try loader.load(file, fileId: fileId, session: session, sink: sink)
             unknown = []
         } else {
