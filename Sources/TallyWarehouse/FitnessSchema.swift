@@ -33,10 +33,11 @@ enum FitnessSchema {
                     file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
                 );
                 CREATE INDEX activity_row_file ON activity_row(file_id);
-                -- Daily values derived from an Apple Health export (one per user and day).
+                -- Daily values derived from an Apple Health export (one per user and day), and the time
+                -- zone whose local days they are (a run in another zone reloads the export).
                 CREATE TABLE health_export_day (
                     user_id TEXT NOT NULL, date TEXT NOT NULL, steps REAL NOT NULL, active_calories REAL NOT NULL,
-                    walking_km REAL NOT NULL,
+                    walking_km REAL NOT NULL, timezone TEXT NOT NULL,
                     file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE,
                     PRIMARY KEY (user_id, date, file_id)
                 );

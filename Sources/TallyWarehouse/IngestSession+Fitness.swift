@@ -43,14 +43,20 @@ extension IngestSession {
         try s.step()
     }
 
-    /// Stores the daily values derived from an Apple Health export.
-    public func insertExportDay(_ d: DailyActivity, file: Int64) throws {
+    /// Stores the daily values derived from an Apple Health export, local days of `timezone`.
+    public func insertExportDay(_ d: DailyActivity, file: Int64, timezone: String) throws {
         let s = try statement("""
-            INSERT INTO health_export_day (user_id, date, steps, active_calories, walking_km, file_id)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO health_export_day (user_id, date, steps, active_calories, walking_km, timezone, file_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
         s.bind(1, d.userId); s.bind(2, d.date.description); s.bind(3, d.steps); s.bind(4, d.activeCalories)
-        s.bind(5, d.walkingDistanceKm); s.bind(6, file)
+        s.bind(5, d.walkingDistanceKm); s.bind(6, timezone); s.bind(7, file)
         try s.step()
+    }
+
+    /// The time zones whose local days the stored days of a loaded export are
+    /// (empty when it had none): an unchanged export summed in another zone must be reloaded.
+    public func exportTimezones(fileId: Int64) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT DISTINCT timezone FROM health_export_day WHERE file_id = ?", arguments: [fileId]))
     }
 }

@@ -191,6 +191,21 @@ struct FitnessPipelineTests {
         #expect(try book.row("Pontuações", 4)[5]?.number == 64)
     }
 
+    @Test func anExportIsReloadedWhenTheReportTimeZoneChanges() throws {
+        let data = try dataFolder()
+        let out = try temporaryFolder("fitness-tz")
+        defer { try? FileManager.default.removeItem(at: data); try? FileManager.default.removeItem(at: out) }
+        _ = try run(data, out: out)
+        let tokyo = try runner.run(RunRequest(dataDirectory: data, outDirectory: out, period: YearMonth("2026-10")!,
+                                              databasePath: out.appendingPathComponent("tally.sqlite").path,
+                                              timezone: "Asia/Tokyo", reproducible: true))
+        #expect(tokyo.ingest?.files.filter(\.loaded).map(\.path) == ["health/u9/export.xml"])
+        // In Tokyo the 23:30 São Paulo walk (02:30 UTC) is on Oct 6.
+        let u9 = try csv(out.appendingPathComponent("activity/scores.csv")).filter { $0[0] == "u9" }
+        #expect(u9.map { $0[1] } == ["2026-10-05", "2026-10-06"])
+        #expect(u9.map { $0[2] } == ["6000", "1000"])
+    }
+
     @Test func theLeaderboardWorkbookReadsBackAndRerunsAreByteIdentical() throws {
         let data = try dataFolder()
         let out = try temporaryFolder("fitness-book")

@@ -30,7 +30,7 @@ struct AppleHealthLoader: ExportLoader {
                 try sink.reject(line, "", reason)
             }
         }
-        for day in totals.days(userId: userId) { try session.insertExportDay(day, file: fileId) }
+        for day in totals.days(userId: userId) { try session.insertExportDay(day, file: fileId, timezone: timezone.identifier) }
         return (read, rejected)
     }
 }
