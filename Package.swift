@@ -33,6 +33,7 @@ let package = Package(
         .target(name: "TallyIngest", dependencies: [
             "TallyCore", "CGzip",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -67,14 +68,18 @@ let package = Package(
         .testTarget(name: "TallyCoreTests", dependencies: [
             "TallyCore", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "TallyIngestTests", dependencies: ["TallyIngest", "CGzip"]),
+        .testTarget(name: "TallyIngestTests", dependencies: [
+            "TallyIngest", "CGzip", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
         .testTarget(name: "TallyWarehouseTests", dependencies: ["TallyWarehouse", "TallyIngest"]),
         // Test helpers shared by the test targets (an XLSX reader for reading back workbooks).
         .target(name: "TallyTestSupport", dependencies: [
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ], path: "Tests/TallyTestSupport"),
         .testTarget(name: "TallyReportsTests", dependencies: ["TallyReports", "TallyTestSupport"]),
-        .testTarget(name: "TallyGeneratorTests", dependencies: ["TallyGenerator", "TallyIngest"]),
+        .testTarget(name: "TallyGeneratorTests", dependencies: [
+            "TallyGenerator", "TallyIngest", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
         .testTarget(name: "TallyPipelineTests", dependencies: ["TallyPipeline", "TallyTestSupport"]),
     ]
 )

@@ -57,6 +57,11 @@ struct GenerationContext {
                       gzipLevel: path.hasSuffix(".gz") ? profile.gzipLevel : nil)
     }
 
+    /// Opens a zip file under the output folder whose entry `entry` receives the bytes written (see ``ZipFileWriter``).
+    func openZip(_ path: String, entry: String, extras: [(path: String, bytes: [UInt8])], format: String) throws -> TableFile {
+        try TableFile(directory: directory, relativePath: path, formatNote: format, zip: (entry, extras))
+    }
+
     /// Closes `table`, adds it to the summary and reports progress.
     func finish(_ table: TableFile, into summary: inout GenerationSummary) throws {
         let file = try table.finish()

@@ -34,6 +34,11 @@ struct BulkStatement {
 
     func bind(_ index: Int32, _ value: Int?) { bind(index, value.map(Int64.init)) }
 
+    func bind(_ index: Int32, _ value: Double?) {
+        guard let value else { sqlite3_bind_null(handle, index); return }
+        sqlite3_bind_double(handle, index, value)
+    }
+
     /// Runs the statement once with the bound values; returns the rows changed.
     @discardableResult
     func step() throws -> Int {

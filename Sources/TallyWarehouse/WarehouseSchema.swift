@@ -37,12 +37,13 @@ enum WarehouseSchema {
                 """)
         }
         ExpensesSchema.register(&migrator)
+        FitnessSchema.register(&migrator)
         KPISchema.register(&migrator)
         return migrator
     }
 
     /// Derived tables, each refreshed when one of its input tables changed.
-    static let derivations: [Derivation] = [ExpensesSchema.winners, KPISchema.matches]
+    static let derivations: [Derivation] = [ExpensesSchema.winners, FitnessSchema.activityWinners, KPISchema.matches]
 }
 
 /// A derived table: rebuilt from its inputs at the end of an ingest in which

@@ -47,11 +47,21 @@ struct PeriodOption: ParsableArguments {
     @Option(help: ArgumentHelp("The month to report, YYYY-MM.", valueName: "YYYY-MM"))
     var period: String
 
+    @Option(name: .customLong("as-of"),
+            help: ArgumentHelp("The day leaderboards are computed as of (default: the period's last day).", valueName: "YYYY-MM-DD"))
+    var asOf: String?
+
     func validate() throws {
         guard YearMonth(period) != nil else { throw ValidationError("--period '\(period)' is not a month like 2026-10") }
+        if let asOf, LocalDate.parse(asOf) == nil {
+            throw ValidationError("--as-of '\(asOf)' is not a date like 2026-10-31")
+        }
     }
 
     var month: YearMonth { YearMonth(period)! }
+
+    /// `--as-of`, parsed.
+    var asOfDate: LocalDate? { asOf.flatMap { LocalDate.parse($0) } }
 }
 
 /// Runs `body`, turning tally's errors into a one-line reason on stderr and a

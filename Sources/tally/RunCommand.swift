@@ -21,7 +21,9 @@ extension Tally {
         func run() throws {
             let runner = common.runner()
             let outcome = try runReportingErrors {
-                try runner.run(common.request(data: data, period: period.month, reproducible: reproducible))
+                var request = common.request(data: data, period: period.month, reproducible: reproducible)
+                request.asOf = period.asOfDate
+                return try runner.run(request)
             }
             if !common.quiet { print(RunSummary.render(outcome)) }
         }
@@ -60,7 +62,9 @@ extension Tally {
         func run() throws {
             let runner = common.runner()
             let outcome = try runReportingErrors {
-                try runner.run(common.request(data: nil, period: period.month, reproducible: reproducible))
+                var request = common.request(data: nil, period: period.month, reproducible: reproducible)
+                request.asOf = period.asOfDate
+                return try runner.run(request)
             }
             if !common.quiet { print(RunSummary.render(outcome)) }
         }

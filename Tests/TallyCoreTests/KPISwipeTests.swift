@@ -1,12 +1,6 @@
 import Testing
 @testable import TallyCore
 
-/// An instant from `YYYY-MM-DDTHH:MM:SSZ`-style text.
-func ts(_ text: String) -> Timestamp {
-    guard case .success(let t) = Timestamp.parse(text) else { fatalError("bad timestamp \(text)") }
-    return t
-}
-
 @Suite("KPIs: the match rule and swipes_daily")
 struct KPISwipeTests {
     typealias S = MatchRule.PairSwipe

@@ -21,6 +21,12 @@ func day(_ text: String) -> LocalDate {
     return date
 }
 
+/// An instant from ISO 8601 text with an offset (`2026-10-03T21:15:00-03:00`).
+func ts(_ text: String) -> Timestamp {
+    guard case .success(let value) = Timestamp.parse(text) else { fatalError("bad timestamp \(text)") }
+    return value
+}
+
 /// A month from `YYYY-MM`.
 func month(_ text: String) -> YearMonth {
     guard let value = YearMonth(text) else { fatalError("bad month \(text)") }

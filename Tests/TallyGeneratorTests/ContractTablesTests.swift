@@ -71,7 +71,8 @@ struct ContractTablesTests {
         }
         let tables = Set(Self.csvTables.map(\.0) + Self.jsonTables.map(\.0))
         #expect(tables.isSubset(of: onDisk))
-        #expect(summary.files.filter { $0.path.hasSuffix("/export.xml") }.count == 3)
+        #expect(summary.files.filter { $0.path.hasSuffix("/export.xml") }.count == 2)
+        #expect(summary.files.filter { $0.path.hasSuffix("/export.zip") }.count == 1)
     }
 
     @Test("the small scale stays small: under 5 MB, with the sizes the brief asks for")

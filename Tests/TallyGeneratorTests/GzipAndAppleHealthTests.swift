@@ -1,4 +1,5 @@
 import Foundation
+import ZIPFoundation
 import Testing
 @testable import TallyGenerator
 #if canImport(FoundationXML)
@@ -42,14 +43,33 @@ struct GzipTests {
 @Suite("Apple Health exports")
 struct AppleHealthExportTests {
     var exports: [GenerationSummary.File] {
-        SampleData.shared.summary.files.filter { $0.path.hasSuffix("/export.xml") }
+        SampleData.shared.summary.files.filter { $0.path.hasSuffix("/export.xml") || $0.path.hasSuffix("/export.zip") }
+    }
+
+    /// An export's XML: the file, or the zip's localised entry.
+    func xml(_ file: GenerationSummary.File) throws -> String {
+        guard file.path.hasSuffix(".zip") else { return try SampleData.text(file.path) }
+        let archive = try Archive(url: SampleData.shared.directory.appendingPathComponent(file.path), accessMode: .read)
+        var data = Data()
+        _ = try archive.extract(archive["apple_health_export/exportar.xml"]!) { data.append($0) }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test("one export is a macOS re-zip: localised exportar.xml, __MACOSX/ and .DS_Store entries, fixed dates")
+    func zipped() throws {
+        let zip = try #require(exports.first { $0.path.hasSuffix(".zip") })
+        let archive = try Archive(url: SampleData.shared.directory.appendingPathComponent(zip.path), accessMode: .read)
+        #expect(archive.map(\.path) == ["apple_health_export/exportar.xml", "apple_health_export/.DS_Store",
+                                        "__MACOSX/apple_health_export/._exportar.xml"])
+        #expect(Set(archive.map { $0.fileAttributes[.modificationDate] as? Date }).count == 1)
+        #expect(try xml(zip).contains("<HealthData locale=\"pt_BR\">"))
     }
 
     @Test("exports have the Health app's layout: declaration, inline DTD, HealthData, ExportDate, Me")
     func layout() throws {
         #expect(exports.count == 3)
         for file in exports {
-            let text = try SampleData.text(file.path)
+            let text = try xml(file)
             #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE HealthData ["))
             #expect(text.contains("<!ATTLIST Record"))
             #expect(text.contains("<HealthData locale=\""))
@@ -66,7 +86,7 @@ struct AppleHealthExportTests {
         var types: Set<String> = []
         var elements: Set<String> = []
         for file in exports {
-            let text = try SampleData.text(file.path)
+            let text = try xml(file)
             // Parse a copy without the DTD (Foundation's parser need not read internal subsets).
             let body = String(text[text.range(of: "]>\n")!.upperBound...])
             let collector = RecordCollector()

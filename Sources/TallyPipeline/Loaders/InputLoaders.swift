@@ -29,12 +29,15 @@ protocol ExportLoader: Sendable {
 /// Every loader tally has, by input kind. A dataset adds its loaders here once.
 enum InputLoaders {
     static let tables: [TableID: TableLoader] = ExpensesLoaders.tables
+        .merging(FitnessLoaders.tables) { first, _ in first }
         .merging(KPILoaders.tables) { first, _ in first }
 
-    static func export(for kind: InputKind) -> ExportLoader? {
+    /// The loader of an export; `timezone` places records on local days.
+    static func export(for kind: InputKind, timezone: ReportTimeZone? = nil) -> ExportLoader? {
         switch kind {
         case .table: return nil
-        case .appleHealthExport: return nil
+        case .appleHealthExport:
+            return AppleHealthLoader(timezone: timezone ?? ReportTimeZone(identifier: TallyConfig().timezone)!)
         case .appStoreConnectReport: return AppStoreConnectLoader()
         }
     }

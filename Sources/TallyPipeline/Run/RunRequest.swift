@@ -17,9 +17,11 @@ public struct RunRequest: Sendable {
     public var timezone: String?
     /// Leave run-specific facts (timings, files skipped as unchanged) out of run.json.
     public var reproducible: Bool
+    /// The day leaderboards are computed as of (`--as-of`); default the period's last day.
+    public var asOf: LocalDate?
 
     public init(dataDirectory: URL?, outDirectory: URL, period: YearMonth?, databasePath: String? = nil,
-                configURL: URL? = nil, timezone: String? = nil, reproducible: Bool = false) {
+                configURL: URL? = nil, timezone: String? = nil, reproducible: Bool = false, asOf: LocalDate? = nil) {
         self.dataDirectory = dataDirectory
         self.outDirectory = outDirectory
         self.period = period
@@ -27,6 +29,7 @@ public struct RunRequest: Sendable {
         self.configURL = configURL
         self.timezone = timezone
         self.reproducible = reproducible
+        self.asOf = asOf
     }
 
     /// The warehouse path in effect.

@@ -46,9 +46,10 @@ public struct TallyRunner {
     /// Ingests the data folder into the warehouse.
     public func ingest(_ request: RunRequest) throws -> IngestStage.Outcome {
         guard let data = request.dataDirectory else { throw ConfigError("ingest needs --data") }
-        _ = try configuration(request)
+        let config = try configuration(request)
         let warehouse = try Warehouse(path: request.resolvedDatabasePath)
-        return try IngestStage(logger: logger, progress: progress).run(dataDirectory: data, warehouse: warehouse)
+        return try IngestStage(logger: logger, progress: progress, timezone: ReportTimeZone(identifier: config.timezone))
+            .run(dataDirectory: data, warehouse: warehouse)
     }
 
     /// Ingests (when `request.dataDirectory` is set) and writes every report for the period.
@@ -62,14 +63,15 @@ public struct TallyRunner {
         let warehouse = try Warehouse(path: request.resolvedDatabasePath)
         var ingest: IngestStage.Outcome?
         if let data = request.dataDirectory {
-            ingest = try IngestStage(logger: logger, progress: progress).run(dataDirectory: data, warehouse: warehouse)
+            ingest = try IngestStage(logger: logger, progress: progress, timezone: ReportTimeZone(identifier: config.timezone))
+                .run(dataDirectory: data, warehouse: warehouse)
         }
         guard let timezone = ReportTimeZone(identifier: config.timezone) else {
             throw ConfigError("timezone '\(config.timezone)' is not an IANA time zone")
         }
         let context = ReportContext(config: config, locale: locale, period: period, timezone: timezone,
                                     outDirectory: request.outDirectory, warehouse: warehouse, logger: logger,
-                                    progress: progress)
+                                    progress: progress, asOf: request.asOf)
         let reports = try ReportStages.all.map { try $0.run(context) }
         let reportRejects = reports.flatMap(\.rejects)
         let (ingestRejects, files) = try warehouse.read { r in (try r.ingestRejects(), try r.inputFiles()) }

@@ -33,10 +33,13 @@ public struct IngestStage {
 
     let logger: Logger
     let progress: Progress
+    /// The report time zone, which places Apple Health records on local days.
+    let timezone: ReportTimeZone?
 
-    public init(logger: Logger, progress: Progress) {
+    public init(logger: Logger, progress: Progress, timezone: ReportTimeZone? = nil) {
         self.logger = logger
         self.progress = progress
+        self.timezone = timezone
     }
 
     /// Ingests `dataDirectory` into `warehouse`.
@@ -63,7 +66,7 @@ public struct IngestStage {
         let started = Date()
         let path = file.url.standardizedFileURL.path
         let (bytes, sha) = try FileFingerprint.of(url: file.url)
-        if let known = try session.knownFile(path: path), known.sha256 == sha {
+        if let known = try session.knownFile(path: path), known.sha256 == sha, try !summedInAnotherZone(file, known, session) {
             logger.info("unchanged, not reloaded: \(file.relativePath)")
             progress.step(["stage": "ingest", "file": file.relativePath, "status": "unchanged"])
             return FileOutcome(path: file.relativePath, kind: file.kind, loaded: false, rowsRead: 0, rowsRejected: 0,
@@ -79,7 +82,7 @@ public struct IngestStage {
         let (read, rejected, unknown): (Int, Int, [String])
         if let table = file.table, let loader = InputLoaders.tables[table] {
             (read, rejected, unknown) = try loadTable(file, table: table, loader: loader, fileId: fileId, session: session, sink: sink)
-        } else if let loader = InputLoaders.export(for: file.kind) {
+        } else if let loader = InputLoaders.export(for: file.kind, timezone: timezone) {
             (read, rejected) = try loader.load(file, fileId: fileId, session: session, sink: sink)
             unknown = []
         } else {
@@ -94,6 +97,15 @@ public struct IngestStage {
                        "rejected": "\(rejected)", "seconds": String(format: "%.3f", seconds)])
         return FileOutcome(path: file.relativePath, kind: file.kind, loaded: true, rowsRead: read,
                            rowsRejected: rejected, bytes: bytes, seconds: seconds)
+    }
+
+    /// True for an Apple Health export whose days were summed in another time zone than this run's.
+    private func summedInAnotherZone(_ file: InputFile, _ known: IngestSession.KnownFile, _ session: IngestSession) throws -> Bool {
+        guard case .appleHealthExport = file.kind, let timezone else { return false }
+        let zones = try session.exportTimezones(fileId: known.id)
+        if zones.isEmpty || zones == [timezone.identifier] { return false }
+        logger.notice("\(file.relativePath): days were summed in \(zones.sorted().joined(separator: ", ")), reloading for \(timezone.identifier)")
+        return true
     }
 
     /// Reads a table file record by record; a record the loader cannot decode

@@ -17,6 +17,8 @@ struct ReportContext {
     let warehouse: Warehouse
     let logger: Logger
     let progress: Progress
+    /// `--as-of`: the day leaderboards are computed as of; nil for the period's last day.
+    var asOf: LocalDate? = nil
 }
 
 /// What a report stage did, for run.json and the terminal summary.
@@ -44,5 +46,5 @@ protocol ReportStage: Sendable {
 
 /// Every report family, in the order they run. A family adds itself here once.
 enum ReportStages {
-    static let all: [any ReportStage] = [StatementsStage(), KPIStage()]
+    static let all: [any ReportStage] = [StatementsStage(), LeaderboardsStage(), ActivityStage(), KPIStage()]
 }

@@ -44,6 +44,35 @@ public enum TextChart {
         })
     }
 
+    /// A sparkline on a fixed scale: `range.lowerBound` draws `▁`, `range.upperBound` `█`,
+    /// so lines for different series compare.
+    public static func sparkline(_ values: [Double], range: ClosedRange<Double>) -> String {
+        let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+        let span = range.upperBound - range.lowerBound
+        return String(values.map { value in
+            let fraction = span > 0 ? (min(max(value, range.lowerBound), range.upperBound) - range.lowerBound) / span : 0
+            return blocks[min(max(Int((fraction * 7).rounded()), 0), 7)]
+        })
+    }
+
+    /// A histogram of `values` in `bins` equal bins over `range` (values
+    /// outside it go to the first or last bin; the last bin includes its upper
+    /// bound), one bar per bin labelled `low–high` with its count.
+    public static func histogram(_ values: [Double], bins: Int, range: ClosedRange<Double>, width: Int = 30) -> [String] {
+        guard bins > 0, range.upperBound > range.lowerBound else { return [] }
+        var counts = [Int](repeating: 0, count: bins)
+        let size = (range.upperBound - range.lowerBound) / Double(bins)
+        for value in values {
+            let index = Int(((value - range.lowerBound) / size).rounded(.down))
+            counts[min(max(index, 0), bins - 1)] += 1
+        }
+        func edge(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+        return bars((0..<bins).map { i in
+            let low = range.lowerBound + Double(i) * size
+            return Bar(label: "\(edge(low))–\(edge(low + size))", value: Double(counts[i]), shown: String(counts[i]))
+        }, width: width)
+    }
+
     /// `text` padded with spaces on the right to `width` characters.
     public static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)

@@ -1,0 +1,116 @@
+/// One line of a challenge's leaderboard.
+public struct LeaderboardEntry: Hashable, Sendable {
+    /// Standard competition rank (1, 2, 2, 4).
+    public var rank: Int
+    public var userId: String
+    /// The name on the user's latest counted check-in.
+    public var displayName: String
+    /// Points: counted check-ins.
+    public var checkins: Int
+    /// Minutes over counted check-ins.
+    public var minutes: Int
+    /// Earlier rank − current rank (positive: moved up); nil for a newcomer.
+    public var rankChange: Int?
+    public var streaks: Streaks
+
+    public init(rank: Int, userId: String, displayName: String, checkins: Int, minutes: Int, rankChange: Int?,
+                streaks: Streaks) {
+        self.rank = rank
+        self.userId = userId
+        self.displayName = displayName
+        self.checkins = checkins
+        self.minutes = minutes
+        self.rankChange = rankChange
+        self.streaks = streaks
+    }
+
+    /// Not on the board the comparison day.
+    public var isNewcomer: Bool { rankChange == nil }
+}
+
+/// A challenge's leaderboard as of a local day.
+public struct Leaderboard: Hashable, Sendable {
+    public var challenge: Challenge
+    public var asOf: LocalDate
+    /// The day ranks are compared with (`asOf` − rankChangeDays).
+    public var comparedWith: LocalDate
+    /// By rank, then user id (byte order) among ties.
+    public var entries: [LeaderboardEntry]
+
+    public init(challenge: Challenge, asOf: LocalDate, comparedWith: LocalDate, entries: [LeaderboardEntry]) {
+        self.challenge = challenge
+        self.asOf = asOf
+        self.comparedWith = comparedWith
+        self.entries = entries
+    }
+}
+
+/// Builds leaderboards from counted check-ins.
+///
+/// Points are counted check-ins up to the end of the as-of day; ties are
+/// broken by total minutes; users still tied share a rank (standard
+/// competition ranking: 1, 2, 2, 4). Only users with at least one counted
+/// check-in are listed. `rankChange` compares with the leaderboard as of
+/// `rankChangeDays` earlier: earlier rank − current rank, nil (a newcomer)
+/// when the user was not on that board, which includes a challenge that had
+/// not started yet.
+public enum LeaderboardBuilder {
+    public static func build(challenge: Challenge, counted: [CountedCheckin], asOf: LocalDate,
+                             rankChangeDays: Int) -> Leaderboard {
+        let comparedWith = asOf.adding(days: -rankChangeDays)
+        let earlier = challenge.startDate <= comparedWith
+            ? Dictionary(uniqueKeysWithValues: ranked(counted, through: comparedWith).map { ($0.userId, $0.rank) })
+            : [:]
+        var daysByUser: [String: [LocalDate]] = [:]
+        for c in counted where c.day <= asOf { daysByUser[c.userId, default: []].append(c.day) }
+        let entries = ranked(counted, through: asOf).map { row in
+            LeaderboardEntry(rank: row.rank, userId: row.userId, displayName: row.displayName, checkins: row.checkins,
+                             minutes: row.minutes, rankChange: earlier[row.userId].map { $0 - row.rank },
+                             streaks: Streaks.of(days: daysByUser[row.userId] ?? [], asOf: asOf))
+        }
+        return Leaderboard(challenge: challenge, asOf: asOf, comparedWith: comparedWith, entries: entries)
+    }
+
+    /// A user's totals and rank.
+    public struct RankedRow: Hashable, Sendable {
+        public var rank: Int
+        public var userId: String
+        public var displayName: String
+        public var checkins: Int
+        public var minutes: Int
+    }
+
+    /// Totals per user of the check-ins on or before `day`, ranked.
+    public static func ranked(_ counted: [CountedCheckin], through day: LocalDate) -> [RankedRow] {
+        var totals: [String: (checkins: Int, minutes: Int, name: String, latest: Timestamp)] = [:]
+        for c in counted where c.day <= day {
+            var t = totals[c.userId] ?? (0, 0, c.displayName, c.createdAt)
+            t.checkins += 1
+            t.minutes += c.minutes
+            if c.createdAt >= t.latest { t.latest = c.createdAt; t.name = c.displayName }
+            totals[c.userId] = t
+        }
+        let rows = totals.map { RankedRow(rank: 0, userId: $0.key, displayName: $0.value.name,
+                                          checkins: $0.value.checkins, minutes: $0.value.minutes) }
+        return rank(rows)
+    }
+
+    /// Sorts by points then minutes (both descending), then user id; assigns
+    /// standard competition ranks: a row's rank is 1 + the number of rows
+    /// strictly ahead of it.
+    public static func rank(_ rows: [RankedRow]) -> [RankedRow] {
+        var sorted = rows.sorted { a, b in
+            if a.checkins != b.checkins { return a.checkins > b.checkins }
+            if a.minutes != b.minutes { return a.minutes > b.minutes }
+            return a.userId.utf8.lexicographicallyPrecedes(b.userId.utf8)
+        }
+        for i in sorted.indices {
+            if i > 0, sorted[i].checkins == sorted[i - 1].checkins, sorted[i].minutes == sorted[i - 1].minutes {
+                sorted[i].rank = sorted[i - 1].rank
+            } else {
+                sorted[i].rank = i + 1
+            }
+        }
+        return sorted
+    }
+}

@@ -1,0 +1,37 @@
+import TallyCore
+
+/// Decodes the rows of the `checkins/` tables (FitToday): what a row alone
+/// can show. The counting rules (photo, minutes, membership, dates,
+/// duplicate workouts) need other rows and run per challenge.
+public enum FitnessDecoders {
+    /// The longest workout tally accepts, in minutes (a day).
+    public static let maximumMinutes: Int64 = 1_440
+
+    public static func challenge(_ f: FieldDecoder) throws(FieldError) -> ChallengeRecord {
+        let id = try f.required(0)
+        let start = try f.date(3)
+        let end = try f.date(4)
+        if end < start { throw FieldError("endDate \(end) is before startDate \(start)") }
+        return ChallengeRecord(challenge: Challenge(id: id, groupId: try f.required(1), name: f.optional(2) ?? id,
+                                                    startDate: start, endDate: end))
+    }
+
+    public static func groupMember(_ f: FieldDecoder) throws(FieldError) -> GroupMemberRecord {
+        let group = try f.required(0)
+        let user = try f.required(1)
+        let joined = try f.timestamp(2)
+        let left = try f.optionalTimestamp(3)
+        if let left, left < joined { throw FieldError("leftAt \(left) is before joinedAt \(joined)") }
+        return GroupMemberRecord(membership: GroupMembership(groupId: group, userId: user, joinedAt: joined, leftAt: left))
+    }
+
+    public static func checkin(_ f: FieldDecoder) throws(FieldError) -> CheckinRecord {
+        let id = try f.required(0)
+        let user = try f.required(3)
+        return CheckinRecord(
+            id: id, groupId: try f.required(1), challengeId: try f.required(2), userId: user,
+            displayName: f.optional(4) ?? user, userPhotoURL: f.optional(5), checkInPhotoURL: f.optional(6),
+            workoutEntryId: f.optional(7), minutes: Int(try f.integer(8, in: 0...maximumMinutes)),
+            createdAt: try f.timestamp(9))
+    }
+}

@@ -1,0 +1,18 @@
+import TallyCore
+import TallyIngest
+import TallyWarehouse
+
+/// Loaders of the `checkins/` tables (FitToday) and `health/activity` (FypMatch).
+enum FitnessLoaders {
+    static let tables: [TableID: TableLoader] = [
+        .challenges: TableLoader { f, s, file in try s.insert(FitnessDecoders.challenge(f), file: file, line: f.line) },
+        .groupMembers: TableLoader(store: { f, s, file in try s.insert(FitnessDecoders.groupMember(f), file: file, line: f.line) },
+                                   keyDescription: "membership (same groupId, userId and joinedAt)"),
+        .checkins: TableLoader { f, s, file in try s.insert(FitnessDecoders.checkin(f), file: file, line: f.line) },
+        // Every valid row is stored; the last one per user and day wins when the ingest ends.
+        .activity: TableLoader { f, s, file in
+            try s.insert(HealthDecoders.activity(f), file: file, line: f.line)
+            return true
+        },
+    ]
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import TallyCore
+import TallyReports
+import TallyWarehouse
+
+/// Challenge leaderboards as of a day (`--as-of`, default the period's last
+/// day): for each challenge (the unit of work) apply the check-in rules,
+/// rank the counted check-ins, compare with the board `rankChangeDays`
+/// earlier, and write every challenge started by then. Each snapshot is
+/// stored in the warehouse (`leaderboard_snapshot`) after the read.
+///
+/// Writes `leaderboards/leaderboard.csv`, `leaderboards.xlsx` and one
+/// `<challengeId>.txt` per challenge. Check-ins of every challenge are
+/// judged, started or not, so rejects do not depend on the as-of day.
+struct LeaderboardsStage: ReportStage {
+    let name = "leaderboards"
+
+    func run(_ context: ReportContext) throws -> ReportOutcome {
+        let started = Date()
+        let asOf = context.asOf ?? context.period.lastDay
+        let settings = context.config.leaderboards
+        let folder = context.outDirectory.appendingPathComponent("leaderboards")
+        let csv = try CSVWriter(url: folder.appendingPathComponent("leaderboard.csv"), columns: [
+            "challengeId", "groupId", "asOf", "rank", "userId", "displayName", "checkins", "minutes", "rankChange",
+            "newcomer", "currentStreak", "bestStreak"])
+        let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("leaderboards.xlsx"))
+        let workbook = try LeaderboardsWorkbook(path: workbookFile.temporary.path, locale: context.locale, asOf: asOf)
+        var rejects: [Reject] = []
+        var boards: [Leaderboard] = []
+        var mismatched: [String] = []
+        var counted = 0
+        context.progress.begin("leaderboards")
+
+        try context.warehouse.read { reader in
+            rejects = try reader.unattachedCheckinRejects()
+            try reader.forEachChallenge { partition in
+                let resolution = CheckinResolver.resolve(
+                    challenge: partition.challenge, checkins: partition.checkins, memberships: partition.memberships,
+                    minimumMinutes: settings.minimumWorkoutMinutes, timezone: context.timezone)
+                rejects += resolution.rejects
+                guard partition.challenge.startDate <= asOf else { return }
+                let board = LeaderboardBuilder.build(challenge: partition.challenge, counted: resolution.counted,
+                                                     asOf: asOf, rankChangeDays: settings.rankChangeDays)
+                // Reconciliation: the board's points are the counted check-ins up to the as-of day.
+                let expected = resolution.counted.filter { $0.day <= asOf }.count
+                if board.entries.reduce(0, { $0 + $1.checkins }) != expected { mismatched.append(partition.challenge.id) }
+                counted += expected
+                try write(board, csv: csv, workbook: workbook, folder: folder, locale: context.locale)
+                boards.append(board)
+                context.progress.update(bytes: 0, rows: boards.count, detail: "challenges")
+            }
+        }
+        try workbook.close()
+        try csv.commit()
+        try workbookFile.commit()
+        try context.warehouse.storeLeaderboards(boards)
+
+        let users = boards.reduce(0) { $0 + $1.entries.count }
+        let outputs: [RunManifest.Output] = [
+            .init(path: "leaderboards/leaderboard.csv", rows: csv.rowCount),
+            .init(path: "leaderboards/leaderboards.xlsx", rows: nil),
+            .init(path: "leaderboards/<challengeId>.txt", rows: boards.count),
+        ]
+        let checks = [RunManifest.Check(
+            name: "leaderboards: points add up to the counted check-ins", passed: mismatched.isEmpty,
+            detail: mismatched.isEmpty ? "\(boards.count) challenges" : "does not add up for \(mismatched.prefix(10).joined(separator: ", "))")]
+        var summary = ["leaderboards: \(boards.count) challenges as of \(asOf), \(users) users ranked, \(counted) check-ins counted"]
+        if let biggest = boards.max(by: { ($0.entries.count, $1.challenge.id) < ($1.entries.count, $0.challenge.id) }),
+           !biggest.entries.isEmpty {
+            summary += ["", "\(biggest.challenge.name) (\(biggest.challenge.id)), top 5:"]
+            var top = biggest
+            top.entries = Array(top.entries.prefix(5))
+            summary += LeaderboardText.render(top, locale: context.locale, width: 20)
+                .split(separator: "\n", omittingEmptySubsequences: false).dropFirst(3).filter { !$0.isEmpty }.map { "  " + $0 }
+        }
+        context.progress.step(["stage": "leaderboards", "challenges": "\(boards.count)",
+                               "seconds": String(format: "%.3f", Date().timeIntervalSince(started))])
+        return ReportOutcome(name: name, rejects: rejects, outputs: outputs, checks: checks, summary: summary,
+                             rows: boards.count, seconds: Date().timeIntervalSince(started))
+    }
+
+    private func write(_ board: Leaderboard, csv: CSVWriter, workbook: LeaderboardsWorkbook, folder: URL,
+                       locale: ReportLocale) throws {
+        let c = board.challenge
+        for e in board.entries {
+            try csv.writeRow([c.id, c.groupId, board.asOf.description, String(e.rank), e.userId, e.displayName,
+                              String(e.checkins), String(e.minutes), e.rankChange.map(String.init) ?? "",
+                              e.isNewcomer ? "true" : "false", String(e.streaks.current), String(e.streaks.best)])
+        }
+        try workbook.add(board)
+        let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: c.id) + ".txt"))
+        try Data(LeaderboardText.render(board, locale: locale).utf8).write(to: txt.temporary)
+        try txt.commit()
+    }
+}

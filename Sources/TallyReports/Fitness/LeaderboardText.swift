@@ -1,0 +1,31 @@
+import TallyCore
+
+/// A challenge's leaderboard as text: one line per user with rank, change
+/// (`▲2`, `▼1`, `=`, or the newcomer word), name, a bar of points, points
+/// and minutes.
+public enum LeaderboardText {
+    public static func render(_ board: Leaderboard, locale: ReportLocale, width: Int = 30) -> String {
+        let c = board.challenge
+        var lines = ["\(locale.fitness(.leaderboardTitle)): \(c.name) (\(c.id))",
+                     "\(locale.fitness(.startDate)) \(locale.formatDate(c.startDate)) · \(locale.fitness(.endDate)) \(locale.formatDate(c.endDate)) · \(locale.fitness(.asOf)) \(locale.formatDate(board.asOf))",
+                     ""]
+        guard !board.entries.isEmpty else { return (lines + ["(0 \(locale.fitness(.participants).lowercased()))"]).joined(separator: "\n") + "\n" }
+        let rankWidth = String(board.entries.map(\.rank).max() ?? 1).count
+        let changes = board.entries.map { change($0, locale) }
+        let changeWidth = changes.map(\.count).max() ?? 1
+        let bars = TextChart.bars(board.entries.map { e in
+            TextChart.Bar(label: e.displayName, value: Double(e.checkins),
+                          shown: "\(e.checkins) \(locale.fitness(.points).lowercased()) · \(locale.formatInteger(Int64(e.minutes))) min")
+        }, width: width)
+        for (index, entry) in board.entries.enumerated() {
+            lines.append("\(TextChart.padLeft(String(entry.rank), rankWidth)). \(TextChart.pad(changes[index], changeWidth)) \(bars[index])")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `▲2` moved up two, `▼1` down one, `=` unchanged, the newcomer word when new.
+    public static func change(_ entry: LeaderboardEntry, _ locale: ReportLocale) -> String {
+        guard let change = entry.rankChange else { return locale.fitness(.newcomer) }
+        return change > 0 ? "▲\(change)" : change < 0 ? "▼\(-change)" : "="
+    }
+}

@@ -1,0 +1,102 @@
+import GRDB
+import TallyCore
+
+/// One challenge and everything loaded for it: the unit of work for leaderboards.
+public struct ChallengePartition: Sendable {
+    public var challenge: Challenge
+    /// The check-ins claiming the challenge, by createdAt.
+    public var checkins: [CheckinFact]
+    /// The membership spans of the challenge's group.
+    public var memberships: [GroupMembership]
+}
+
+/// Queries of the `checkins/` and `health/` datasets.
+extension WarehouseReader {
+    /// Streams every challenge, in id byte order, with its check-ins and its
+    /// group's memberships. Memory holds one challenge at a time.
+    ///
+    /// A check-in's ``CheckinFact/duplicateOf`` is the first check-in (by
+    /// createdAt, then file and line) of the same `workoutEntryId` over all
+    /// check-ins, when that is another one.
+    public func forEachChallenge(_ body: (ChallengePartition) throws -> Void) throws {
+        let checkins = try PartitionCursor(db, sql: """
+            SELECT c.challenge_id, c.id, c.group_id, c.user_id, c.display_name, c.photo_url, c.workout_entry_id,
+                   c.minutes, c.created_at, f.display_path, c.line,
+                   CASE WHEN c.workout_entry_id IS NULL THEN NULL ELSE first_value(c.id) OVER (
+                       PARTITION BY c.workout_entry_id ORDER BY c.created_at, f.display_path, c.line) END
+            FROM checkin c JOIN input_file f ON f.id = c.file_id
+            ORDER BY c.challenge_id, c.created_at, c.id
+            """) { row -> CheckinFact in
+            let id: String = row[1]
+            let first: String? = row[11]
+            return CheckinFact(id: id, groupId: row[2], challengeId: row[0], userId: row[3], displayName: row[4],
+                               photoURL: row[5], workoutEntryId: row[6], minutes: row[7],
+                               createdAt: Timestamp(microseconds: row[8]), duplicateOf: first == id ? nil : first,
+                               source: SourceRef(file: row[9], line: row[10]))
+        }
+        let members = try db.makeStatement(sql: "SELECT user_id, joined_at, left_at FROM group_member WHERE group_id = ?")
+        let challenges = try Row.fetchCursor(db, sql: "SELECT id, group_id, name, start_date, end_date FROM challenge ORDER BY id")
+        while let row = try challenges.next() {
+            guard let start = LocalDate.parse(row[3] as String), let end = LocalDate.parse(row[4] as String) else { continue }
+            let challenge = Challenge(id: row[0], groupId: row[1], name: row[2], startDate: start, endDate: end)
+            let spans = try Row.fetchAll(members, arguments: [challenge.groupId]).map {
+                GroupMembership(groupId: challenge.groupId, userId: $0[0], joinedAt: Timestamp(microseconds: $0[1]),
+                                leftAt: ($0[2] as Int64?).map { Timestamp(microseconds: $0) })
+            }
+            try body(ChallengePartition(challenge: challenge, checkins: try checkins.take(key: challenge.id),
+                                        memberships: spans))
+        }
+    }
+
+    /// Check-ins of challenges no `challenges` row has: rejects that belong to no challenge.
+    public func unattachedCheckinRejects() throws -> [Reject] {
+        try Row.fetchAll(db, sql: """
+            SELECT f.display_path, c.line, c.id, c.challenge_id
+            FROM checkin c JOIN input_file f ON f.id = c.file_id
+            WHERE NOT EXISTS (SELECT 1 FROM challenge h WHERE h.id = c.challenge_id)
+            ORDER BY f.display_path, c.line
+            """).map { Reject(dataset: "checkins", file: $0[0], line: $0[1], id: $0[2],
+                              reason: CheckinRule.unknownChallenge($0[3]).reason) }
+    }
+
+    /// Streams each user's winning activity days within `days` (inclusive), by
+    /// user id then date. Memory holds one user at a time.
+    public func forEachActivityUser(in days: ClosedRange<LocalDate>,
+                                    _ body: (_ userId: String, _ days: [DailyActivity]) throws -> Void) throws {
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT user_id, date, steps, active_calories, walking_km FROM activity_day
+            WHERE date >= ? AND date <= ? ORDER BY user_id, date
+            """, arguments: [days.lowerBound.description, days.upperBound.description])
+        var user: String?
+        var batch: [DailyActivity] = []
+        while let row = try rows.next() {
+            let id: String = row[0]
+            guard let date = LocalDate.parse(row[1] as String) else { continue }
+            if id != user, let current = user {
+                try body(current, batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+            user = id
+            batch.append(DailyActivity(userId: id, date: date, steps: row[2], activeCalories: row[3], walkingDistanceKm: row[4]))
+        }
+        if let user { try body(user, batch) }
+    }
+
+    /// Every stored snapshot of a challenge's leaderboard, oldest first.
+    public func leaderboardHistory(challengeId: String) throws -> [(asOf: LocalDate, entries: [LeaderboardEntry])] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT as_of, rank, user_id, display_name, checkins, minutes, rank_change, current_streak, best_streak
+            FROM leaderboard_snapshot WHERE challenge_id = ? ORDER BY as_of, rank, user_id
+            """, arguments: [challengeId])
+        var history: [(asOf: LocalDate, entries: [LeaderboardEntry])] = []
+        for row in rows {
+            guard let asOf = LocalDate.parse(row[0] as String) else { continue }
+            let entry = LeaderboardEntry(rank: row[1], userId: row[2], displayName: row[3], checkins: row[4],
+                                         minutes: row[5], rankChange: row[6],
+                                         streaks: Streaks(current: row[7], best: row[8]))
+            if history.last?.asOf == asOf { history[history.count - 1].entries.append(entry) }
+            else { history.append((asOf, [entry])) }
+        }
+        return history
+    }
+}

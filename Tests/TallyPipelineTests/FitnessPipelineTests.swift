@@ -1,0 +1,233 @@
+import Foundation
+import Testing
+import TallyCore
+import TallyTestSupport
+import TallyWarehouse
+@testable import TallyPipeline
+
+/// A small hand-written data folder through ingest, leaderboards and activity.
+@Suite("Fitness end to end", .serialized)
+struct FitnessPipelineTests {
+    let runner = TallyRunner(logger: .init(label: "test"), progress: Progress(mode: .silent))
+
+    /// challenges, members, check-ins (one bad row of each kind), activity rows and an Apple Health export.
+    func dataFolder() throws -> URL {
+        let data = try temporaryFolder("fitness-data")
+        let fm = FileManager.default
+        for folder in ["checkins", "health/u9"] {
+            try fm.createDirectory(at: data.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        func write(_ path: String, _ text: String) throws {
+            try Data(text.utf8).write(to: data.appendingPathComponent(path))
+        }
+        try write("checkins/challenges.ndjson", """
+            {"id":"ch1","groupId":"g1","name":"Outubro Ativo","startDate":"2026-10-01","endDate":"2026-10-31"}
+            {"id":"ch2","groupId":"g1","name":"Sprint","startDate":"2026-10-28","endDate":"2026-11-10"}
+            {"id":"ch3","groupId":"g1","name":"Futuro","startDate":"2026-11-05","endDate":"2026-11-30"}
+
+            """)
+        try write("checkins/members.csv", """
+            groupId,userId,joinedAt,leftAt
+            g1,ana,2026-09-01T00:00:00Z,
+            g1,bia,2026-09-01T00:00:00Z,
+            g1,caio,2026-09-01T00:00:00Z,2026-10-20T00:00:00Z
+            g1,duda,2026-10-24T00:00:00Z,
+
+            """)
+        func c(_ id: String, _ user: String, _ at: String, minutes: Int = 45, photo: Bool = true, workout: String? = nil,
+               challenge: String = "ch1") -> String {
+            let p = photo ? "\"https://p/\(id).jpg\"" : "null"
+            return "{\"id\":\"\(id)\",\"groupId\":\"g1\",\"challengeId\":\"\(challenge)\",\"userId\":\"\(user)\",\"displayName\":\"\(user.capitalized)\",\"checkInPhotoURL\":\(p),\"workoutEntryId\":\"\(workout ?? "w-" + id)\",\"workoutDurationMinutes\":\(minutes),\"createdAt\":\"\(at)\"}"
+        }
+        try write("checkins/checkins.ndjson", [
+            c("k1", "ana", "2026-10-20T10:00:00-03:00"), c("k2", "ana", "2026-10-21T10:00:00-03:00"),
+            c("k3", "ana", "2026-10-30T10:00:00-03:00"),
+            c("k4", "bia", "2026-10-22T10:00:00-03:00", minutes: 60), c("k5", "bia", "2026-10-23T10:00:00-03:00", minutes: 60),
+            c("k6", "duda", "2026-10-25T10:00:00-03:00", minutes: 50),
+            c("k7", "duda", "2026-10-26T10:00:00-03:00", minutes: 50),
+            c("k8", "caio", "2026-10-19T10:00:00-03:00", minutes: 90),
+            // Each rule broken once (lines 9–13), one unknown challenge (14), one in a challenge not yet started (15).
+            c("bad-photo", "ana", "2026-10-22T11:00:00-03:00", photo: false),
+            c("bad-short", "bia", "2026-10-24T11:00:00-03:00", minutes: 29),
+            c("bad-member", "caio", "2026-10-20T00:00:00Z"),
+            c("bad-dates", "ana", "2026-10-01T02:59:00Z"),
+            c("bad-dup", "bia", "2026-10-23T10:05:00-03:00", workout: "w-k5"),
+            c("bad-challenge", "ana", "2026-10-23T10:00:00-03:00", challenge: "nope"),
+            c("k9", "ana", "2026-11-06T10:00:00-03:00", challenge: "ch3"),
+        ].joined(separator: "\n") + "\n")
+        try write("health/activity.csv", """
+            userId,date,steps,activeCalories,walkingDistanceKm
+            u1,2026-10-01,12000,600,6
+            u1,2026-10-02,5000,250,2.5
+            u1,2026-10-02,-40,250,2.5
+            u1,2026-10-01,8000,100,1
+            u1,2026-09-30,30000,900,20
+            u9,2026-10-05,1,1,1
+
+            """)
+        // The phone and the watch saw the same walks; one walk starts 23:30 in São Paulo (02:30 UTC the next day).
+        func r(_ type: String, _ source: String, _ unit: String, _ start: String, _ value: String) -> String {
+            " <Record type=\"HKQuantityTypeIdentifier\(type)\" sourceName=\"\(source)\" unit=\"\(unit)\" startDate=\"\(start)\" endDate=\"\(start)\" value=\"\(value)\"/>"
+        }
+        try write("health/u9/export.xml", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE HealthData [
+            <!ATTLIST HealthData
+              locale CDATA #REQUIRED
+            >
+            ]>
+            <HealthData locale="pt_BR">
+            \(r("StepCount", "iPhone", "count", "2026-10-05 09:00:00 -0300", "6000"))
+            \(r("StepCount", "Watch", "count", "2026-10-05 09:00:00 -0300", "5800"))
+            \(r("StepCount", "iPhone", "count", "2026-10-05 23:30:00 -0300", "1000"))
+            \(r("StepCount", "Watch", "count", "2026-10-06 02:40:00 +0000", "900"))
+            \(r("ActiveEnergyBurned", "Watch", "kJ", "2026-10-05 09:00:00 -0300", "1046"))
+            \(r("DistanceWalkingRunning", "iPhone", "mi", "2026-10-05 09:00:00 -0300", "2"))
+            \(r("DistanceWalkingRunning", "Strava", "m", "2026-10-05 09:00:00 -0300", "3500"))
+            \(r("StepCount", "iPhone", "steps", "2026-10-05 09:00:00 -0300", "10"))
+            </HealthData>
+
+            """)
+        return data
+    }
+
+    func run(_ data: URL, out: URL, asOf: LocalDate? = nil) throws -> TallyRunner.Outcome {
+        try runner.run(RunRequest(dataDirectory: data, outDirectory: out, period: YearMonth("2026-10")!,
+                                  databasePath: out.appendingPathComponent("tally.sqlite").path, reproducible: true,
+                                  asOf: asOf))
+    }
+
+    func csv(_ url: URL) throws -> [[String]] {
+        try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    @Test func leaderboardsRejectsAndAccounting() throws {
+        let data = try dataFolder()
+        let out = try temporaryFolder("fitness-out")
+        defer { try? FileManager.default.removeItem(at: data); try? FileManager.default.removeItem(at: out) }
+        _ = try run(data, out: out)
+
+        let board = try csv(out.appendingPathComponent("leaderboards/leaderboard.csv"))
+        #expect(board[0] == ["challengeId", "groupId", "asOf", "rank", "userId", "displayName", "checkins", "minutes",
+                             "rankChange", "newcomer", "currentStreak", "bestStreak"])
+        let ch1 = board.dropFirst().filter { $0[0] == "ch1" }
+        // ana 3 (135 min); bia 2 (120) and duda 2 (100): tie on points broken by minutes; caio 1.
+        #expect(ch1.map { $0[4] } == ["ana", "bia", "duda", "caio"])
+        #expect(ch1.map { $0[3] } == ["1", "2", "3", "4"])
+        #expect(ch1.map { $0[6] } == ["3", "2", "2", "1"])
+        #expect(ch1.map { $0[7] } == ["135", "120", "100", "90"])
+        // As of Oct 24: bia 2 (120) first, ana 2 (90) second, caio third; duda new since.
+        #expect(ch1.map { $0[8] } == ["1", "-1", "", "-1"])
+        #expect(ch1.map { $0[9] } == ["false", "false", "true", "false"])
+        #expect(ch1.first!.suffix(2) == ["1", "2"])   // ana: Oct 30 (alive on Oct 31), best Oct 20–21
+        // ch2 started Oct 28 with no check-ins: an empty board; ch3 starts after the as-of day: not listed.
+        #expect(!board.contains { $0[0] == "ch3" })
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("leaderboards/ch2.txt").path))
+
+        let rejects = try csv(out.appendingPathComponent("rejects.csv")).filter { $0[0] == "checkins" }
+        let reasons = Dictionary(uniqueKeysWithValues: rejects.map { ($0[3], $0[4]) })
+        #expect(reasons["bad-photo"] == "check-in without a photo (checkInPhotoURL is empty)")
+        #expect(reasons["bad-short"] == "workout of 29 minutes is under the minimum of 30")
+        #expect(reasons["bad-member"] == "user 'caio' was not a member of group 'g1' at 2026-10-20T00:00:00Z")
+        #expect(reasons["bad-dates"] == "check-in on 2026-09-30 is outside the challenge's dates 2026-10-01…2026-10-31")
+        #expect(reasons["bad-dup"] == "duplicate check-in of workout 'w-k5' (first checked in by 'k5')")
+        #expect(reasons["bad-challenge"] == "check-in for unknown challenge 'nope'")
+        #expect(rejects.map { $0[2] } == ["9", "10", "11", "12", "13", "14"])
+
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as! [String: Any]
+        let inputs = (manifest["inputs"] as! [[String: Any]])
+        func counts(_ path: String) -> [Int] {
+            let i = inputs.first { $0["path"] as? String == path }!
+            return ["rowsRead", "rowsUsed", "rowsRejected", "rowsSuperseded"].map { i[$0] as! Int }
+        }
+        #expect(counts("checkins/checkins.ndjson") == [15, 9, 6, 0])
+        #expect(counts("health/activity.csv") == [6, 3, 1, 2])
+        #expect(counts("health/u9/export.xml") == [8, 7, 1, 0])
+
+        // The snapshot is stored and can be queried later.
+        let warehouse = try Warehouse(path: out.appendingPathComponent("tally.sqlite").path)
+        let history = try warehouse.read { try $0.leaderboardHistory(challengeId: "ch1") }
+        #expect(history.map(\.asOf) == [LocalDate(year: 2026, month: 10, day: 31)!])
+        #expect(history.first?.entries.map(\.userId) == ["ana", "bia", "duda", "caio"])
+    }
+
+    @Test func asOfMovesTheBoardAndSnapshotsAccumulate() throws {
+        let data = try dataFolder()
+        let out = try temporaryFolder("fitness-asof")
+        defer { try? FileManager.default.removeItem(at: data); try? FileManager.default.removeItem(at: out) }
+        _ = try run(data, out: out, asOf: LocalDate(year: 2026, month: 10, day: 24))
+        let board = try csv(out.appendingPathComponent("leaderboards/leaderboard.csv")).dropFirst()
+        #expect(board.map { $0[0] } == ["ch1", "ch1", "ch1"])
+        #expect(board.map { $0[4] } == ["bia", "ana", "caio"])
+        #expect(board.allSatisfy { $0[8] == "" && $0[9] == "true" })   // Oct 17: nobody had checked in yet
+        _ = try run(data, out: out)
+        let warehouse = try Warehouse(path: out.appendingPathComponent("tally.sqlite").path)
+        let history = try warehouse.read { try $0.leaderboardHistory(challengeId: "ch1") }
+        #expect(history.map(\.asOf.description) == ["2026-10-24", "2026-10-31"])
+    }
+
+    @Test func activityScoresUseTheLastValidRowAndTheExportsPerSourceMaximum() throws {
+        let data = try dataFolder()
+        let out = try temporaryFolder("fitness-activity")
+        defer { try? FileManager.default.removeItem(at: data); try? FileManager.default.removeItem(at: out) }
+        _ = try run(data, out: out)
+        let scores = try csv(out.appendingPathComponent("activity/scores.csv"))
+        #expect(scores[0] == ["userId", "date", "steps", "activeCalories", "walkingDistanceKm", "score"])
+        // u1: Oct 1's last row wins (8000 steps); Oct 2's rejected row does not override; Sep 30 is outside the month.
+        #expect(scores[1] == ["u1", "2026-10-01", "8000", "100.0", "1.00", "44.0"])
+        #expect(scores[2] == ["u1", "2026-10-02", "5000", "250.0", "2.50", "50.0"])
+        // u9 from the export (it wins over the table row): steps max(6000+1000, 5800) on Oct 5; the 23:30 walk
+        // and the 02:40 UTC watch record fall on Oct 5 and 5 local; 1046 kJ = 250 kcal; max(2 mi, 3.5 km) = 3.5 km.
+        #expect(scores[3] == ["u9", "2026-10-05", "7000", "250.0", "3.50", "64.0"])
+        #expect(scores.count == 4)
+        let summary = try csv(out.appendingPathComponent("activity/summary.csv"))
+        #expect(summary[1] == ["u1", "2026-10", "2", "47.0", "50.0", "0"])
+        let text = try String(contentsOf: out.appendingPathComponent("activity/activity.txt"), encoding: .utf8)
+        #expect(text.contains("u9"))
+
+        let book = try XLSXReader(url: out.appendingPathComponent("activity/activity.xlsx"))
+        #expect(book.sheetNames == ["Resumo", "Usuários", "Pontuações"])
+        #expect(!book.chartPaths.isEmpty)
+        #expect(try book.row("Pontuações", 4)[5]?.number == 64)
+    }
+
+    @Test func anExportIsReloadedWhenTheReportTimeZoneChanges() throws {
+        let data = try dataFolder()
+        let out = try temporaryFolder("fitness-tz")
+        defer { try? FileManager.default.removeItem(at: data); try? FileManager.default.removeItem(at: out) }
+        _ = try run(data, out: out)
+        let tokyo = try runner.run(RunRequest(dataDirectory: data, outDirectory: out, period: YearMonth("2026-10")!,
+                                              databasePath: out.appendingPathComponent("tally.sqlite").path,
+                                              timezone: "Asia/Tokyo", reproducible: true))
+        #expect(tokyo.ingest?.files.filter(\.loaded).map(\.path) == ["health/u9/export.xml"])
+        // In Tokyo the 23:30 São Paulo walk (02:30 UTC) is on Oct 6.
+        let u9 = try csv(out.appendingPathComponent("activity/scores.csv")).filter { $0[0] == "u9" }
+        #expect(u9.map { $0[1] } == ["2026-10-05", "2026-10-06"])
+        #expect(u9.map { $0[2] } == ["6000", "1000"])
+    }
+
+    @Test func theLeaderboardWorkbookReadsBackAndRerunsAreByteIdentical() throws {
+        let data = try dataFolder()
+        let out = try temporaryFolder("fitness-book")
+        let again = try temporaryFolder("fitness-again")
+        defer { for u in [data, out, again] { try? FileManager.default.removeItem(at: u) } }
+        _ = try run(data, out: out)
+        let book = try XLSXReader(url: out.appendingPathComponent("leaderboards/leaderboards.xlsx"))
+        #expect(book.sheetNames == ["Índice", "Outubro Ativo", "Sprint"])
+        #expect(try book.strings("Índice", 2).prefix(2) == ["ch1", "Outubro Ativo"])
+        #expect(try book.chartPaths(onSheet: "Outubro Ativo").count == 1)
+        let first = try book.row("Outubro Ativo", 4)
+        #expect(first[0]?.number == 1)
+        #expect(first[1]?.string == "▲1")
+        #expect(first[2]?.string == "Ana")
+        #expect(try book.row("Outubro Ativo", 6)[1]?.string == "novo")
+        let lines = try String(contentsOf: out.appendingPathComponent("leaderboards/ch1.txt"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        #expect(lines[0] == "Classificação: Outubro Ativo (ch1)")
+        #expect(lines[2].hasPrefix("1. ▲1   Ana ") && lines[2].hasSuffix("3 pontos · 135 min"))
+        #expect(lines[4].hasPrefix("3. novo Duda "))
+        #expect(lines[5].hasPrefix("4. ▼1   Caio "))
+        _ = try run(data, out: again)
+        try expectSameReports(out, again)
+    }
+}
