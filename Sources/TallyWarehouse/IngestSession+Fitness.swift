@@ -6,7 +6,7 @@ import TallyIngest
 extension IngestSession {
     public func insert(_ r: ChallengeRecord, file: Int64, line: Int) throws -> Bool {
         let c = r.challenge
-        let s = try statement(upsert("challenge", ["id", "group_id", "name", "start_date", "end_date"], key: ["id"]))
+        let s = try upsert("challenge", ["id", "group_id", "name", "start_date", "end_date"], key: ["id"])
         s.bind(1, c.id); s.bind(2, c.groupId); s.bind(3, c.name); s.bind(4, c.startDate.description)
         s.bind(5, c.endDate.description)
         return try finishUpsert(s, file: file, line: line, next: 6)
@@ -15,16 +15,16 @@ extension IngestSession {
     /// A membership span; the same group, user and joinedAt twice in a file is a duplicate.
     public func insert(_ r: GroupMemberRecord, file: Int64, line: Int) throws -> Bool {
         let m = r.membership
-        let s = try statement(upsert("group_member", ["group_id", "user_id", "joined_at", "left_at"],
-                                     key: ["group_id", "user_id", "joined_at"]))
+        let s = try upsert("group_member", ["group_id", "user_id", "joined_at", "left_at"],
+                                     key: ["group_id", "user_id", "joined_at"])
         s.bind(1, m.groupId); s.bind(2, m.userId); s.bind(3, m.joinedAt.microseconds); s.bind(4, m.leftAt?.microseconds)
         return try finishUpsert(s, file: file, line: line, next: 5)
     }
 
     public func insert(_ r: CheckinRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try statement(upsert("checkin", ["id", "group_id", "challenge_id", "user_id", "display_name",
+        let s = try upsert("checkin", ["id", "group_id", "challenge_id", "user_id", "display_name",
                                                  "user_photo_url", "photo_url", "workout_entry_id", "minutes", "created_at"],
-                                     key: ["id"]))
+                                     key: ["id"])
         s.bind(1, r.id); s.bind(2, r.groupId); s.bind(3, r.challengeId); s.bind(4, r.userId); s.bind(5, r.displayName)
         s.bind(6, r.userPhotoURL); s.bind(7, r.checkInPhotoURL); s.bind(8, r.workoutEntryId); s.bind(9, r.minutes)
         s.bind(10, r.createdAt.microseconds)

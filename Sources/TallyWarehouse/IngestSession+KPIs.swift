@@ -6,27 +6,24 @@ import TallyIngest
 /// Store Connect reports.
 extension IngestSession {
     public func insert(_ r: SwipeUserRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try statement(upsert("swipe_user", ["id", "created_at", "gender", "city", "subscription"], key: ["id"]))
+        let s = try upsert("swipe_user", ["id", "created_at", "gender", "city", "subscription"], key: ["id"])
         s.bind(1, r.id); s.bind(2, r.createdAt?.microseconds); s.bind(3, r.gender); s.bind(4, r.city); s.bind(5, r.subscription)
         return try finishUpsert(s, file: file, line: line, next: 6)
     }
 
-    /// Stores a swipe, binding its bytes directly. A repeat of an id already
-    /// read from the same file is not stored but noted as superseded (the
-    /// first row counts); a row from a later file replaces the stored one.
+    /// Appends a swipe row, binding its bytes directly. Which row of a
+    /// repeated id counts is decided after the load (``KPISchema/matches``).
     public func insert(_ r: SwipeFields, file: Int64, line: Int) throws {
-        let s = try statement(upsert("swipe", ["id", "from_user", "to_user", "action", "at"], key: ["id"]))
+        let s = try statement("""
+            INSERT INTO swipe_row (id, from_user, to_user, action, at, file_id, line) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
         s.bind(1, bytes: r.id); s.bind(2, bytes: r.fromUserId); s.bind(3, bytes: r.toUserId)
-        s.bind(4, r.action.rawValue); s.bind(5, r.timestamp.microseconds)
-        if try !finishUpsert(s, file: file, line: line, next: 6) {
-            let repeatRow = try statement("INSERT INTO swipe_repeat (file_id, line, id) VALUES (?, ?, ?)")
-            repeatRow.bind(1, file); repeatRow.bind(2, line); repeatRow.bind(3, bytes: r.id)
-            try repeatRow.step()
-        }
+        s.bind(4, r.action.rawValue); s.bind(5, r.timestamp.microseconds); s.bind(6, file); s.bind(7, line)
+        try s.step()
     }
 
     public func insert(_ r: ProductRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try statement(upsert("product", ["product_id", "app", "plan", "period", "price", "currency"], key: ["product_id"]))
+        let s = try upsert("product", ["product_id", "app", "plan", "period", "price", "currency"], key: ["product_id"])
         let e = r.entry
         s.bind(1, e.productId); s.bind(2, e.app); s.bind(3, e.plan); s.bind(4, e.yearly ? "yearly" : "monthly")
         s.bind(5, e.price); s.bind(6, e.currency.code)
@@ -34,16 +31,16 @@ extension IngestSession {
     }
 
     public func insert(_ r: SubscriptionEventRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try statement(upsert("subscription_event", ["id", "app", "user_id", "event", "product_id", "context", "at"],
-                                     key: ["id"]))
+        let s = try upsert("subscription_event", ["id", "app", "user_id", "event", "product_id", "context", "at"],
+                                     key: ["id"])
         s.bind(1, r.id); s.bind(2, r.app); s.bind(3, r.userId); s.bind(4, r.event.kind.rawValue)
         s.bind(5, r.event.productId); s.bind(6, r.event.context); s.bind(7, r.event.timestamp.microseconds)
         return try finishUpsert(s, file: file, line: line, next: 8)
     }
 
     public func insert(_ r: ConnectionRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try statement(upsert("partner_connection", ["user_id", "partner_id", "connected_at", "disconnected_at"],
-                                     key: ["user_id", "partner_id", "connected_at"]))
+        let s = try upsert("partner_connection", ["user_id", "partner_id", "connected_at", "disconnected_at"],
+                                     key: ["user_id", "partner_id", "connected_at"])
         let c = r.connection
         s.bind(1, c.userId); s.bind(2, c.partnerId); s.bind(3, c.connectedAt.microseconds); s.bind(4, c.disconnectedAt?.microseconds)
         return try finishUpsert(s, file: file, line: line, next: 5)

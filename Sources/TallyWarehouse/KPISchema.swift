@@ -11,20 +11,21 @@ enum KPISchema {
                     id TEXT PRIMARY KEY, created_at INTEGER, gender TEXT, city TEXT, subscription TEXT,
                     file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
                 ) WITHOUT ROWID;
-                -- One row per swipe id (the first seen; a later file's row replaces it).
-                CREATE TABLE swipe (
-                    id TEXT PRIMARY KEY, from_user TEXT NOT NULL, to_user TEXT NOT NULL, action TEXT NOT NULL,
+                -- Every swipe row as read: append-only, so loading 10M rows never
+                -- inserts into a B-tree at random (random Firestore ids made the
+                -- keyed table take minutes; appends and one sort take seconds).
+                CREATE TABLE swipe_row (
+                    id TEXT NOT NULL, from_user TEXT NOT NULL, to_user TEXT NOT NULL, action TEXT NOT NULL,
                     at INTEGER NOT NULL,
                     file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                CREATE INDEX swipe_at ON swipe(at);
-                CREATE INDEX swipe_pair ON swipe(min(from_user, to_user), max(from_user, to_user), from_user, action, at);
-                -- Repeats of a swipe id within one file: superseded, counted per file.
-                CREATE TABLE swipe_repeat (
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL,
-                    id TEXT NOT NULL
                 );
-                CREATE INDEX swipe_repeat_file ON swipe_repeat(file_id);
+                CREATE INDEX swipe_row_file ON swipe_row(file_id);
+                -- Derived: one row per swipe id (the first row within a file; a
+                -- later-loaded file's row replaces it). Rebuilt after each load of swipes.
+                CREATE TABLE swipe (
+                    id TEXT NOT NULL, from_user TEXT NOT NULL, to_user TEXT NOT NULL, action TEXT NOT NULL,
+                    at INTEGER NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL
+                );
                 -- Derived: every match (user_a < user_b in byte order) and the instant it formed.
                 CREATE TABLE swipe_match (
                     user_a TEXT NOT NULL, user_b TEXT NOT NULL, formed_at INTEGER NOT NULL,
@@ -60,20 +61,31 @@ enum KPISchema {
         }
     }
 
-    /// Matches, derived pair by pair with ``TallyCore/MatchRule`` from the
-    /// swipes sorted by pair (the `swipe_pair` index), and the repeated swipe
-    /// ids counted as superseded per file.
+    /// The swipes (one per id), their repeats counted as superseded per file,
+    /// and the matches, derived pair by pair with ``TallyCore/MatchRule`` from
+    /// the swipes sorted by pair. Indexes are built after the rows are in
+    /// (one sort) rather than kept up to date row by row.
     static let matches = Derivation(inputs: ["swipes"]) { db in
         try db.execute(sql: """
             DELETE FROM swipe_match;
+            DROP INDEX IF EXISTS swipe_at;
+            DELETE FROM swipe;
+            INSERT INTO swipe (id, from_user, to_user, action, at, file_id, line)
+            SELECT id, from_user, to_user, action, at, file_id, line FROM (
+                SELECT r.*, ROW_NUMBER() OVER (PARTITION BY r.id ORDER BY f.load_seq DESC, r.line ASC) AS rank
+                FROM swipe_row r JOIN input_file f ON f.id = r.file_id
+            ) WHERE rank = 1;
+            CREATE INDEX swipe_at ON swipe(at);
             UPDATE input_file SET rows_superseded =
-                (SELECT count(*) FROM swipe_repeat r WHERE r.file_id = input_file.id)
+                (SELECT count(*) FROM swipe_row r WHERE r.file_id = input_file.id)
+              - (SELECT count(*) FROM swipe s WHERE s.file_id = input_file.id)
             WHERE table_name = 'swipes';
             """)
         let insert = try BulkStatement(db, sql: "INSERT INTO swipe_match (user_a, user_b, formed_at) VALUES (?, ?, ?)")
         let rows = try Row.fetchCursor(db, sql: """
             SELECT min(from_user, to_user), max(from_user, to_user), from_user, action, at
-            FROM swipe ORDER BY min(from_user, to_user), max(from_user, to_user)
+            FROM swipe WHERE action <> 'pass'   -- a pass never makes or unmakes a match
+            ORDER BY min(from_user, to_user), max(from_user, to_user)
             """)
         var current: (a: String, b: String)?
         var state = MatchRule.PairState()

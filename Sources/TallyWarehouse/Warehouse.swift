@@ -22,13 +22,19 @@ public final class Warehouse {
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.prepareDatabase { db in
-            // WAL keeps readers and the writer apart and makes commits atomic
-            // with one fsync; NORMAL sync cannot corrupt the file, only lose
-            // the last commit on power loss, which a rerun reloads.
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            try db.execute(sql: "PRAGMA cache_size = -65536")
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            // A rollback journal, not WAL: one process holds the warehouse at a
+            // time (the lock), so WAL's concurrent readers buy nothing, and
+            // large loads into a WAL re-wrote every spilled page as new frames
+            // (measured: a 3.7 GB WAL for 1.6 GB of input). With a rollback
+            // journal, pages appended to the file are not journaled at all;
+            // commits stay atomic, and FULL sync makes them durable.
+            try db.execute(sql: "PRAGMA journal_mode = TRUNCATE")
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            // A 256 MiB page cache keeps the B-trees being loaded in memory.
+            try db.execute(sql: "PRAGMA cache_size = -262144")
+            // Sorts and temporary tables spill to files, so memory stays flat
+            // whatever the input size.
+            try db.execute(sql: "PRAGMA temp_store = FILE")
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: config)

@@ -25,7 +25,7 @@ public enum SplitRuleParser {
     /// Parses a split type name; empty or nil means `equal`.
     public static func type(_ text: String?) -> Result<SplitType, ParseError> {
         guard let text, !text.isEmpty else { return .success(.equal) }
-        if let type = SplitType(rawValue: text.lowercased()) { return .success(type) }
+        if let type = SplitType(rawValue: text) ?? SplitType(rawValue: text.lowercased()) { return .success(type) }
         return .failure(.unknownType(text))
     }
 

@@ -69,21 +69,26 @@ public struct LocalDate: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     /// Parses exactly `YYYY-MM-DD`; nil for anything else or an impossible date.
+    /// Allocation-free: it runs once per row for every dated table.
     public static func parse<S: Collection<UInt8>>(utf8 text: S) -> LocalDate? {
         guard text.count == 10 else { return nil }
-        var digits = [Int](repeating: 0, count: 8)
-        var n = 0
-        for (i, byte) in text.enumerated() {
-            if i == 4 || i == 7 {
+        var year = 0, month = 0, day = 0
+        var position = 0
+        for byte in text {
+            defer { position += 1 }
+            if position == 4 || position == 7 {
                 guard byte == UInt8(ascii: "-") else { return nil }
                 continue
             }
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            digits[n] = Int(byte - UInt8(ascii: "0"))
-            n += 1
+            let digit = Int(byte &- UInt8(ascii: "0"))
+            switch position {
+            case 0..<4: year = year * 10 + digit
+            case 5..<7: month = month * 10 + digit
+            default: day = day * 10 + digit
+            }
         }
-        let year = digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3]
-        return LocalDate(year: year, month: digits[4] * 10 + digits[5], day: digits[6] * 10 + digits[7])
+        return LocalDate(year: year, month: month, day: day)
     }
 
     public static func parse(_ text: String) -> LocalDate? { parse(utf8: text.utf8) }

@@ -99,9 +99,13 @@ public struct TallyRunner {
             outputs: ([.init(path: "rejects.csv", rows: rejectCount)] + reports.flatMap(\.outputs)).sorted { $0.path < $1.path },
             checks: checks, stages: request.reproducible ? nil : stages,
             peakMemoryMiB: request.reproducible ? nil : TallyRunner.peakMemoryMiB())
+        // Every report is in place: make them durable with one sync, then write
+        // run.json last, so a run.json always describes reports on disk.
+        try AtomicFile.syncFileSystem(containing: request.outDirectory)
         let runFile = try AtomicFile(destination: request.outDirectory.appendingPathComponent("run.json"))
-        try manifest.encoded().write(to: runFile.temporary)
+        try runFile.write(manifest.encoded())
         try runFile.commit()
+        try AtomicFile.syncFileSystem(containing: request.outDirectory)
         if let failed = checks.first(where: { !$0.passed }) {
             throw ReconciliationError("\(failed.name): \(failed.detail)")
         }

@@ -54,7 +54,7 @@ struct ActivityStage: ReportStage {
         try workbook.close()
         let text = ActivityText.render(period: period, summaries: userSummaries, sparklines: sparklines, locale: context.locale)
         let txt = try AtomicFile(destination: folder.appendingPathComponent("activity.txt"))
-        try Data(text.utf8).write(to: txt.temporary)
+        try txt.write(text.utf8)
         try scores.commit()
         try summaries.commit()
         try workbookFile.commit()

@@ -27,7 +27,7 @@ struct KPIStage: ReportStage {
         try workbookFile.commit()
         let text = KPIText.render(report)
         let textFile = try AtomicFile(destination: folder.appendingPathComponent("kpis.txt"))
-        try Data(text.joined(separator: "\n").appending("\n").utf8).write(to: textFile.temporary)
+        try textFile.write(text.joined(separator: "\n").appending("\n").utf8)
         try textFile.commit()
         outputs += [.init(path: "kpis/kpis.xlsx", rows: nil), .init(path: "kpis/kpis.txt", rows: nil)]
 

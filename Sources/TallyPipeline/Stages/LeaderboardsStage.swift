@@ -90,7 +90,7 @@ struct LeaderboardsStage: ReportStage {
         }
         try workbook.add(board)
         let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: c.id) + ".txt"))
-        try Data(LeaderboardText.render(board, locale: locale).utf8).write(to: txt.temporary)
+        try txt.write(LeaderboardText.render(board, locale: locale).utf8)
         try txt.commit()
     }
 }

@@ -46,15 +46,19 @@ struct StatementsStage: ReportStage {
         var textFiles = 0
         progress.begin("statements")
 
-        try reader.forEachCouple { partition in
+        // Per couple, in parallel: resolve the loaded rows, build the statement, render its text.
+        let trendMonths = config.statements.trendMonths
+        let exactLimit = config.statements.exactTransferLimit
+        let batches = PartitionBatches<CouplePartition, (CoupleStatement, [Reject], String)>(compute: { partition in
             let resolution = LedgerResolver.resolve(
                 couple: partition.couple, members: partition.members, expenses: partition.expenses,
                 settlements: partition.settlements, agreements: partition.agreements, fx: fx)
-            rejects += resolution.rejects
-            let statement = StatementBuilder.build(
-                resolution.ledger, period: period, fx: fx, trendMonths: config.statements.trendMonths,
-                exactTransferLimit: config.statements.exactTransferLimit)
-            rejects += statement.rejects
+            let statement = StatementBuilder.build(resolution.ledger, period: period, fx: fx,
+                                                   trendMonths: trendMonths, exactTransferLimit: exactLimit)
+            return (statement, resolution.rejects + statement.rejects, StatementText.render(statement, locale: locale))
+        }, consume: { result in
+            let (statement, statementRejects, text) = result
+            rejects += statementRejects
 
             // Reconciliation: the nets of a couple sum to zero, and the transfers zero them.
             if !StatementsStage.reconciles(statement) { imbalanced.append(statement.couple.id) }
@@ -79,15 +83,16 @@ struct StatementsStage: ReportStage {
                 }
             }
             try workbook.add(statement)
-            let text = StatementText.render(statement, locale: locale)
             let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: statement.couple.id) + ".txt"))
-            try Data(text.utf8).write(to: txt.temporary)
+            try txt.write(text.utf8)
             try txt.commit()
             textFiles += 1
             totals.add(statement)
             couples += 1
             progress.update(bytes: 0, rows: couples, detail: "couples")
-        }
+        })
+        try reader.forEachCouple { try batches.add($0) }
+        try batches.flush()
         try workbook.close()
         for writer in [balances, transfers, categories, byMember] { try writer.commit() }
         try workbookFile.commit()
