@@ -19,13 +19,7 @@ extension Tally {
         var reproducible = false
 
         func run() throws {
-            let runner = common.runner()
-            let outcome = try runReportingErrors {
-                var request = common.request(data: data, period: period.month, reproducible: reproducible)
-                request.asOf = period.asOfDate
-                return try runner.run(request)
-            }
-            if !common.quiet { print(RunSummary.render(outcome)) }
+            try reportMonth(data: data, period: period, common: common, reproducible: reproducible)
         }
     }
 
@@ -60,13 +54,19 @@ extension Tally {
         var reproducible = false
 
         func run() throws {
-            let runner = common.runner()
-            let outcome = try runReportingErrors {
-                var request = common.request(data: nil, period: period.month, reproducible: reproducible)
-                request.asOf = period.asOfDate
-                return try runner.run(request)
-            }
-            if !common.quiet { print(RunSummary.render(outcome)) }
+            try reportMonth(data: nil, period: period, common: common, reproducible: reproducible)
         }
     }
+}
+
+/// `run` and `report`: (ingest when `data` is set, then) write the month's
+/// reports and print the summary.
+private func reportMonth(data: String?, period: PeriodOption, common: CommonOptions, reproducible: Bool) throws {
+    let runner = common.runner()
+    let outcome = try runReportingErrors {
+        var request = common.request(data: data, period: period.month, reproducible: reproducible)
+        request.asOf = period.asOfDate
+        return try runner.run(request)
+    }
+    if !common.quiet { print(RunSummary.render(outcome)) }
 }
