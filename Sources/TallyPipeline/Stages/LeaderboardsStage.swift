@@ -34,22 +34,32 @@ struct LeaderboardsStage: ReportStage {
 
         try context.warehouse.read { reader in
             rejects = try reader.unattachedCheckinRejects()
-            try reader.forEachChallenge { partition in
+            // Per challenge, in parallel: judge its check-ins and rank them; written in order.
+            let minimumMinutes = settings.minimumWorkoutMinutes
+            let rankChangeDays = settings.rankChangeDays
+            let timezone = context.timezone
+            let batches = PartitionBatches<ChallengePartition, (CheckinResolver.Resolution, Leaderboard?)>(compute: { partition in
                 let resolution = CheckinResolver.resolve(
                     challenge: partition.challenge, checkins: partition.checkins, memberships: partition.memberships,
-                    minimumMinutes: settings.minimumWorkoutMinutes, timezone: context.timezone)
-                rejects += resolution.rejects
-                guard partition.challenge.startDate <= asOf else { return }
+                    minimumMinutes: minimumMinutes, timezone: timezone)
+                guard partition.challenge.startDate <= asOf else { return (resolution, nil) }
                 let board = LeaderboardBuilder.build(challenge: partition.challenge, counted: resolution.counted,
-                                                     asOf: asOf, rankChangeDays: settings.rankChangeDays)
+                                                     asOf: asOf, rankChangeDays: rankChangeDays)
+                return (resolution, board)
+            }, consume: { result in
+                let (resolution, board) = result
+                rejects += resolution.rejects
+                guard let board else { return }
                 // Reconciliation: the board's points are the counted check-ins up to the as-of day.
                 let expected = resolution.counted.filter { $0.day <= asOf }.count
-                if board.entries.reduce(0, { $0 + $1.checkins }) != expected { mismatched.append(partition.challenge.id) }
+                if board.entries.reduce(0, { $0 + $1.checkins }) != expected { mismatched.append(board.challenge.id) }
                 counted += expected
                 try write(board, csv: csv, workbook: workbook, folder: folder, locale: context.locale)
                 boards.append(board)
                 context.progress.update(bytes: 0, rows: boards.count, detail: "challenges")
-            }
+            })
+            try reader.forEachChallenge { try batches.add($0) }
+            try batches.flush()
         }
         try workbook.close()
         try csv.commit()
