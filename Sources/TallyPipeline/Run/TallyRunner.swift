@@ -57,6 +57,10 @@ public struct TallyRunner {
         }
         try FileManager.default.createDirectory(at: request.outDirectory, withIntermediateDirectories: true)
         let warehouse = try Warehouse(path: request.resolvedDatabasePath)
+        // A run killed outright leaves its temporary report files behind.
+        for stale in AtomicFile.removeStaleTemporaries(in: request.outDirectory) {
+            logger.notice("removed \(stale), left by an interrupted run")
+        }
         var ingest: IngestStage.Outcome?
         if let data = request.dataDirectory {
             ingest = try IngestStage(logger: logger, progress: progress).run(dataDirectory: data, warehouse: warehouse)
@@ -66,18 +70,18 @@ public struct TallyRunner {
         }
         let context = ReportContext(config: config, locale: locale, period: period, timezone: timezone,
                                     outDirectory: request.outDirectory, warehouse: warehouse, logger: logger,
-                                    progress: progress)
+                                    progress: progress, outputs: OutputSet())
         let reports = try ReportStages.all.map { try $0.run(context) }
         let reportRejects = reports.flatMap(\.rejects)
         let (ingestRejects, files) = try warehouse.read { r in (try r.ingestRejects(), try r.inputFiles()) }
         let rejectCount = try RejectsFile.write(ingestRejects + reportRejects,
-                                                to: request.outDirectory.appendingPathComponent("rejects.csv"))
+                                                to: request.outDirectory.appendingPathComponent("rejects.csv"),
+                                                outputs: context.outputs)
         let inputs = accounting(files, reportRejects: reportRejects)
         var checks = reports.flatMap(\.checks)
-        let unbalanced = inputs.filter { $0.rowsUsed < 0 }
-        checks.append(.init(name: "inputs: rows read = used + rejected + superseded", passed: unbalanced.isEmpty,
-                            detail: unbalanced.isEmpty ? "\(inputs.count) files"
-                                : "does not add up for \(unbalanced.map(\.path).joined(separator: ", "))"))
+        checks.append(Reconciliation.inputsCheck(
+            inputs, storedRejects: Dictionary(ingestRejects.map { ($0.file, 1) }, uniquingKeysWith: +),
+            reportRejects: Dictionary(grouping: reportRejects, by: \.file).mapValues { Set($0.map(\.line)).count }))
         var stages: [RunManifest.Stage] = []
         if let ingest {
             stages.append(.init(name: "ingest", seconds: ingest.seconds, rows: ingest.rowsRead,
@@ -90,12 +94,13 @@ public struct TallyRunner {
             ignored: (ingest?.ignored ?? []).map { .init(path: $0.path, why: $0.why) }.sorted { $0.path < $1.path },
             outputs: ([.init(path: "rejects.csv", rows: rejectCount)] + reports.flatMap(\.outputs)).sorted { $0.path < $1.path },
             checks: checks, stages: request.reproducible ? nil : stages)
+        // Every report is written in full before any is moved into place;
+        // run.json goes last, as the mark of a finished run.
         let runFile = try AtomicFile(destination: request.outDirectory.appendingPathComponent("run.json"))
-        try manifest.encoded().write(to: runFile.temporary)
+        try runFile.write(try manifest.encoded())
+        try context.outputs.commit()
         try runFile.commit()
-        if let failed = checks.first(where: { !$0.passed }) {
-            throw ReconciliationError("\(failed.name): \(failed.detail)")
-        }
+        if let error = Reconciliation.error(checks) { throw error }
         return Outcome(manifest: manifest, ingest: ingest, rejects: rejectCount,
                        summary: reports.flatMap(\.summary), outDirectory: request.outDirectory)
     }

@@ -57,7 +57,7 @@ struct StatementsStage: ReportStage {
             rejects += statement.rejects
 
             // Reconciliation: the nets of a couple sum to zero, and the transfers zero them.
-            if !StatementsStage.reconciles(statement) { imbalanced.append(statement.couple.id) }
+            if let problem = Reconciliation.coupleProblem(statement) { imbalanced.append(problem) }
 
             let code = currency(statement.couple)
             let cur = statement.couple.currency
@@ -81,21 +81,22 @@ struct StatementsStage: ReportStage {
             try workbook.add(statement)
             let text = StatementText.render(statement, locale: locale)
             let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: statement.couple.id) + ".txt"))
-            try Data(text.utf8).write(to: txt.temporary)
-            try txt.commit()
+            try txt.write(Data(text.utf8))
+            context.outputs.add(txt)
             textFiles += 1
             totals.add(statement)
             couples += 1
             progress.update(bytes: 0, rows: couples, detail: "couples")
         }
-        try workbook.close()
-        for writer in [balances, transfers, categories, byMember] { try writer.commit() }
-        try workbookFile.commit()
+        do {
+            try workbook.close()
+        } catch {
+            throw OutputError("cannot write \(workbookFile.destination.path): \(error)")
+        }
+        for writer in [balances, transfers, categories, byMember] { try context.outputs.add(writer) }
+        context.outputs.add(workbookFile)
 
-        let checks = [RunManifest.Check(
-            name: "statements: nets sum to zero and transfers settle them",
-            passed: imbalanced.isEmpty,
-            detail: imbalanced.isEmpty ? "\(couples) couples" : "does not add up for couples \(imbalanced.prefix(10).joined(separator: ", "))")]
+        let checks = [Reconciliation.couplesCheck(imbalanced, couples: couples)]
         let outputs: [RunManifest.Output] = [
             .init(path: "statements/balances.csv", rows: balances.rowCount),
             .init(path: "statements/categories.csv", rows: categories.rowCount),
@@ -125,17 +126,5 @@ struct StatementsStage: ReportStage {
             out += TextChart.bars(Array(bars), width: 32).map { "  " + $0 }
         }
         return out
-    }
-
-    /// True when the couple's closing balances sum to zero and applying the
-    /// suggested transfers brings every balance to zero.
-    static func reconciles(_ statement: CoupleStatement) -> Bool {
-        var balance = Dictionary(uniqueKeysWithValues: statement.balances.map { ($0.memberId, $0.closing) })
-        guard balance.values.reduce(0, +) == 0 else { return false }
-        for t in statement.transfers {
-            balance[t.from, default: 0] += t.amount
-            balance[t.to, default: 0] -= t.amount
-        }
-        return balance.values.allSatisfy { $0 == 0 }
     }
 }

@@ -6,6 +6,10 @@ import Glibc
 /// Writes a file under a temporary name beside its destination and renames
 /// it into place only when complete, so a crash never leaves a half-written
 /// report: readers see the previous complete version or the new one.
+///
+/// The temporary file is `.<name>.tmp-<pid>`. A run killed outright (SIGKILL,
+/// power loss) cannot remove it; the next run does, with
+/// ``removeStaleTemporaries(in:)``.
 public final class AtomicFile {
     /// Where the file will be once committed.
     public let destination: URL
@@ -18,19 +22,33 @@ public final class AtomicFile {
         self.destination = destination
         let folder = destination.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).tmp-\(getpid())")
+        temporary = folder.appendingPathComponent(".\(destination.lastPathComponent)\(AtomicFile.marker)\(getpid())")
         try? FileManager.default.removeItem(at: temporary)
+    }
+
+    /// Writes `data` to the temporary file (replacing what it held). Errors
+    /// (a full disk, a file size limit) name the destination.
+    public func write(_ data: Data) throws {
+        let writer = try BufferedFileWriter(url: temporary, destination: destination)
+        do {
+            try writer.write(bytes: data)
+            try writer.close()
+        } catch {
+            try? writer.close()
+            throw error
+        }
     }
 
     /// Flushes the temporary file to disk and renames it over the destination.
     public func commit() throws {
-        let fd = open(temporary.path, O_RDONLY)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
-        }
+        let fd = open(temporary.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("cannot open \(temporary.lastPathComponent) to flush it") }
+        let synced = fsync(fd) == 0
+        let reason = String(cString: strerror(errno))
+        close(fd)
+        guard synced else { throw OutputError("cannot write \(destination.path): flushing to disk failed: \(reason)") }
         guard rename(temporary.path, destination.path) == 0 else {
-            throw OutputError("cannot move \(temporary.lastPathComponent) to \(destination.path): \(String(cString: strerror(errno)))")
+            throw failure("cannot move \(temporary.lastPathComponent) into place")
         }
         committed = true
     }
@@ -41,6 +59,53 @@ public final class AtomicFile {
     }
 
     deinit { discard() }
+
+    private func failure(_ what: String) -> OutputError {
+        OutputError("cannot write \(destination.path): \(what): \(String(cString: strerror(errno)))")
+    }
+
+    // MARK: - Stale temporary files
+
+    /// What temporary names carry between the destination's name and the pid.
+    static let marker = ".tmp-"
+
+    /// Removes the temporary files that runs which no longer exist left
+    /// under `folder` (at any depth), and returns their paths relative to it.
+    ///
+    /// A temporary file is `.<name>.tmp-<pid>`; it is stale when no process
+    /// `<pid>` is alive. Files of a live process (another run writing to the
+    /// same folder) are left alone; so is every other file.
+    @discardableResult
+    public static func removeStaleTemporaries(in folder: URL) -> [String] {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            return []
+        }
+        let base = folder.standardizedFileURL.path
+        var removed: [String] = []
+        for case let url as URL in walker {
+            guard let pid = temporaryOwner(url.lastPathComponent), !isAlive(pid),
+                  (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                  (try? FileManager.default.removeItem(at: url)) != nil else { continue }
+            let path = url.standardizedFileURL.path
+            removed.append(path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path)
+        }
+        return removed.sorted()
+    }
+
+    /// The pid in a temporary file name (`.balances.csv.tmp-4242`), or nil
+    /// when `name` is not one.
+    static func temporaryOwner(_ name: String) -> pid_t? {
+        guard name.hasPrefix("."), let range = name.range(of: marker, options: .backwards),
+              range.lowerBound > name.index(after: name.startIndex) else { return nil }
+        let digits = name[range.upperBound...]
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let pid = pid_t(digits), pid > 0 else { return nil }
+        return pid
+    }
+
+    /// Whether a process `pid` exists (one of another user counts as alive).
+    static func isAlive(_ pid: pid_t) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
 }
 
 /// An output that could not be written, naming the file.
