@@ -9,7 +9,7 @@ APT_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev pkg-config
 RELEASE_BIN   = .build/release/tally
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps build release sample golden bench clean-reports
+.PHONY: run test deps build release sample golden bench clean-reports fuzz crash
 
 ## make run: the main job on sample-data/ (embedded SQLite), writing reports/.
 run: release
@@ -41,3 +41,15 @@ release: deps
 sample: release
 	rm -rf $(DATA)/expenses $(DATA)/health $(DATA)/swipes $(DATA)/checkins $(DATA)/subscriptions
 	$(RELEASE_BIN) generate --out $(DATA) --seed 20261031 --scale small --month $(PERIOD)
+
+## make fuzz: builds the libFuzzer targets (fuzz/, into .build-fuzz/) and runs
+## each for FUZZ_SECONDS from a corpus seeded with sample-data/ (see docs/reliability.md).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh $(FUZZ_TARGETS)
+
+## make crash: the crash-safety harness, 50 SIGKILLs at random moments (CI runs 5).
+CRASH_ITERATIONS ?= 50
+crash: deps
+	$(SWIFT) build --build-tests
+	TALLY_CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(SWIFT) test --skip-build --filter CrashSafetyTests
