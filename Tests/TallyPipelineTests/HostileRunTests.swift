@@ -126,6 +126,32 @@ struct HostileRunTests {
         #expect(try CrashHarness.reports(in: out) == before)
     }
 
+    @Test func a100MBLineIsRejectedWithBoundedMemory() throws {
+        let work = try temporaryFolder("long")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = try Self.manyCouples(1, in: work.appendingPathComponent("data"))
+        // Append a 100 MB description on line 3 of expenses.csv, then a good row.
+        let url = data.appendingPathComponent("expenses/expenses.csv")
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("long,c0,c0a,1.00,BRL,2026-09-06,".utf8))
+        let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        for _ in 0..<100 { try handle.write(contentsOf: chunk) }
+        try handle.write(contentsOf: Data(",food,,,equal,,2026-09-06T10:00:00Z,\nafter,c0,c0b,2.00,BRL,2026-09-07,,food,,,equal,,2026-09-07T10:00:00Z,\n".utf8))
+        try handle.close()
+
+        let out = work.appendingPathComponent("out")
+        let (status, peak) = try peakMemory([tallyBinary.path, "run", "--data", data.path, "--out", out.path, "--period", "2026-09", "--quiet"])
+        #expect(status == 0)
+        let rejects = try String(contentsOf: out.appendingPathComponent("rejects.csv"), encoding: .utf8)
+        #expect(rejects.contains("expenses,expenses/expenses.csv,3,,record longer than 1048576 bytes"), "\(rejects)")
+        let balances = try String(contentsOf: out.appendingPathComponent("statements/balances.csv"), encoding: .utf8)
+        #expect(balances.contains("c0,2026-09,c0b,Bia 0,BRL,0.00,2.00,1.50,0.00,0.00,0.50"), "the row after the long line is read")
+        // The reader skips the line without keeping it: tally's peak memory is
+        // its usual ~40 MiB, not the line's 100 MiB (and its copies).
+        #expect(peak < 80 << 20, "peak RSS \(peak >> 20) MiB")
+    }
+
     @Test func temporaryFilesOfAKilledRunAreRemovedByTheNextRun() throws {
         let work = try temporaryFolder("stale")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -160,4 +186,23 @@ func shell(_ script: String) throws -> (code: Int32, err: String, pid: Int32) {
     let e = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: e, as: UTF8.self), process.processIdentifier)
+}
+
+/// Runs `arguments` (the first is the program) and returns its exit status
+/// and peak resident memory in bytes (from wait4).
+func peakMemory(_ arguments: [String]) throws -> (status: Int32, peak: Int) {
+    var pid: pid_t = 0
+    let argv = arguments.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    guard posix_spawn(&pid, arguments[0], &actions, nil, argv, environ) == 0 else {
+        throw HarnessError("cannot start \(arguments[0])")
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    return ((status >> 8) & 0xFF, usage.ru_maxrss * 1024)
 }

@@ -34,6 +34,13 @@ public struct IngestStage {
     let logger: Logger
     let progress: Progress
 
+    /// The longest record a table file may have: 1 MiB, the most a Firestore
+    /// document can hold, and far above any contract row. A longer record is
+    /// rejected. A record that is read is copied a few times on its way to
+    /// the reports (a String, the warehouse, the statement), so this bounds
+    /// what one hostile row costs in memory (tens of MiB, not gigabytes).
+    public static let maxRecordBytes = 1 << 20
+
     public init(logger: Logger, progress: Progress) {
         self.logger = logger
         self.progress = progress
@@ -100,7 +107,7 @@ public struct IngestStage {
     /// or whose key repeats is rejected with its line and reason.
     private func loadTable(_ file: InputFile, table: TableID, loader: TableLoader, fileId: Int64,
                            session: IngestSession, sink: LoadSink) throws -> (Int, Int, [String]) {
-        let reader = try TableReader(url: file.url, fields: table.fields)
+        let reader = try TableReader(url: file.url, fields: table.fields, maxRecordBytes: IngestStage.maxRecordBytes)
         for missing in reader.missingFields { logger.notice("\(file.relativePath): no column \(missing)") }
         var rejected = 0
         let fields = table.fields
