@@ -36,6 +36,14 @@ struct HostileConfigTests {
         #expect(message == "tally.yml line 1: nested more than \(ConfigLoader.maxDepth) levels deep", "\(kind)")
     }
 
+    @Test func anApostropheInPlainTextDoesNotHideDeepNesting() {
+        let text = "locale: don't\nstatements: " + String(repeating: "[", count: 100_000) + "\n"
+        let message = Self.error { _ = try ConfigLoader.parse(text, file: "tally.yml") }
+        #expect(message == "tally.yml line 2: nested more than \(ConfigLoader.maxDepth) levels deep")
+        let quoted = Self.error { _ = try ConfigLoader.parse("locale: '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[['\n", file: "tally.yml") }
+        #expect(quoted?.contains("nested") == false, "brackets inside a quoted scalar do not count: \(quoted ?? "")")
+    }
+
     @Test func deepBlockIndentationIsRefused() {
         var text = ""
         for depth in 0..<300 { text += String(repeating: " ", count: depth) + "k\(depth):\n" }

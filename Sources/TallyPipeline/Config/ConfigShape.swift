@@ -51,7 +51,7 @@ extension ConfigLoader {
             switch byte {
             case UInt8(ascii: "#") where previous == 0x20 || previous == 0x09 || previous == 0x0A:
                 inComment = true
-            case UInt8(ascii: "'"), UInt8(ascii: "\"") where tokenStarts.contains(previous):
+            case UInt8(ascii: "'") where tokenStarts.contains(previous), UInt8(ascii: "\"") where tokenStarts.contains(previous):
                 // A quote opens a quoted scalar only where a token starts (`don't` is plain text).
                 quote = byte
             case UInt8(ascii: "["), UInt8(ascii: "{"):
