@@ -7,8 +7,9 @@ import PackageDescription
 // break the `tally` executable and the test runner of the main package.
 //
 // Every folder `Sources/Fuzz<Name>` except `FuzzSupport` is one fuzz target:
-// an executable whose single file defines `LLVMFuzzerTestOneInput`. Adding a
-// target is adding one such folder with one file; nothing here changes.
+// an executable whose single file has an `@main` that hands its body to
+// `FuzzDriver.run` (libFuzzer's LLVMFuzzerRunDriver). Adding a target is
+// adding one such folder with one file; nothing here changes.
 //
 // Build and run with `make fuzz` (see scripts/fuzz.sh and docs/reliability.md).
 
@@ -23,8 +24,11 @@ let package = Package(
     products: names.map { .executable(name: $0, targets: [$0]) },
     dependencies: [.package(name: "tally", path: "..")],
     targets: [
-        // Helpers shared by the targets: scratch files, reading a table to the end.
+        // libFuzzer's driver entry point, declared for Swift.
+        .target(name: "CFuzzDriver"),
+        // Helpers shared by the targets: the driver, scratch files, reading a table to the end.
         .target(name: "FuzzSupport", dependencies: [
+            "CFuzzDriver",
             .product(name: "TallyCore", package: "tally"),
             .product(name: "TallyIngest", package: "tally"),
         ]),
@@ -36,8 +40,6 @@ let package = Package(
                 .product(name: "TallyCore", package: "tally"),
                 .product(name: "TallyIngest", package: "tally"),
                 .product(name: "TallyPipeline", package: "tally"),
-            ],
-            // No `main`: libFuzzer's runtime provides it.
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])])
+            ])
     }
 )

@@ -9,6 +9,7 @@
 #
 # Corpora grow in .fuzz/corpus/<target>/ and are kept between runs; a crash
 # leaves its input in .fuzz/artifacts/<target>/ and makes this script fail.
+# Replay one: .build-fuzz/release/<target> <crash file>.
 # Logs: .fuzz/logs/<target>.log (the last line has execs, cov and ft).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +29,7 @@ fi
 if [ "${FUZZ_BUILD:-1}" = 1 ]; then
   echo "== building fuzz targets (release, -sanitize=fuzzer) into .build-fuzz/"
   swift build --package-path fuzz --scratch-path "$scratch" -c release \
-    -Xswiftc -sanitize=fuzzer -Xswiftc -g
+    -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld
 fi
 bin=$(swift build --package-path fuzz --scratch-path "$scratch" -c release --show-bin-path)
 
@@ -40,12 +41,14 @@ for target in "${targets[@]}"; do
   corpus=".fuzz/corpus/$target"
   artifacts=".fuzz/artifacts/$target/"
   mkdir -p "$corpus" "$artifacts"
-  dict=()
-  [ -f "fuzz/dictionaries/$target.dict" ] && dict=(-dict="fuzz/dictionaries/$target.dict")
+  extra=()
+  [ -f "fuzz/dictionaries/$target.dict" ] && extra+=(-dict="fuzz/dictionaries/$target.dict")
+  # -jobs > 1 runs workers in the background, logging to fuzz-<n>.log in the current folder.
+  [ "$jobs" -gt 1 ] && extra+=(-jobs="$jobs" -workers="$jobs")
   echo "== $target: ${seconds}s, corpus $(ls "$corpus" | wc -l) inputs"
-  if "$bin/$target" "$corpus" "${dict[@]}" -max_total_time="$seconds" -max_len=65536 \
-       -rss_limit_mb=2048 -timeout=10 -jobs="$jobs" -workers="$jobs" \
-       -artifact_prefix="$artifacts" -print_final_stats=1 >".fuzz/logs/$target.log" 2>&1; then
+  if "$bin/$target" "$corpus" "${extra[@]}" -max_total_time="$seconds" -max_len=65536 \
+       -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$artifacts" -print_final_stats=1 \
+       >".fuzz/logs/$target.log" 2>&1; then
     grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE)' ".fuzz/logs/$target.log" | tail -1 || true
     grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' ".fuzz/logs/$target.log" || true
   else

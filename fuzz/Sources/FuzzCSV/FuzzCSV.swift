@@ -6,11 +6,15 @@ import TallyIngest
 /// file (header row included). Every record is decoded as an expense version,
 /// which exercises the money, date, timestamp and split parsers on what the
 /// reader hands out.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let url = ScratchFile.write(data, size, name: "input.csv")
+@main enum FuzzCSV {
+    static func main() { FuzzDriver.run(testOneInput) }
+}
+
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = FuzzDriver.bytes(data, size)
+    let url = ScratchFile.write(bytes, name: "input.csv")
     let fields = TableID.expenses.fields
-    TableDrain.read(url, fields: fields, maxRecordBytes: TableDrain.recordLimit(data, size)) { view in
+    TableDrain.read(url, fields: fields, maxRecordBytes: TableDrain.recordLimit(bytes)) { view in
         _ = try? ExpenseDecoders.expenseVersion(FieldDecoder(view: view, fields: fields))
     }
     return 0

@@ -4,10 +4,14 @@ import TallyIngest
 
 /// NDJSON reader: the input is a `.ndjson` file, read with the fields of
 /// every contract table at once (so keys of any sample file match).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let url = ScratchFile.write(data, size, name: "input.ndjson")
-    TableDrain.read(url, fields: allFields, maxRecordBytes: TableDrain.recordLimit(data, size))
+@main enum FuzzNDJSON {
+    static func main() { FuzzDriver.run(testOneInput) }
+}
+
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = FuzzDriver.bytes(data, size)
+    let url = ScratchFile.write(bytes, name: "input.ndjson")
+    TableDrain.read(url, fields: allFields, maxRecordBytes: TableDrain.recordLimit(bytes))
     return 0
 }
 

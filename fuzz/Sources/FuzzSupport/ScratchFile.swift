@@ -14,11 +14,11 @@ public enum ScratchFile {
         return url
     }()
 
-    /// Writes `size` bytes at `data` to the scratch file called `name`
-    /// (`input.csv`, `input.ndjson.gz`, …) and returns its URL.
-    public static func write(_ data: UnsafePointer<UInt8>, _ size: Int, name: String) -> URL {
+    /// Writes `bytes` to the scratch file called `name` (`input.csv`,
+    /// `input.ndjson.gz`, …) and returns its URL.
+    public static func write(_ bytes: UnsafeBufferPointer<UInt8>, name: String) -> URL {
         let url = folder.appendingPathComponent(name)
-        let written = FileManager.default.createFile(atPath: url.path, contents: Data(bytes: data, count: size))
+        let written = FileManager.default.createFile(atPath: url.path, contents: Data(buffer: bytes))
         precondition(written, "cannot write the fuzz scratch file \(url.path)")
         return url
     }

@@ -56,8 +56,8 @@ public enum TableDrain {
     /// A record size limit chosen by the input's first byte, so the fuzzer
     /// reaches the over-the-limit paths with small inputs too: 16 B to 4 KiB,
     /// or the reader's default for a first byte of 255.
-    public static func recordLimit(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int {
-        guard size > 0, data[0] != 255 else { return 64 << 20 }
-        return 16 + Int(data[0]) * 16
+    public static func recordLimit(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let first = bytes.first, first != 255 else { return 64 << 20 }
+        return 16 + Int(first) * 16
     }
 }

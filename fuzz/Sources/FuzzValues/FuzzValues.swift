@@ -1,11 +1,15 @@
+import FuzzSupport
 import TallyCore
 
 /// The value parsers of TallyCore on the same bytes: money (BRL, JPY),
 /// Decimal10, LocalDate, Timestamp and the split rules. Whatever parses must
 /// print back to something that parses to the same value.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = UnsafeBufferPointer(start: data, count: size)
+@main enum FuzzValues {
+    static func main() { FuzzDriver.run(testOneInput) }
+}
+
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = FuzzDriver.bytes(data, size)
     let text = String(decoding: bytes, as: UTF8.self)
 
     for code in ["BRL", "JPY"] {
