@@ -6,6 +6,7 @@
 #   FUZZ_SECONDS=60   seconds per target
 #   FUZZ_JOBS=1       libFuzzer workers per target (keep 1 on a shared machine)
 #   FUZZ_BUILD=1      0 skips the build (use the last one)
+#   FUZZ_SCRATCH=.build-fuzz   where the fuzz package builds
 #
 # Corpora grow in .fuzz/corpus/<target>/ and are kept between runs; a crash
 # leaves its input in .fuzz/artifacts/<target>/ and makes this script fail.
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-1}
-scratch="$root/.build-fuzz"
+scratch="${FUZZ_SCRATCH:-$root/.build-fuzz}"
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
@@ -34,6 +35,9 @@ fi
 bin=$(swift build --package-path fuzz --scratch-path "$scratch" -c release --show-bin-path)
 
 scripts/fuzz-corpus.sh "${targets[@]}"
+
+# libFuzzer, not the Swift backtracer, must handle a crash (it saves the input).
+export SWIFT_BACKTRACE=enable=no
 
 status=0
 mkdir -p .fuzz/logs
