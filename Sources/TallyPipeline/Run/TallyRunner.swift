@@ -95,12 +95,17 @@ public struct TallyRunner {
             outputs: ([.init(path: "rejects.csv", rows: rejectCount)] + reports.flatMap(\.outputs)).sorted { $0.path < $1.path },
             checks: checks, stages: request.reproducible ? nil : stages)
         // Every report is written in full before any is moved into place;
-        // run.json goes last, as the mark of a finished run.
+        // run.json goes last, as the mark of a finished run. Reports whose
+        // numbers do not add up are not published: run.json alone says what
+        // failed, and the previous reports stay.
         let runFile = try AtomicFile(destination: request.outDirectory.appendingPathComponent("run.json"))
         try runFile.write(try manifest.encoded())
+        if let error = Reconciliation.error(checks) {
+            try runFile.commit()
+            throw error
+        }
         try context.outputs.commit()
         try runFile.commit()
-        if let error = Reconciliation.error(checks) { throw error }
         return Outcome(manifest: manifest, ingest: ingest, rejects: rejectCount,
                        summary: reports.flatMap(\.summary), outDirectory: request.outDirectory)
     }
