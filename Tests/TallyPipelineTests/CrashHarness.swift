@@ -23,12 +23,16 @@ final class CrashHarness {
     let period = "2026-10"
     /// The data versions (generated folders) and their reference outputs.
     private(set) var versions: [(folder: URL, outputs: [String: Data], seconds: Double)] = []
+    /// The progress steps a whole run reports (`ingest expenses/couples.csv`, …, `statements`).
+    private(set) var steps: [String] = []
     private var random: SystemRandomNumberGenerator = .init()
 
     /// What one iteration saw.
     struct Iteration {
         var delay: Double
-        /// The last progress step the killed run reported (nil: none yet), or "finished".
+        /// Where the run was killed: `ingest` (before its last file was
+        /// loaded), `reports` (building and writing reports), `publishing`
+        /// (rejects.csv, run.json, renames), or `finished` before the kill.
         var stage: String
         var problems: [String]
     }
@@ -49,8 +53,9 @@ final class CrashHarness {
             guard gen.status == 0 else { throw HarnessError("generate failed: \(gen.err)") }
             let refOut = work.appendingPathComponent("reference-\(seed)")
             let started = Date()
-            let r = try run(["run", "--data", folder.path, "--out", refOut.path, "--period", period, "--reproducible", "--quiet"])
+            let r = try run(["run", "--data", folder.path, "--out", refOut.path, "--period", period, "--reproducible"])
             guard r.status == 0 else { throw HarnessError("reference run failed (\(r.status)): \(r.err)") }
+            steps = Self.steps(r.err)
             versions.append((folder, try Self.reports(in: refOut), Date().timeIntervalSince(started)))
         }
     }
@@ -75,7 +80,7 @@ final class CrashHarness {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            stage = lastStep() ?? "starting"
+            stage = phase(after: lastStep())
         } else {
             process.waitUntilExit()
             if process.terminationStatus != 0 { problems.append("the run exited with \(process.terminationStatus)") }
@@ -137,13 +142,27 @@ final class CrashHarness {
         return (process.terminationStatus, err)
     }
 
-    /// The last progress step the run reported on stderr (`ingest expenses/fx.csv`,
-    /// `statements`), or nil before the first.
+    /// The progress steps in `stderr` (`stage=ingest file=expenses/fx.csv …`
+    /// becomes `ingest expenses/fx.csv`).
+    static func steps(_ stderr: String) -> [String] {
+        stderr.split(separator: "\n").filter { $0.hasPrefix("stage=") }.map { line in
+            line.split(separator: " ").filter { $0.hasPrefix("stage=") || $0.hasPrefix("file=") }
+                .map { String($0.split(separator: "=", maxSplits: 1).last ?? "") }.joined(separator: " ")
+        }
+    }
+
+    /// The last progress step the killed run reported, or nil before the first.
     func lastStep() -> String? {
-        let err = (try? String(contentsOf: work.appendingPathComponent("stderr.txt"), encoding: .utf8)) ?? ""
-        guard let line = err.split(separator: "\n").last(where: { $0.hasPrefix("stage=") }) else { return nil }
-        let pairs = line.split(separator: " ").filter { $0.hasPrefix("stage=") || $0.hasPrefix("file=") }
-        return pairs.map { String($0.split(separator: "=", maxSplits: 1).last ?? "") }.joined(separator: " ")
+        Self.steps((try? String(contentsOf: work.appendingPathComponent("stderr.txt"), encoding: .utf8)) ?? "").last
+    }
+
+    /// The phase a run was in after reporting `step` (steps come when a file
+    /// is loaded and when a report stage ends).
+    func phase(after step: String?) -> String {
+        guard let step, let index = steps.firstIndex(of: step) else { return "ingest" }
+        let lastIngest = steps.lastIndex { $0.hasPrefix("ingest") } ?? -1
+        if index < lastIngest { return "ingest" }
+        return index == steps.count - 1 ? "publishing" : "reports"
     }
 
     /// Every file under `folder` except the warehouse, by relative path.

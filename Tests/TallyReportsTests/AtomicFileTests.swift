@@ -59,7 +59,17 @@ struct AtomicFileTests {
         let dead = child.processIdentifier
         let names = [".x.csv.tmp-\(dead)", ".y.txt.tmp-\(getpid())", "report.csv", ".x.csv.tmp-abc"]
         for name in names { try Data("z".utf8).write(to: sub.appendingPathComponent(name)) }
-        #expect(AtomicFile.removeStaleTemporaries(in: folder) == ["statements/.x.csv.tmp-\(dead)"])
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: sub.path)) == Set(names.dropFirst()))
+        try Data("z".utf8).write(to: folder.appendingPathComponent(".run.json.tmp-\(dead)"))
+        // Deeper folders and hidden folders are not swept.
+        let deep = sub.appendingPathComponent("deeper"), hidden = folder.appendingPathComponent(".git")
+        for dir in [deep, hidden] {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try Data("z".utf8).write(to: dir.appendingPathComponent(".a.tmp-\(dead)"))
+        }
+        #expect(AtomicFile.removeStaleTemporaries(in: folder) == [".run.json.tmp-\(dead)", "statements/.x.csv.tmp-\(dead)"])
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: sub.path)) == Set(names.dropFirst() + ["deeper"]))
+        for dir in [deep, hidden] {
+            #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent(".a.tmp-\(dead)").path))
+        }
     }
 }

@@ -69,26 +69,33 @@ public final class AtomicFile {
     /// What temporary names carry between the destination's name and the pid.
     static let marker = ".tmp-"
 
-    /// Removes the temporary files that runs which no longer exist left
-    /// under `folder` (at any depth), and returns their paths relative to it.
+    /// Removes the temporary files that runs which no longer exist left in
+    /// `folder` and in its sub-folders one level down (where tally writes
+    /// reports: `statements/`, `kpis/`, …), and returns their paths relative
+    /// to `folder`.
     ///
     /// A temporary file is `.<name>.tmp-<pid>`; it is stale when no process
     /// `<pid>` is alive. Files of a live process (another run writing to the
-    /// same folder) are left alone; so is every other file.
+    /// same folder) are left alone; so is every other file, anything deeper,
+    /// and hidden folders (an out folder may be a working copy with `.git`).
     @discardableResult
     public static func removeStaleTemporaries(in folder: URL) -> [String] {
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else {
-            return []
-        }
-        let base = folder.standardizedFileURL.path
+        let fm = FileManager.default
         var removed: [String] = []
-        for case let url as URL in walker {
-            guard let pid = temporaryOwner(url.lastPathComponent), !isAlive(pid),
-                  (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
-                  (try? FileManager.default.removeItem(at: url)) != nil else { continue }
-            let path = url.standardizedFileURL.path
-            removed.append(path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path)
+        func sweep(_ dir: URL, prefix: String, descend: Bool) {
+            guard let names = try? fm.contentsOfDirectory(atPath: dir.path) else { return }
+            for name in names.sorted() {
+                let url = dir.appendingPathComponent(name)
+                var isDir: ObjCBool = false
+                guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { continue }
+                if isDir.boolValue {
+                    if descend && !name.hasPrefix(".") { sweep(url, prefix: prefix + name + "/", descend: false) }
+                } else if let pid = temporaryOwner(name), !isAlive(pid), (try? fm.removeItem(at: url)) != nil {
+                    removed.append(prefix + name)
+                }
+            }
         }
+        sweep(folder, prefix: "", descend: true)
         return removed.sorted()
     }
 
