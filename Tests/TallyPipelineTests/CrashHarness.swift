@@ -56,7 +56,14 @@ final class CrashHarness {
             let r = try run(["run", "--data", folder.path, "--out", refOut.path, "--period", period, "--reproducible"])
             guard r.status == 0 else { throw HarnessError("reference run failed (\(r.status)): \(r.err)") }
             steps = Self.steps(r.err)
-            versions.append((folder, try Self.reports(in: refOut), Date().timeIntervalSince(started)))
+            // Time a second, warm run (fresh out folder, so a full ingest too):
+            // kills are spread over the time a run really takes.
+            let warmOut = work.appendingPathComponent("warm-\(seed)")
+            let warmStarted = Date()
+            _ = try run(["run", "--data", folder.path, "--out", warmOut.path, "--period", period, "--reproducible", "--quiet"])
+            let seconds = min(warmStarted.timeIntervalSince(started), Date().timeIntervalSince(warmStarted))
+            try? FileManager.default.removeItem(at: warmOut)
+            versions.append((folder, try Self.reports(in: refOut), seconds))
         }
     }
 

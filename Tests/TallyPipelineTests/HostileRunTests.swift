@@ -154,6 +154,34 @@ struct HostileRunTests {
         print("100 MB line: tally peak RSS \(peak >> 20) MiB")
     }
 
+    @Test func anUnreadableFileStopsTheRunNamingItAndKeepsTheWarehouse() throws {
+        let work = try temporaryFolder("corrupt")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = try Self.manyCouples(3, in: work.appendingPathComponent("data"))
+        let out = work.appendingPathComponent("out")
+        let first = try tally(["run", "--data", data.path, "--out", out.path, "--period", "2026-09", "--reproducible", "--quiet"])
+        #expect(first.code == 0, "\(first.err)")
+        let before = try CrashHarness.reports(in: out)
+
+        // A settlements file that claims to be gzip but is not, and a CSV whose header never ends its quote.
+        let expenses = data.appendingPathComponent("expenses")
+        try Data([0x1F, 0x8B, 0x08, 0x00, 0xDE, 0xAD, 0xBE, 0xEF] + Array(repeating: 0x41, count: 64))
+            .write(to: expenses.appendingPathComponent("settlements.csv.gz"))
+        let gz = try tally(["run", "--data", data.path, "--out", out.path, "--period", "2026-09", "--reproducible", "--quiet"])
+        #expect(gz.code == 1)
+        #expect(gz.err.hasPrefix("tally: \(expenses.path)/settlements.csv.gz: corrupt gzip data in member 1: "), "\(gz.err)")
+        try FileManager.default.removeItem(at: expenses.appendingPathComponent("settlements.csv.gz"))
+
+        try Data("id,\"name,currency\n1,2,3\n".utf8).write(to: expenses.appendingPathComponent("cards.csv"))
+        let header = try tally(["run", "--data", data.path, "--out", out.path, "--period", "2026-09", "--reproducible", "--quiet"])
+        #expect(header.code == 1)
+        #expect(header.err == "tally: \(expenses.path)/cards.csv: the header row (line 1) has an unterminated quote\n")
+
+        // Nothing of the failed ingests was kept, and the reports are the first run's.
+        #expect(try Warehouse(path: out.appendingPathComponent("tally.sqlite").path).integrityCheck() == "ok")
+        #expect(try CrashHarness.reports(in: out, includingTemporaries: true) == before)
+    }
+
     @Test func temporaryFilesOfAKilledRunAreRemovedByTheNextRun() throws {
         let work = try temporaryFolder("stale")
         defer { try? FileManager.default.removeItem(at: work) }
