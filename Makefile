@@ -9,7 +9,7 @@ APT_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev pkg-config
 RELEASE_BIN   = .build/release/tally
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps build release sample bench
+.PHONY: run test deps build release sample bench fuzz crash
 
 ## make run: the main job on sample-data/ (embedded SQLite), writing reports/.
 run: release
@@ -47,3 +47,15 @@ sample: release
 bench: release
 	@command -v python3 >/dev/null && command -v bc >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 bc; }
 	scripts/bench.sh
+
+## make fuzz: builds the libFuzzer targets (fuzz/, into .build-fuzz/) and runs
+## each for FUZZ_SECONDS from a corpus seeded with sample-data/ (see docs/reliability.md).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh $(FUZZ_TARGETS)
+
+## make crash: the crash-safety harness, 50 SIGKILLs at random moments (CI runs 5).
+CRASH_ITERATIONS ?= 50
+crash: deps
+	$(SWIFT) build --build-tests
+	TALLY_CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(SWIFT) test --skip-build --filter CrashSafetyTests

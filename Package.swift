@@ -11,6 +11,9 @@ let package = Package(
     products: [
         .executable(name: "tally", targets: ["tally"]),
         .library(name: "TallyCore", targets: ["TallyCore"]),
+        // For the fuzz package (fuzz/Package.swift), which can only use products.
+        .library(name: "TallyIngest", targets: ["TallyIngest"]),
+        .library(name: "TallyPipeline", targets: ["TallyPipeline"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

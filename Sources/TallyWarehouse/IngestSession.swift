@@ -34,6 +34,25 @@ public final class IngestSession {
                             arguments: [sha256, path])
     }
 
+    /// Unloads files loaded earlier from under `folder` (an absolute path) that
+    /// are no longer there, with every row they brought: a data folder is the
+    /// current state of its own files. Files loaded from other folders stay.
+    /// Returns the display paths unloaded.
+    public func unloadVanished(under folder: String, present: Set<String>) throws -> [String] {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        let rows = try Row.fetchAll(db, sql: "SELECT id, path, display_path, table_name FROM input_file WHERE substr(path, 1, ?) = ?",
+                                    arguments: [prefix.utf8.count, prefix])
+        var unloaded: [String] = []
+        for row in rows {
+            let path: String = row["path"]
+            guard !present.contains(path) else { continue }
+            try db.execute(sql: "DELETE FROM input_file WHERE id = ?", arguments: [row["id"] as Int64])
+            changedTables.insert(row["table_name"])
+            unloaded.append(row["display_path"])
+        }
+        return unloaded.sorted()
+    }
+
     /// Registers a file about to be loaded and returns its id. A previous
     /// version loaded from the same path is removed first, with every row it
     /// brought: the new export replaces it.

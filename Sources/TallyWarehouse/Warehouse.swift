@@ -45,15 +45,28 @@ public final class Warehouse {
     }
 
     /// Runs `body` in one immediate transaction; it commits only when `body` returns.
+    ///
+    /// A failure to write (a full disk, a file size limit, an I/O error)
+    /// throws a ``WarehouseError`` naming the warehouse; the transaction is
+    /// rolled back, so the warehouse keeps its previous state.
     public func ingest<T>(_ body: (IngestSession) throws -> T) throws -> T {
         var result: T?
-        try queue.inTransaction(.immediate) { db in
-            let session = IngestSession(db: db)
-            result = try body(session)
-            try session.finish()
-            return .commit
+        do {
+            try queue.inTransaction(.immediate) { db in
+                let session = IngestSession(db: db)
+                result = try body(session)
+                try session.finish()
+                return .commit
+            }
+        } catch let error as DatabaseError where Self.isStorageFailure(error) {
+            throw WarehouseError("cannot write the warehouse \(path): \(error.message ?? "\(error.resultCode)") (SQLite \(error.extendedResultCode)); nothing of this ingest was kept")
         }
         return result!
+    }
+
+    /// Whether SQLite failed for want of room or because the disk failed.
+    static func isStorageFailure(_ error: DatabaseError) -> Bool {
+        [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_READONLY].contains(error.resultCode)
     }
 
     /// Runs read-only queries in one consistent snapshot.

@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `tally` command line: argument parsing and wiring only; the work is
 /// in TallyPipeline.
@@ -21,4 +24,12 @@ struct Tally: ParsableCommand {
         version: "0.1.0",
         subcommands: [Run.self, Ingest.self, Report.self, Generate.self],
         defaultSubcommand: nil)
+
+    /// Ignores SIGXFSZ first: past a file size limit (`ulimit -f`) a write
+    /// then fails with EFBIG, which tally reports like a full disk, naming the
+    /// file, instead of the process being killed mid-write.
+    static func main() {
+        signal(SIGXFSZ, SIG_IGN)
+        main(nil)
+    }
 }

@@ -36,3 +36,26 @@ struct SplitRuleParserTests {
         #expect(SplitRuleParser.parse(type: "percentage", split: "m1:6O") == .failure(.invalidValue(member: "m1", value: "6O")))
     }
 }
+
+/// Found by fuzzing (FuzzValues, crash-80f50119: `2;\t \t\u{747}`): the parser
+/// split and trimmed Characters, so a combining mark after `;` glued itself
+/// to the delimiter and a printed rule read back as another rule.
+@Suite("Split rules with combining marks")
+struct SplitRuleCombiningMarkTests {
+    @Test func aCombiningMarkAfterADelimiterDoesNotHideIt() {
+        let parsed = SplitRuleParser.parse(type: "full", split: "2;\t \t\u{747}")
+        #expect(parsed == .success(SplitRule(type: .full, entries: [SplitEntry(memberId: "2", value: nil),
+                                                                   SplitEntry(memberId: "\u{747}", value: nil)])))
+        let shares = SplitRuleParser.parse(type: "shares", split: "m1:\u{301}1;\u{301}m2:1")
+        #expect(shares == .failure(.invalidValue(member: "m1", value: "\u{301}1")))
+    }
+
+    @Test func whatIsPrintedReadsBack() throws {
+        for text in ["2;\t \t\u{747}", "a\u{301};b", "m1:2;\u{301}m2:1", "x:1;y:2"] {
+            for type in ["full", "shares"] {
+                guard case .success(let rule) = SplitRuleParser.parse(type: type, split: text) else { continue }
+                #expect(SplitRuleParser.parse(type: rule.type, split: SplitRuleParser.format(rule)) == .success(rule), "\(type) \(text)")
+            }
+        }
+    }
+}

@@ -25,6 +25,14 @@ public enum LedgerResolver {
             "\(role) '\(member)' is not a member of couple \(couple.id)"
         }
 
+        // The magnitudes of the valid expenses and settlements, bounded (see CoupleLimits).
+        var total: Int128 = 0
+        func fits(_ amount: Int64) -> Bool {
+            guard total + Int128(amount.magnitude) <= CoupleLimits.maxTotal else { return false }
+            total += Int128(amount.magnitude)
+            return true
+        }
+
         var validExpenses: [Expense] = []
         validExpenses.reserveCapacity(expenses.count)
         for fact in expenses {
@@ -36,6 +44,9 @@ public enum LedgerResolver {
             }
             guard let amount = fx.convert(fact.amount, from: fact.currency, to: couple.currency, on: fact.date) else {
                 reject(fact.source, fact.id, noRate(fact.currency, couple.currency, fact.date)); continue
+            }
+            guard fits(amount) else {
+                reject(fact.source, fact.id, "amount \(Money.plain(amount, couple.currency)) \(couple.currency.code) \(CoupleLimits.overTotal(couple.id))"); continue
             }
             validExpenses.append(Expense(id: fact.id, coupleId: fact.coupleId, paidBy: fact.paidBy, amount: amount,
                                          date: fact.date, description: fact.description, tag: fact.tag,
@@ -55,6 +66,9 @@ public enum LedgerResolver {
             }
             guard let amount = fx.convert(fact.amount, from: fact.currency, to: couple.currency, on: fact.date) else {
                 reject(fact.source, fact.id, noRate(fact.currency, couple.currency, fact.date)); continue
+            }
+            guard fits(amount) else {
+                reject(fact.source, fact.id, "amount \(Money.plain(amount, couple.currency)) \(couple.currency.code) \(CoupleLimits.overTotal(couple.id))"); continue
             }
             validSettlements.append(Settlement(id: fact.id, coupleId: fact.coupleId, fromMember: fact.fromMember,
                                                toMember: fact.toMember, amount: amount, date: fact.date))

@@ -34,11 +34,14 @@ public enum SplitRuleParser {
         if type == .equal { return .success(.equal) }
         guard let split, !split.trimmingSpaces.isEmpty else { return .failure(.missingSplit(type)) }
         var entries: [SplitEntry] = []
-        for rawPair in split.split(separator: ";", omittingEmptySubsequences: true) {
-            let pair = String(rawPair).trimmingSpaces
+        // Delimiters are split on as Unicode scalars, not Characters: a
+        // combining mark after `;` or `:` must not glue itself to the delimiter.
+        for rawPair in split.unicodeScalars.split(separator: ";", omittingEmptySubsequences: true) {
+            let pair = String(String.UnicodeScalarView(rawPair)).trimmingSpaces
             if pair.isEmpty { continue }
-            let parts = pair.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            let member = String(parts[0]).trimmingSpaces
+            let parts = pair.unicodeScalars.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                .map { String(String.UnicodeScalarView($0)) }
+            let member = parts[0].trimmingSpaces
             guard !member.isEmpty else { return .failure(.malformedPair(pair)) }
             if type == .full {
                 guard parts.count == 1 else { return .failure(.malformedPair(pair)) }
@@ -46,7 +49,7 @@ public enum SplitRuleParser {
                 continue
             }
             guard parts.count == 2 else { return .failure(.malformedPair(pair)) }
-            let valueText = String(parts[1]).trimmingSpaces
+            let valueText = parts[1].trimmingSpaces
             guard case .success(let value) = Decimal10.parse(valueText) else {
                 return .failure(.invalidValue(member: member, value: valueText))
             }
@@ -70,9 +73,10 @@ public enum SplitRuleParser {
 }
 
 extension String {
-    /// The string without leading and trailing spaces and tabs.
+    /// The string without leading and trailing spaces and tabs (compared
+    /// as Unicode scalars, so a tab followed by a combining mark is kept whole).
     var trimmingSpaces: String {
-        var s = Substring(self)
+        var s = Substring(self).unicodeScalars
         while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
         while let c = s.last, c == " " || c == "\t" { s.removeLast() }
         return String(s)

@@ -160,7 +160,9 @@ public enum StatementBuilder {
         let couple = ledger.couple
         var expenses: [Expense] = []
         var rejects: [Reject] = []
-        for agreement in ledger.agreements {
+        // The magnitudes of the synthetic expenses, bounded (see CoupleLimits).
+        var total: Int128 = 0
+        agreements: for agreement in ledger.agreements {
             let startMonth = agreement.startDate.yearMonth
             let endMonth = min(agreement.endDate?.yearMonth ?? period, period)
             guard startMonth <= endMonth else { continue }
@@ -168,6 +170,13 @@ public enum StatementBuilder {
                 rejects.append(Reject(
                     dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: "agreement:\(agreement.id)",
                     reason: "agreement payer '\(agreement.paidBy)' is not a member of couple '\(couple.id)'; its months are left out of the statement"))
+                continue
+            }
+            let months = startMonth.months(until: endMonth) + 1
+            guard months <= CoupleLimits.maxAgreementMonths else {
+                rejects.append(Reject(
+                    dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: "agreement:\(agreement.id)",
+                    reason: "agreement runs \(months) months up to \(period), more than the \(CoupleLimits.maxAgreementMonths) tally follows; it is left out of the statement"))
                 continue
             }
             var month = startMonth
@@ -187,6 +196,13 @@ public enum StatementBuilder {
                     }
                     continue
                 }
+                guard total + Int128(amount.magnitude) <= CoupleLimits.maxTotal else {
+                    rejects.append(Reject(
+                        dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: id,
+                        reason: "agreement '\(agreement.id)' \(CoupleLimits.overTotal(couple.id)); its months from \(month) on are left out of the statement"))
+                    continue agreements
+                }
+                total += Int128(amount.magnitude)
                 expenses.append(Expense(id: id, coupleId: agreement.coupleId, paidBy: agreement.paidBy, amount: amount,
                                         date: date, description: agreement.description, tag: agreement.tag,
                                         agreementId: agreement.id, split: agreement.split))

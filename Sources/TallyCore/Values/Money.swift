@@ -27,13 +27,21 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The largest magnitude an amount may have, in minor units: 10^15
+    /// (ten trillion BRL, a quadrillion JPY). Far above any real expense, and
+    /// low enough that the sums tally makes of thousands of such amounts stay
+    /// within Int64, so a hostile export cannot make a total overflow.
+    public static let maxMinorMagnitude: Int64 = 1_000_000_000_000_000
+
     /// Parses a contract money string (`1234.56`, `-20.00`, `7`, `12.5`) into minor units.
-    /// More digits after the point than the currency has are refused (`10.005`, JPY `3500.0`).
+    /// More digits after the point than the currency has are refused (`10.005`, JPY `3500.0`),
+    /// and so are amounts beyond ``maxMinorMagnitude`` minor units.
     public static func parseMinor<S: Collection<UInt8>>(utf8 text: S, currency: Currency) -> Result<Int64, ParseError> {
         let shown = { String(decoding: text.prefix(64), as: UTF8.self) }
         switch Decimal10.parse(utf8: text, maxScale: currency.minorUnits) {
         case .success(let value):
-            guard let minor = value.rescaled(to: currency.minorUnits) else { return .failure(.outOfRange(shown())) }
+            guard let minor = value.rescaled(to: currency.minorUnits), minor.magnitude <= maxMinorMagnitude.magnitude
+            else { return .failure(.outOfRange(shown())) }
             return .success(minor)
         case .failure(.empty): return .failure(.empty)
         case .failure(.tooManyDecimals):

@@ -76,8 +76,16 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
         guard let date = LocalDate(year: year, month: month, day: day), hour < 24, minute < 60, second < 61
         else { return .failure(.impossibleDate) }
         let local = date.daysSinceEpoch * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
-        return .success(Timestamp(microseconds: (local - Int64(offsetSeconds)) * 1_000_000 + Int64(micros)))
+        let utc = local - Int64(offsetSeconds)
+        // An offset can carry the instant out of the years 1...9999, where
+        // it would print as a date nothing reads back.
+        guard (firstSecond...lastSecond).contains(utc) else { return .failure(.impossibleDate) }
+        return .success(Timestamp(microseconds: utc * 1_000_000 + Int64(micros)))
     }
+
+    /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, in seconds since the epoch.
+    static let firstSecond: Int64 = -62_135_596_800
+    static let lastSecond: Int64 = 253_402_300_799
 
     public static func parse(_ text: String) -> Result<Timestamp, ParseError> {
         parse(utf8: Array(text.utf8))

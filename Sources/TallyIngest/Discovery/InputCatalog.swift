@@ -106,6 +106,11 @@ public struct InputCatalog: Sendable {
                     }
                     continue
                 }
+                guard isRegularFile(fileURL) else {
+                    // A pipe would block the run forever, /dev/zero would never end.
+                    ignored.append((relative, "not a regular file (a pipe, a device, a socket or a broken link)"))
+                    continue
+                }
                 if entry == "subscriptions", isAppStoreConnectName(name) {
                     files.append(InputFile(url: fileURL, relativePath: relative, kind: .appStoreConnectReport))
                     continue
@@ -133,7 +138,9 @@ public struct InputCatalog: Sendable {
     static func appleHealthExport(in folder: URL, userId: String, relative: String) throws
         -> (file: InputFile, ignored: [(String, String)])? {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        guard let chosen = ["export.zip", "export.xml"].first(where: names.contains) else { return nil }
+        guard let chosen = ["export.zip", "export.xml"].first(where: {
+            names.contains($0) && isRegularFile(folder.appendingPathComponent($0))
+        }) else { return nil }
         let others = names.filter { $0 != chosen && !$0.hasPrefix(".") }.map {
             ("\(relative)/\($0)", $0 == "export.xml" ? "export.zip is read instead" : "not part of an Apple Health export")
         }
@@ -146,6 +153,12 @@ public struct InputCatalog: Sendable {
     static func isAppStoreConnectName(_ name: String) -> Bool {
         let lower = name.lowercased()
         return [".tsv", ".txt", ".tsv.gz", ".txt.gz"].contains { lower.hasSuffix($0) }
+    }
+
+    /// Whether `url` is a regular file, following symbolic links.
+    static func isRegularFile(_ url: URL) -> Bool {
+        var info = stat()
+        return stat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     static func isDirectory(_ url: URL) -> Bool {

@@ -22,6 +22,7 @@ public enum ConfigLoader {
 
     /// Parses YAML text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws -> TallyConfig {
+        try checkShape(text, file: file)
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)

@@ -7,13 +7,14 @@ import TallyReports
 enum RejectsFile {
     static let columns = ["dataset", "file", "line", "id", "reason"]
 
-    static func write(_ rejects: [Reject], to url: URL) throws -> Int {
+    /// Writes the file and adds it to `outputs` (to be moved into place with the other reports).
+    static func write(_ rejects: [Reject], to url: URL, outputs: OutputSet) throws -> Int {
         let sorted = rejects.sorted { a, b in
             (a.dataset, a.file, a.line, a.id, a.reason) < (b.dataset, b.file, b.line, b.id, b.reason)
         }
         let csv = try CSVWriter(url: url, columns: columns)
         for r in sorted { try csv.writeRow([r.dataset, r.file, String(r.line), r.id, r.reason]) }
-        try csv.commit()
+        try outputs.add(csv)
         return sorted.count
     }
 }

@@ -61,6 +61,10 @@ public struct TallyRunner {
         }
         try FileManager.default.createDirectory(at: request.outDirectory, withIntermediateDirectories: true)
         let warehouse = try Warehouse(path: request.resolvedDatabasePath)
+        // A run killed outright leaves its temporary report files behind.
+        for stale in AtomicFile.removeStaleTemporaries(in: request.outDirectory) {
+            logger.notice("removed \(stale), left by an interrupted run")
+        }
         var ingest: IngestStage.Outcome?
         if let data = request.dataDirectory {
             ingest = try IngestStage(logger: logger, progress: progress, timezone: ReportTimeZone(identifier: config.timezone))
@@ -71,18 +75,18 @@ public struct TallyRunner {
         }
         let context = ReportContext(config: config, locale: locale, period: period, timezone: timezone,
                                     outDirectory: request.outDirectory, warehouse: warehouse, logger: logger,
-                                    progress: progress, asOf: request.asOf)
+                                    progress: progress, outputs: OutputSet(), asOf: request.asOf)
         let reports = try ReportStages.all.map { try $0.run(context) }
         let reportRejects = reports.flatMap(\.rejects)
         let (ingestRejects, files) = try warehouse.read { r in (try r.ingestRejects(), try r.inputFiles()) }
         let rejectCount = try RejectsFile.write(ingestRejects + reportRejects,
-                                                to: request.outDirectory.appendingPathComponent("rejects.csv"))
+                                                to: request.outDirectory.appendingPathComponent("rejects.csv"),
+                                                outputs: context.outputs)
         let inputs = accounting(files, reportRejects: reportRejects)
         var checks = reports.flatMap(\.checks)
-        let unbalanced = inputs.filter { $0.rowsUsed < 0 }
-        checks.append(.init(name: "inputs: rows read = used + rejected + superseded", passed: unbalanced.isEmpty,
-                            detail: unbalanced.isEmpty ? "\(inputs.count) files"
-                                : "does not add up for \(unbalanced.map(\.path).joined(separator: ", "))"))
+        checks.append(Reconciliation.inputsCheck(
+            inputs, storedRejects: Dictionary(ingestRejects.map { ($0.file, 1) }, uniquingKeysWith: +),
+            reportRejects: Dictionary(grouping: reportRejects, by: \.file).mapValues { Set($0.map(\.line)).count }))
         var stages: [RunManifest.Stage] = []
         if let ingest {
             stages.append(.init(name: "ingest", seconds: ingest.seconds, rows: ingest.rowsRead, bytes: ingest.bytesRead,
@@ -99,16 +103,22 @@ public struct TallyRunner {
             outputs: ([.init(path: "rejects.csv", rows: rejectCount)] + reports.flatMap(\.outputs)).sorted { $0.path < $1.path },
             checks: checks, stages: request.reproducible ? nil : stages,
             peakMemoryMiB: request.reproducible ? nil : TallyRunner.peakMemoryMiB())
-        // Every report is in place: make them durable with one sync, then write
-        // run.json last, so a run.json always describes reports on disk.
-        try AtomicFile.syncFileSystem(containing: request.outDirectory)
+        // Every report is written in full before any is moved into place;
+        // run.json goes last, as the mark of a finished run. Reports whose
+        // numbers do not add up are not published: run.json alone says what
+        // failed, and the previous reports stay. One syncfs makes the
+        // published reports durable before run.json names them (an fsync per
+        // file measured as the largest cost of writing thousands of files).
         let runFile = try AtomicFile(destination: request.outDirectory.appendingPathComponent("run.json"))
-        try runFile.write(manifest.encoded())
+        try runFile.write(try manifest.encoded())
+        if let error = Reconciliation.error(checks) {
+            try runFile.commit()
+            throw error
+        }
+        try context.outputs.commit()
+        try AtomicFile.syncFileSystem(containing: request.outDirectory)
         try runFile.commit()
         try AtomicFile.syncFileSystem(containing: request.outDirectory)
-        if let failed = checks.first(where: { !$0.passed }) {
-            throw ReconciliationError("\(failed.name): \(failed.detail)")
-        }
         return Outcome(manifest: manifest, ingest: ingest, rejects: rejectCount,
                        summary: reports.flatMap(\.summary), outDirectory: request.outDirectory)
     }

@@ -55,10 +55,10 @@ struct ActivityStage: ReportStage {
         let text = ActivityText.render(period: period, summaries: userSummaries, sparklines: sparklines, locale: context.locale)
         let txt = try AtomicFile(destination: folder.appendingPathComponent("activity.txt"))
         try txt.write(text.utf8)
-        try scores.commit()
-        try summaries.commit()
-        try workbookFile.commit()
-        try txt.commit()
+        try context.outputs.add(scores)
+        try context.outputs.add(summaries)
+        context.outputs.add(workbookFile)
+        context.outputs.add(txt)
 
         let outputs: [RunManifest.Output] = [
             .init(path: "activity/activity.txt", rows: nil),

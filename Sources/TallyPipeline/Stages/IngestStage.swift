@@ -36,6 +36,13 @@ public struct IngestStage {
     /// The report time zone, which places Apple Health records on local days.
     let timezone: ReportTimeZone?
 
+    /// The longest record a table file may have: 1 MiB, the most a Firestore
+    /// document can hold, and far above any contract row. A longer record is
+    /// rejected. A record that is read is copied a few times on its way to
+    /// the reports (a String, the warehouse, the statement), so this bounds
+    /// what one hostile row costs in memory (tens of MiB, not gigabytes).
+    public static let maxRecordBytes = 1 << 20
+
     public init(logger: Logger, progress: Progress, timezone: ReportTimeZone? = nil) {
         self.logger = logger
         self.progress = progress
@@ -56,8 +63,14 @@ public struct IngestStage {
             }
             return true
         }
+        let folder = dataDirectory.standardizedFileURL.path
+        let present = Set(catalog.files.map { $0.url.standardizedFileURL.path })
         let outcomes = try warehouse.ingest { session in
-            try files.map { file in try load(file, into: session) }
+            for path in try session.unloadVanished(under: folder, present: present) {
+                logger.notice("\(path) is no longer in the data folder: its rows were unloaded")
+                progress.step(["stage": "ingest", "file": path, "status": "unloaded"])
+            }
+            return try files.map { file in try load(file, into: session) }
         }
         return Outcome(files: outcomes, ignored: ignored, seconds: Date().timeIntervalSince(started))
     }
@@ -112,7 +125,7 @@ public struct IngestStage {
     /// or whose key repeats is rejected with its line and reason.
     private func loadTable(_ file: InputFile, table: TableID, loader: TableLoader, fileId: Int64,
                            session: IngestSession, sink: LoadSink) throws -> (Int, Int, [String]) {
-        let reader = try TableReader(url: file.url, fields: table.fields)
+        let reader = try TableReader(url: file.url, fields: table.fields, maxRecordBytes: IngestStage.maxRecordBytes)
         for missing in reader.missingFields { logger.notice("\(file.relativePath): no column \(missing)") }
         var rejected = 0
         let fields = table.fields

@@ -6,12 +6,13 @@ import TallyReports
 /// order, then tally's own. Rates are fractions with 4 decimals, empty over
 /// zero; money plain decimals in the currency's minor digits.
 enum KPICSVFiles {
-    static func write(_ report: KPIReport, to folder: URL) throws -> [RunManifest.Output] {
+    /// Writes every CSV under `folder`; `publish` moves them into place with the run's other reports.
+    static func write(_ report: KPIReport, to folder: URL, publish: OutputSet) throws -> [RunManifest.Output] {
         var outputs: [RunManifest.Output] = []
         func file(_ name: String, _ columns: [String], _ rows: (CSVWriter) throws -> Void) throws {
             let writer = try CSVWriter(url: folder.appendingPathComponent(name), columns: columns)
             try rows(writer)
-            try writer.commit()
+            try publish.add(writer)
             outputs.append(.init(path: "kpis/\(name)", rows: writer.rowCount))
         }
         let t = report.targets

@@ -21,14 +21,14 @@ struct KPIStage: ReportStage {
         context.progress.begin("kpis")
         let (report, rejects, users) = try context.warehouse.read { reader in try build(reader, context) }
         let folder = context.outDirectory.appendingPathComponent("kpis")
-        var outputs = try KPICSVFiles.write(report, to: folder)
+        var outputs = try KPICSVFiles.write(report, to: folder, publish: context.outputs)
         let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("kpis.xlsx"))
         try KPIWorkbook.write(report, path: workbookFile.temporary.path)
-        try workbookFile.commit()
+        context.outputs.add(workbookFile)
         let text = KPIText.render(report)
         let textFile = try AtomicFile(destination: folder.appendingPathComponent("kpis.txt"))
         try textFile.write(text.joined(separator: "\n").appending("\n").utf8)
-        try textFile.commit()
+        context.outputs.add(textFile)
         outputs += [.init(path: "kpis/kpis.xlsx", rows: nil), .init(path: "kpis/kpis.txt", rows: nil)]
 
         let unbalanced = report.movements.filter { $0.computedEnd != $0.endMRR }

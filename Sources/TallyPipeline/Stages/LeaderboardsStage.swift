@@ -21,6 +21,7 @@ struct LeaderboardsStage: ReportStage {
         let asOf = context.asOf ?? context.period.lastDay
         let settings = context.config.leaderboards
         let folder = context.outDirectory.appendingPathComponent("leaderboards")
+        context.outputs.ownEntityFiles(in: folder, fileExtension: "txt")   // one <challengeId>.txt per challenge
         let csv = try CSVWriter(url: folder.appendingPathComponent("leaderboard.csv"), columns: [
             "challengeId", "groupId", "asOf", "rank", "userId", "displayName", "checkins", "minutes", "rankChange",
             "newcomer", "currentStreak", "bestStreak"])
@@ -54,7 +55,7 @@ struct LeaderboardsStage: ReportStage {
                 let expected = resolution.counted.filter { $0.day <= asOf }.count
                 if board.entries.reduce(0, { $0 + $1.checkins }) != expected { mismatched.append(board.challenge.id) }
                 counted += expected
-                try write(board, csv: csv, workbook: workbook, folder: folder, locale: context.locale)
+                try write(board, csv: csv, workbook: workbook, folder: folder, locale: context.locale, outputs: context.outputs)
                 boards.append(board)
                 context.progress.update(bytes: 0, rows: boards.count, detail: "challenges")
             })
@@ -62,8 +63,8 @@ struct LeaderboardsStage: ReportStage {
             try batches.flush()
         }
         try workbook.close()
-        try csv.commit()
-        try workbookFile.commit()
+        try context.outputs.add(csv)
+        context.outputs.add(workbookFile)
         try context.warehouse.storeLeaderboards(boards)
 
         let users = boards.reduce(0) { $0 + $1.entries.count }
@@ -91,7 +92,7 @@ struct LeaderboardsStage: ReportStage {
     }
 
     private func write(_ board: Leaderboard, csv: CSVWriter, workbook: LeaderboardsWorkbook, folder: URL,
-                       locale: ReportLocale) throws {
+                       locale: ReportLocale, outputs: OutputSet) throws {
         let c = board.challenge
         for e in board.entries {
             try csv.writeRow([c.id, c.groupId, board.asOf.description, String(e.rank), e.userId, e.displayName,
@@ -101,6 +102,6 @@ struct LeaderboardsStage: ReportStage {
         try workbook.add(board)
         let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: c.id) + ".txt"))
         try txt.write(LeaderboardText.render(board, locale: locale).utf8)
-        try txt.commit()
+        outputs.add(txt)
     }
 }

@@ -17,6 +17,9 @@ struct ReportContext {
     let warehouse: Warehouse
     let logger: Logger
     let progress: Progress
+    /// Where stages put their finished files; the runner moves them all into
+    /// place once every stage succeeded.
+    let outputs: OutputSet
     /// `--as-of`: the day leaderboards are computed as of; nil for the period's last day.
     var asOf: LocalDate? = nil
 }
@@ -38,7 +41,8 @@ struct ReportOutcome {
 }
 
 /// One family of reports (statements, leaderboards, KPIs): reads the
-/// warehouse, writes its files through atomic writers, returns its outcome.
+/// warehouse, writes its files through atomic writers, hands each finished
+/// file to `context.outputs` (never commits it itself), returns its outcome.
 protocol ReportStage: Sendable {
     var name: String { get }
     func run(_ context: ReportContext) throws -> ReportOutcome

@@ -23,6 +23,7 @@ struct StatementsStage: ReportStage {
         let outDirectory = context.outDirectory
         let started = Date()
         let folder = outDirectory.appendingPathComponent("statements")
+        context.outputs.ownEntityFiles(in: folder, fileExtension: "txt")   // one <coupleId>.txt per couple
         let currency = { (c: Couple) in c.currency.code }
         let p = period.description
 
@@ -61,7 +62,7 @@ struct StatementsStage: ReportStage {
             rejects += statementRejects
 
             // Reconciliation: the nets of a couple sum to zero, and the transfers zero them.
-            if !StatementsStage.reconciles(statement) { imbalanced.append(statement.couple.id) }
+            if let problem = Reconciliation.coupleProblem(statement) { imbalanced.append(problem) }
 
             let code = currency(statement.couple)
             let cur = statement.couple.currency
@@ -85,7 +86,7 @@ struct StatementsStage: ReportStage {
             try workbook.add(statement)
             let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: statement.couple.id) + ".txt"))
             try txt.write(text.utf8)
-            try txt.commit()
+            context.outputs.add(txt)
             textFiles += 1
             totals.add(statement)
             couples += 1
@@ -93,14 +94,15 @@ struct StatementsStage: ReportStage {
         })
         try reader.forEachCouple { try batches.add($0) }
         try batches.flush()
-        try workbook.close()
-        for writer in [balances, transfers, categories, byMember] { try writer.commit() }
-        try workbookFile.commit()
+        do {
+            try workbook.close()
+        } catch {
+            throw OutputError("cannot write \(workbookFile.destination.path): \(error)")
+        }
+        for writer in [balances, transfers, categories, byMember] { try context.outputs.add(writer) }
+        context.outputs.add(workbookFile)
 
-        let checks = [RunManifest.Check(
-            name: "statements: nets sum to zero and transfers settle them",
-            passed: imbalanced.isEmpty,
-            detail: imbalanced.isEmpty ? "\(couples) couples" : "does not add up for couples \(imbalanced.prefix(10).joined(separator: ", "))")]
+        let checks = [Reconciliation.couplesCheck(imbalanced, couples: couples)]
         let outputs: [RunManifest.Output] = [
             .init(path: "statements/balances.csv", rows: balances.rowCount),
             .init(path: "statements/categories.csv", rows: categories.rowCount),
@@ -130,17 +132,5 @@ struct StatementsStage: ReportStage {
             out += TextChart.bars(Array(bars), width: 32).map { "  " + $0 }
         }
         return out
-    }
-
-    /// True when the couple's closing balances sum to zero and applying the
-    /// suggested transfers brings every balance to zero.
-    static func reconciles(_ statement: CoupleStatement) -> Bool {
-        var balance = Dictionary(uniqueKeysWithValues: statement.balances.map { ($0.memberId, $0.closing) })
-        guard balance.values.reduce(0, +) == 0 else { return false }
-        for t in statement.transfers {
-            balance[t.from, default: 0] += t.amount
-            balance[t.to, default: 0] -= t.amount
-        }
-        return balance.values.allSatisfy { $0 == 0 }
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 /// The file appears at its destination only on ``commit()``.
 public final class CSVWriter {
     public let columns: [String]
-    private let file: AtomicFile
+    /// The file being written (under its temporary name until committed).
+    public let file: AtomicFile
     private let writer: BufferedFileWriter
     private var line: [UInt8] = []
     public private(set) var rowCount = 0
@@ -14,7 +15,7 @@ public final class CSVWriter {
     public init(url: URL, columns: [String]) throws {
         self.columns = columns
         file = try AtomicFile(destination: url)
-        writer = try BufferedFileWriter(url: file.temporary)
+        writer = try BufferedFileWriter(url: file.temporary, destination: url)
         try writeRow(columns)
         rowCount = 0
     }
@@ -32,9 +33,14 @@ public final class CSVWriter {
         rowCount += 1
     }
 
+    /// Writes what is buffered and closes the file (errors: a full disk).
+    public func close() throws {
+        try writer.close()
+    }
+
     /// Closes the file and moves it into place.
     public func commit() throws {
-        try writer.close()
+        try close()
         try file.commit()
     }
 

@@ -8,9 +8,14 @@ import Glibc
 /// report: readers see the previous complete version or the new one.
 ///
 /// The rename is atomic whatever happens to the process. Durability against
-/// power loss is the caller's: a run syncs its out folder once at the end
-/// (``AtomicFile/syncFileSystem(containing:)``) instead of an fsync per file,
-/// which measured as the largest cost of writing thousands of per-couple files.
+/// power loss is the caller's: a run syncs its out folder once, after every
+/// report is in place (``AtomicFile/syncFileSystem(containing:)``), instead of
+/// an fsync per file, which measured as the largest cost of writing thousands
+/// of per-couple files.
+///
+/// The temporary file is `.<name>.tmp-<pid>`. A run killed outright (SIGKILL,
+/// power loss) cannot remove it; the next run does, with
+/// ``removeStaleTemporaries(in:)``.
 public final class AtomicFile {
     /// Where the file will be once committed.
     public let destination: URL
@@ -23,21 +28,27 @@ public final class AtomicFile {
         self.destination = destination
         let folder = destination.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).tmp-\(getpid())")
+        temporary = folder.appendingPathComponent(".\(destination.lastPathComponent)\(AtomicFile.marker)\(getpid())")
         try? FileManager.default.removeItem(at: temporary)
     }
 
-    /// Writes `bytes` as the whole temporary file (no fsync; see the type's note).
+    /// Writes `bytes` to the temporary file (replacing what it held). Errors
+    /// (a full disk, a file size limit) name the destination.
     public func write(_ bytes: some Sequence<UInt8>) throws {
-        let writer = try BufferedFileWriter(url: temporary)
-        try writer.write(bytes: bytes)
-        try writer.close()
+        let writer = try BufferedFileWriter(url: temporary, destination: destination)
+        do {
+            try writer.write(bytes: bytes)
+            try writer.close()
+        } catch {
+            try? writer.close()
+            throw error
+        }
     }
 
     /// Renames the complete temporary file over the destination.
     public func commit() throws {
         guard rename(temporary.path, destination.path) == 0 else {
-            throw OutputError("cannot move \(temporary.lastPathComponent) to \(destination.path): \(String(cString: strerror(errno)))")
+            throw failure("cannot move \(temporary.lastPathComponent) into place")
         }
         committed = true
     }
@@ -54,7 +65,63 @@ public final class AtomicFile {
         let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw OutputError("cannot open \(folder.path) to sync it: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        guard tally_syncfs(fd) == 0 else { throw OutputError("cannot sync \(folder.path): \(String(cString: strerror(errno)))") }
+        guard tally_syncfs(fd) == 0 else {
+            throw OutputError("cannot write the reports in \(folder.path): flushing to disk failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private func failure(_ what: String) -> OutputError {
+        OutputError("cannot write \(destination.path): \(what): \(String(cString: strerror(errno)))")
+    }
+
+    // MARK: - Stale temporary files
+
+    /// What temporary names carry between the destination's name and the pid.
+    static let marker = ".tmp-"
+
+    /// Removes the temporary files that runs which no longer exist left in
+    /// `folder` and in its sub-folders one level down (where tally writes
+    /// reports: `statements/`, `kpis/`, …), and returns their paths relative
+    /// to `folder`.
+    ///
+    /// A temporary file is `.<name>.tmp-<pid>`; it is stale when no process
+    /// `<pid>` is alive. Files of a live process (another run writing to the
+    /// same folder) are left alone; so is every other file, anything deeper,
+    /// and hidden folders (an out folder may be a working copy with `.git`).
+    @discardableResult
+    public static func removeStaleTemporaries(in folder: URL) -> [String] {
+        let fm = FileManager.default
+        var removed: [String] = []
+        func sweep(_ dir: URL, prefix: String, descend: Bool) {
+            guard let names = try? fm.contentsOfDirectory(atPath: dir.path) else { return }
+            for name in names.sorted() {
+                let url = dir.appendingPathComponent(name)
+                var isDir: ObjCBool = false
+                guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { continue }
+                if isDir.boolValue {
+                    if descend && !name.hasPrefix(".") { sweep(url, prefix: prefix + name + "/", descend: false) }
+                } else if let pid = temporaryOwner(name), !isAlive(pid), (try? fm.removeItem(at: url)) != nil {
+                    removed.append(prefix + name)
+                }
+            }
+        }
+        sweep(folder, prefix: "", descend: true)
+        return removed.sorted()
+    }
+
+    /// The pid in a temporary file name (`.balances.csv.tmp-4242`), or nil
+    /// when `name` is not one.
+    static func temporaryOwner(_ name: String) -> pid_t? {
+        guard name.hasPrefix("."), let range = name.range(of: marker, options: .backwards),
+              range.lowerBound > name.index(after: name.startIndex) else { return nil }
+        let digits = name[range.upperBound...]
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let pid = pid_t(digits), pid > 0 else { return nil }
+        return pid
+    }
+
+    /// Whether a process `pid` exists (one of another user counts as alive).
+    static func isAlive(_ pid: pid_t) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
     }
 }
 

@@ -7,16 +7,20 @@ import Glibc
 /// per 256 KiB, not one per row. Write errors (a full disk) throw, naming the file.
 public final class BufferedFileWriter {
     public let url: URL
+    /// The file errors name: the report being written (`url` may be its temporary file).
+    public let destination: URL
     private let fd: Int32
     private var buffer: [UInt8] = []
     private let capacity = 256 * 1024
     private var closed = false
 
-    /// Creates (truncating) the file at `url`.
-    public init(url: URL) throws {
+    /// Creates (truncating) the file at `url`; errors name `destination`
+    /// (default: `url`), the report a temporary file will become.
+    public init(url: URL, destination: URL? = nil) throws {
         self.url = url
+        self.destination = destination ?? url
         fd = open(url.path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw OutputError("cannot create \(url.path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw OutputError("cannot create \(self.destination.path): \(String(cString: strerror(errno)))") }
         buffer.reserveCapacity(capacity)
     }
 
@@ -37,7 +41,7 @@ public final class BufferedFileWriter {
             let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw OutputError("cannot write \(url.path): \(String(cString: strerror(errno)))")
+                throw OutputError("cannot write \(destination.path): \(String(cString: strerror(errno)))")
             }
             offset += n
         }
@@ -48,8 +52,13 @@ public final class BufferedFileWriter {
     public func close() throws {
         guard !closed else { return }
         closed = true
-        try flush()
-        guard Glibc.close(fd) == 0 else { throw OutputError("cannot close \(url.path): \(String(cString: strerror(errno)))") }
+        do {
+            try flush()
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        guard Glibc.close(fd) == 0 else { throw OutputError("cannot write \(destination.path): closing failed: \(String(cString: strerror(errno)))") }
     }
 
     deinit { if !closed { Glibc.close(fd) } }

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The report files of one run, written in full before any is moved into
+/// place: a run that fails while writing (a full disk, a bad value) leaves
+/// every previous report as it was, and its own temporary files are removed.
+///
+/// ``commit()`` renames them one by one (each rename is atomic); a run killed
+/// during that loop leaves each report either its previous or its new
+/// complete version. run.json, committed after the set, is the marker that
+/// a run finished.
+public final class OutputSet {
+    private var files: [AtomicFile] = []
+    private var entityFolders: [(folder: URL, fileExtension: String)] = []
+
+    public init() {}
+
+    /// Adds a finished file, to be moved into place with the others.
+    public func add(_ file: AtomicFile) {
+        files.append(file)
+    }
+
+    /// Adds a CSV file once its last row is written (closing it may fail: a full disk).
+    public func add(_ csv: CSVWriter) throws {
+        try csv.close()
+        files.append(csv.file)
+    }
+
+    /// How many files wait to be moved into place.
+    public var count: Int { files.count }
+
+    /// Declares `folder` as holding one `.<fileExtension>` file per entity
+    /// (a couple, a challenge): at ``commit()``, such files this run did not
+    /// write are removed, so a report of an entity that no longer exists
+    /// does not linger beside the current ones.
+    public func ownEntityFiles(in folder: URL, fileExtension: String) {
+        entityFolders.append((folder.standardizedFileURL, fileExtension))
+    }
+
+    /// Moves every file into place, in the order added, then removes stale
+    /// per-entity files.
+    public func commit() throws {
+        for file in files { try file.commit() }
+        let written = Set(files.map { $0.destination.standardizedFileURL.path })
+        files.removeAll()
+        let fm = FileManager.default
+        for (folder, ext) in entityFolders {
+            guard let names = try? fm.contentsOfDirectory(atPath: folder.path) else { continue }
+            for name in names where name.hasSuffix("." + ext) && !name.hasPrefix(".") {
+                let path = folder.appendingPathComponent(name).path
+                if !written.contains(path) { try? fm.removeItem(atPath: path) }
+            }
+        }
+    }
+}
