@@ -33,7 +33,7 @@ extension IngestSession {
         return try finishUpsert(s, file: file, line: line, next: 5)
     }
 
-    public func insert(_ r: AgreementRecord, file: Int64, line: Int) throws -> Bool {
+    public func insert(_ r: Agreement, file: Int64, line: Int) throws -> Bool {
         let s = try upsert("agreement", ["id", "couple_id", "description", "amount", "currency", "paid_by",
                                                    "split_type", "split", "tag", "day_of_month", "start_date", "end_date"],
                                      key: ["id"])

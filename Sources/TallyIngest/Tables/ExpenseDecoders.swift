@@ -39,7 +39,9 @@ public enum ExpenseDecoders {
         return FxRecord(rate: FxRate(date: date, currency: currency, base: base, rate: rate))
     }
 
-    public static func agreement(_ f: FieldDecoder) throws(FieldError) -> AgreementRecord {
+    /// An agreement row as the domain's ``TallyCore/Agreement`` (its source
+    /// file is filled in when it is read back from the warehouse).
+    public static func agreement(_ f: FieldDecoder) throws(FieldError) -> Agreement {
         let id = try f.required(0)
         let currency = try f.currency(4)
         let amount = try f.money(3, currency: currency)
@@ -48,9 +50,9 @@ public enum ExpenseDecoders {
         let start = try f.date(10)
         let end = try f.optionalDate(11)
         if let end, end < start { throw FieldError("endDate \(end) is before startDate \(start)") }
-        return AgreementRecord(id: id, coupleId: try f.required(1), description: f.optional(2) ?? "", amount: amount,
-                               currency: currency, paidBy: try f.required(5), split: split, tag: f.optional(8) ?? "",
-                               dayOfMonth: Int(day), startDate: start, endDate: end)
+        return Agreement(id: id, coupleId: try f.required(1), description: f.optional(2) ?? "", amount: amount,
+                         currency: currency, paidBy: try f.required(5), split: split, tag: f.optional(8) ?? "",
+                         dayOfMonth: Int(day), startDate: start, endDate: end, sourceLine: f.line)
     }
 
     /// An expense version. Throws only when the row cannot be versioned at

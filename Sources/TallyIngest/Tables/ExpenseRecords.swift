@@ -32,21 +32,6 @@ public struct FxRecord: Sendable, Equatable {
     public var rate: FxRate
 }
 
-/// A row of `expenses/agreements`, well-formed.
-public struct AgreementRecord: Sendable, Equatable {
-    public var id: String
-    public var coupleId: String
-    public var description: String
-    public var amount: Int64
-    public var currency: Currency
-    public var paidBy: String
-    public var split: SplitRule
-    public var tag: String
-    public var dayOfMonth: Int
-    public var startDate: LocalDate
-    public var endDate: LocalDate?
-}
-
 /// One version of an expense (a row of `expenses/expenses`).
 ///
 /// Versions are stored as read; the one with the latest `updatedAt` wins.
