@@ -11,13 +11,27 @@ extension IngestSession {
         return try finishUpsert(s, file: file, line: line, next: 6)
     }
 
-    /// Appends a swipe row, binding its bytes directly. Which row of a
-    /// repeated id counts is decided after the load (``KPISchema/matches``).
+    /// Appends a swipe row, its users by number. An id the filter may have
+    /// seen becomes a candidate; which row of a repeated id counts is decided
+    /// after the load (``SwipeLogSchema/derivation``).
     public func insert(_ r: SwipeFields, file: Int64, line: Int) throws {
+        let load = try swipeLoad ?? SwipeLoad(db, incomingBytes: currentFileBytes)
+        swipeLoad = load
+        let from = load.persons.number(r.fromUserId), to = load.persons.number(r.toUserId)
+        for (id, name) in load.persons.takeAdded() {
+            let person = try statement("INSERT INTO swipe_person (id, name) VALUES (?, ?)")
+            person.bind(1, id); person.bind(2, name)
+            try person.step()
+        }
+        if load.ids.insert(r.id) {
+            let candidate = try statement("INSERT OR IGNORE INTO swipe_id_candidate (id) VALUES (?)")
+            candidate.bind(1, bytes: r.id)
+            try candidate.step()
+        }
         let s = try statement("""
-            INSERT INTO swipe_row (id, from_user, to_user, action, at, file_id, line) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO swipe_row (id, from_person, to_person, action, at, file_id, line) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
-        s.bind(1, bytes: r.id); s.bind(2, bytes: r.fromUserId); s.bind(3, bytes: r.toUserId)
+        s.bind(1, bytes: r.id); s.bind(2, from); s.bind(3, to)
         s.bind(4, r.action.rawValue); s.bind(5, r.timestamp.microseconds); s.bind(6, file); s.bind(7, line)
         try s.step()
     }

@@ -12,6 +12,10 @@ public final class IngestSession {
     private var upsertStatements: [String: BulkStatement] = [:]
     /// Input tables (`InputFile.tableName`) whose rows changed in this transaction.
     private(set) var changedTables: Set<String> = []
+    /// The size of the file being loaded (sizes the swipe id filter).
+    private(set) var currentFileBytes: Int64 = 0
+    /// Person numbers and the id filter of the swipes loaded in this session.
+    var swipeLoad: SwipeLoad?
 
     init(db: Database) { self.db = db }
 
@@ -61,6 +65,7 @@ public final class IngestSession {
             try db.execute(sql: "DELETE FROM input_file WHERE id = ?", arguments: [old.id])
         }
         changedTables.insert(file.tableName)
+        currentFileBytes = bytes
         let seq = (try Int64.fetchOne(db, sql: "SELECT max(load_seq) FROM input_file") ?? 0) + 1
         try db.execute(sql: """
             INSERT INTO input_file (path, display_path, dataset, table_name, bytes, sha256, load_seq)

@@ -35,6 +35,9 @@ public final class Warehouse {
             // Sorts and temporary tables spill to files, so memory stays flat
             // whatever the input size.
             try db.execute(sql: "PRAGMA temp_store = FILE")
+            // Large sorts (window functions, CREATE INDEX, ORDER BY) may use
+            // helper threads: one per core.
+            try db.execute(sql: "PRAGMA threads = \(min(ProcessInfo.processInfo.activeProcessorCount, 8))")
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: config)

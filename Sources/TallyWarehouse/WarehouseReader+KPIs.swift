@@ -4,14 +4,19 @@ import TallyIngest
 
 /// Queries for the product KPIs.
 extension WarehouseReader {
-    /// Streams the swipes made in `[from, to)`, in time order, as (from user, action, instant).
+    /// Streams the accepted swipes made in `[from, to)`, in no particular
+    /// order, as (the swiping user's number, action, instant). Users are
+    /// numbered per warehouse (one number per user id), so distinct swipers
+    /// can be counted without their ids.
     public func forEachSwipe(from: Timestamp, to: Timestamp,
-                             _ body: (_ fromUser: String, _ action: SwipeAction, _ at: Timestamp) throws -> Void) throws {
-        let rows = try Row.fetchCursor(db, sql: "SELECT from_user, action, at FROM swipe WHERE at >= ? AND at < ? ORDER BY at, id",
-                                       arguments: [from.microseconds, to.microseconds])
-        while let row = try rows.next() {
-            guard let action = SwipeAction(contract: row[1]) else { continue }
-            try body(row[0], action, Timestamp(microseconds: row[2]))
+                             _ body: (_ fromUser: Int64, _ action: SwipeAction, _ at: Timestamp) throws -> Void) throws {
+        let rows = try RawCursor(db, sql: """
+            SELECT from_person, action, at FROM swipe_row
+            WHERE at >= ? AND at < ? AND rowid NOT IN (SELECT row FROM swipe_superseded)
+            """, arguments: [from.microseconds, to.microseconds])
+        while try rows.next() {
+            guard let action = rows.withText(1, SwipeAction.init(utf8:)) else { continue }
+            try body(rows.int64(0), action, Timestamp(microseconds: rows.int64(2)))
         }
     }
 

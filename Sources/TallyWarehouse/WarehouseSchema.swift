@@ -39,11 +39,12 @@ enum WarehouseSchema {
         ExpensesSchema.register(&migrator)
         FitnessSchema.register(&migrator)
         KPISchema.register(&migrator)
+        SwipeLogSchema.register(&migrator)
         return migrator
     }
 
     /// Derived tables, each refreshed when one of its input tables changed.
-    static let derivations: [Derivation] = [ExpensesSchema.winners, FitnessSchema.activityWinners, KPISchema.matches]
+    static let derivations: [Derivation] = [ExpensesSchema.winners, FitnessSchema.activityWinners, SwipeLogSchema.derivation]
 }
 
 /// A derived table: rebuilt from its inputs at the end of an ingest in which

@@ -63,7 +63,7 @@ struct KPISwipeTests {
 
     @Test("swipes_daily lists every day: zeros and empty rates on a day without swipes")
     func daily() {
-        var acc = SwipesDailyAccumulator(month: YearMonth("2026-02")!)
+        var acc = SwipesDailyAccumulator<String>(month: YearMonth("2026-02")!)
         let d = LocalDate(year: 2026, month: 2, day: 3)!
         acc.addSwipe(on: d, from: "u1", action: .like)
         acc.addSwipe(on: d, from: "u1", action: .superLike)

@@ -25,13 +25,13 @@ public struct SwipesDay: Sendable, Equatable {
 /// month is listed, a day without swipes with zeros (and empty rates).
 ///
 /// Feed it the month's accepted swipes and matches in any order; distinct
-/// swipers are kept per day as sets of user ids (bounded by the users active
-/// that day). Two accumulators over disjoint swipes merge with ``merge(_:)``
+/// swipers are kept per day as sets of `User` (a user id, or any number the
+/// warehouse gives each user id; bounded by the users active that day). Two accumulators over disjoint swipes merge with ``merge(_:)``
 /// only when their swipers are disjoint too (partition by user).
-public struct SwipesDailyAccumulator: Sendable {
+public struct SwipesDailyAccumulator<User: Hashable & Sendable>: Sendable {
     public let month: YearMonth
     private var days: [SwipesDay]
-    private var swipers: [Set<String>]
+    private var swipers: [Set<User>]
 
     public init(month: YearMonth) {
         self.month = month
@@ -45,7 +45,7 @@ public struct SwipesDailyAccumulator: Sendable {
     }
 
     /// Counts a swipe made on local day `date` (ignored when outside the month).
-    public mutating func addSwipe(on date: LocalDate, from user: String, action: SwipeAction) {
+    public mutating func addSwipe(on date: LocalDate, from user: User, action: SwipeAction) {
         guard let i = index(date) else { return }
         days[i].swipes += 1
         swipers[i].insert(user)

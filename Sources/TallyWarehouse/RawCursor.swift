@@ -1,0 +1,42 @@
+import GRDB
+import GRDBSQLite
+
+/// A query stepped through SQLite's C API, its columns read in place.
+///
+/// For scans of millions of rows (the match pass over every swipe): GRDB's
+/// `Row` cursor copies each value into Swift types, which measured as most of
+/// the pass's time when user ids were Strings.
+final class RawCursor {
+    private let statement: Statement
+    private let db: Database
+    private var handle: OpaquePointer { statement.sqliteStatement }
+
+    init(_ db: Database, sql: String, arguments: StatementArguments = []) throws {
+        self.db = db
+        statement = try db.makeStatement(sql: sql)
+        try statement.setArguments(arguments)
+    }
+
+    /// Steps to the next row; false after the last one.
+    func next() throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code:
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+    }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    /// Calls `body` with the column's UTF-8 bytes (valid only during the call).
+    func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        // Text first, then its length (SQLite's documented order).
+        guard let base = sqlite3_column_text(handle, column) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeBufferPointer(start: base, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
+    deinit { sqlite3_reset(handle) }
+}

@@ -1,0 +1,97 @@
+import GRDB
+import GRDBSQLite
+import TallyCore
+
+/// The swipes of `swipes/` (FypMatch), stored compactly, and their derived
+/// tables: the superseded repeats of an id and the matches.
+///
+/// Measured at medium scale (10M swipes): the v3 layout (text user ids, a
+/// full copy of the winners, a sort of every id and a sort by pair over
+/// strings) spent ~75 s in derivations. Here a swipe row names its users by
+/// number (`swipe_person`), repeated ids are found with a Bloom filter while
+/// loading (``SwipeIdFilter``) and settled exactly in SQL over the few
+/// candidates, and the match pass sorts integers.
+enum SwipeLogSchema {
+    static func register(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v5: compact swipe log") { db in
+            // The files whose rows lived in the old tables load again.
+            try db.execute(sql: """
+                DELETE FROM input_file WHERE table_name = 'swipes';
+                DROP TABLE swipe_match;
+                DROP TABLE swipe;
+                DROP TABLE swipe_row;
+                CREATE TABLE swipe_person (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+                -- Every swipe row as read, append-only.
+                CREATE TABLE swipe_row (
+                    id TEXT NOT NULL,
+                    from_person INTEGER NOT NULL, to_person INTEGER NOT NULL,
+                    action TEXT NOT NULL, at INTEGER NOT NULL,
+                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+                );
+                CREATE INDEX swipe_row_file ON swipe_row(file_id);
+                -- Ids that may repeat (a superset: the Bloom filter's "maybe seen").
+                CREATE TABLE swipe_id_candidate (id TEXT PRIMARY KEY) WITHOUT ROWID;
+                -- Derived: rows of a repeated id that do not count (all but the
+                -- first row of the latest-loaded file holding the id).
+                CREATE TABLE swipe_superseded (row INTEGER PRIMARY KEY);
+                -- Derived: every match (user_a < user_b by person number) and the instant it formed.
+                CREATE TABLE swipe_match (
+                    user_a INTEGER NOT NULL, user_b INTEGER NOT NULL, formed_at INTEGER NOT NULL,
+                    PRIMARY KEY (user_a, user_b)
+                ) WITHOUT ROWID;
+                CREATE INDEX swipe_match_formed ON swipe_match(formed_at);
+                -- The accepted swipes as the contract names them, for queries by hand.
+                CREATE VIEW swipe AS
+                SELECT r.id, p.name AS from_user, q.name AS to_user, r.action, r.at, r.file_id, r.line
+                FROM swipe_row r JOIN swipe_person p ON p.id = r.from_person JOIN swipe_person q ON q.id = r.to_person
+                WHERE r.rowid NOT IN (SELECT row FROM swipe_superseded);
+                """)
+        }
+    }
+
+    /// The superseded repeats (counted per file) and the matches, derived
+    /// pair by pair with ``TallyCore/MatchRule`` from the swipes sorted by
+    /// pair. Passes are left out of the sort: a pass never makes or unmakes a match.
+    static let derivation = Derivation(inputs: ["swipes"]) { db in
+        try db.execute(sql: """
+            DELETE FROM swipe_superseded;
+            INSERT INTO swipe_superseded (row)
+            SELECT row FROM (
+                SELECT r.rowid AS row,
+                       ROW_NUMBER() OVER (PARTITION BY r.id ORDER BY f.load_seq DESC, r.line ASC) AS rank
+                FROM swipe_row r JOIN input_file f ON f.id = r.file_id
+                WHERE r.id IN (SELECT id FROM swipe_id_candidate)
+            ) WHERE rank > 1;
+            UPDATE input_file SET rows_superseded =
+                (SELECT count(*) FROM swipe_superseded s JOIN swipe_row r ON r.rowid = s.row WHERE r.file_id = input_file.id)
+            WHERE table_name = 'swipes';
+            DELETE FROM swipe_match;
+            """)
+        let insert = try BulkStatement(db, sql: "INSERT INTO swipe_match (user_a, user_b, formed_at) VALUES (?, ?, ?)")
+        let pairs = try RawCursor(db, sql: """
+            SELECT min(from_person, to_person), max(from_person, to_person), from_person, action, at
+            FROM swipe_row
+            WHERE action <> 'pass' AND rowid NOT IN (SELECT row FROM swipe_superseded)
+            ORDER BY 1, 2
+            """)
+        var current: (a: Int64, b: Int64)?
+        var state = MatchRule.PairState()
+        func flush() throws {
+            guard let (a, b) = current, let formed = state.matchedAt else { return }
+            insert.bind(1, a); insert.bind(2, b); insert.bind(3, formed.microseconds)
+            try insert.step()
+        }
+        while try pairs.next() {
+            let a = pairs.int64(0), b = pairs.int64(1)
+            if current?.a != a || current?.b != b {
+                try flush()
+                current = (a, b)
+                state = MatchRule.PairState()
+            }
+            guard let action = pairs.withText(3, SwipeAction.init(utf8:)) else { continue }
+            state.add(MatchRule.PairSwipe(forward: pairs.int64(2) == a, action: action,
+                                          timestamp: Timestamp(microseconds: pairs.int64(4))))
+        }
+        try flush()
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+import Testing
+import TallyCore
+@testable import TallyIngest
+@testable import TallyWarehouse
+
+@Suite("Swipes in the warehouse: person numbers, repeated ids, matches")
+struct SwipeLogTests {
+    func temporaryWarehousePath() -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tally-swipes-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.appendingPathComponent("tally.sqlite").path
+    }
+
+    func swipesFile(_ name: String) -> InputFile {
+        InputFile(url: URL(fileURLWithPath: "/data/\(name)"), relativePath: name, kind: .table(.swipes))
+    }
+
+    func insert(_ s: IngestSession, _ id: String, _ from: String, _ to: String, _ action: SwipeAction,
+                at seconds: Int64, file: Int64, line: Int) throws {
+        let (i, f, t) = (Array(id.utf8), Array(from.utf8), Array(to.utf8))
+        try i.withUnsafeBufferPointer { i in
+            try f.withUnsafeBufferPointer { f in
+                try t.withUnsafeBufferPointer { t in
+                    try s.insert(SwipeFields(id: i, fromUserId: f, toUserId: t, action: action,
+                                             timestamp: Timestamp(seconds: seconds)), file: file, line: line)
+                }
+            }
+        }
+    }
+
+    @Test func personNumbersAreDenseAndStable() {
+        var index = SwipePersonIndex()
+        func number(_ s: String) -> Int64 { Array(s.utf8).withUnsafeBufferPointer { index.number($0) } }
+        let names = (0..<5000).map { "user-\($0)-ÿ" }
+        let first = names.map(number)
+        #expect(first == Array(1...5000).map(Int64.init))
+        #expect(names.map(number) == first)  // same bytes, same number, after the table grew
+        let added = index.takeAdded()
+        #expect(added.count == 5000 && added.first! == (1, "user-0-ÿ") && added.last!.1 == "user-4999-ÿ")
+        #expect(index.takeAdded().isEmpty)
+
+        var restored = SwipePersonIndex()
+        for (id, name) in added { restored.restore(id: id, name: name) }
+        #expect(restored.takeAdded().isEmpty)  // restored people are already stored
+        #expect(Array("user-42-ÿ".utf8).withUnsafeBufferPointer { restored.number($0) } == 43)
+        #expect(Array("new".utf8).withUnsafeBufferPointer { restored.number($0) } == 5001)
+        #expect(restored.takeAdded().map(\.1) == ["new"])
+    }
+
+    @Test func theIdFilterNeverMissesARepeatAndRarelyCriesWolf() {
+        var filter = SwipeIdFilter(expected: 200_000)
+        var falseAlarms = 0
+        for n in 0..<200_000 {
+            if Array("swipe-\(n)".utf8).withUnsafeBufferPointer({ filter.insert($0) }) { falseAlarms += 1 }
+        }
+        for n in stride(from: 0, to: 200_000, by: 997) {
+            #expect(Array("swipe-\(n)".utf8).withUnsafeBufferPointer { filter.insert($0) })
+        }
+        #expect(falseAlarms < 200)  // under 0.1%
+    }
+
+    @Test func aRepeatedIdCountsOnceLatestFileFirstRowWithinAFile() throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        try warehouse.ingest { s in
+            let a = try s.beginFile(swipesFile("a/swipes.ndjson"), absolutePath: "/a/swipes.ndjson", bytes: 100, sha256: "a")
+            try insert(s, "s1", "ana", "bia", .like, at: 100, file: a, line: 1)
+            try insert(s, "s1", "ana", "bia", .report, at: 100, file: a, line: 2)  // repeat within the file: the first row counts
+            try insert(s, "s2", "bia", "ana", .superLike, at: 200, file: a, line: 3)
+            try insert(s, "s3", "caio", "ana", .like, at: 300, file: a, line: 4)
+            try s.finishFile(a, read: 4, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        func accepted() throws -> [String] {
+            try warehouse.read { r in
+                try String.fetchAll(r.db, sql: "SELECT id || ':' || from_user || '>' || to_user || ':' || action || ':' || line FROM swipe ORDER BY id")
+            }
+        }
+        func superseded() throws -> [String: Int] {
+            try warehouse.read { r in
+                Dictionary(uniqueKeysWithValues: try r.inputFiles().map { ($0.displayPath, $0.rowsSuperseded) })
+            }
+        }
+        func matches() throws -> [Timestamp] {
+            try warehouse.read { r in try r.matchInstants(from: Timestamp(seconds: 0), to: Timestamp(seconds: 10_000)) }
+        }
+        #expect(try accepted() == ["s1:ana>bia:like:1", "s2:bia>ana:super_like:3", "s3:caio>ana:like:4"])
+        #expect(try superseded() == ["a/swipes.ndjson": 1])
+        #expect(try matches() == [Timestamp(seconds: 200)])
+
+        // A later file's row of the same id replaces the earlier file's; the
+        // session restores the people and ids already stored.
+        try warehouse.ingest { s in
+            let b = try s.beginFile(swipesFile("b/swipes.ndjson"), absolutePath: "/b/swipes.ndjson", bytes: 100, sha256: "b")
+            try insert(s, "s1", "ana", "bia", .report, at: 150, file: b, line: 1)
+            try insert(s, "s4", "ana", "caio", .like, at: 400, file: b, line: 2)
+            try s.finishFile(b, read: 2, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        #expect(try accepted() == ["s1:ana>bia:report:1", "s2:bia>ana:super_like:3", "s3:caio>ana:like:4", "s4:ana>caio:like:2"])
+        #expect(try superseded() == ["a/swipes.ndjson": 2, "b/swipes.ndjson": 0])
+        // ana reported bia: that pair no longer matches; ana and caio now do.
+        #expect(try matches() == [Timestamp(seconds: 400)])
+        #expect(try warehouse.read { try Int.fetchOne($0.db, sql: "SELECT count(*) FROM swipe_person") } == 3)
+
+        var counted: [(Int64, SwipeAction, Timestamp)] = []
+        try warehouse.read { r in
+            try r.forEachSwipe(from: Timestamp(seconds: 0), to: Timestamp(seconds: 1000)) { counted.append(($0, $1, $2)) }
+        }
+        #expect(counted.count == 4)
+        #expect(Set(counted.map(\.0)).count == 3)
+
+        // Unloading the later file brings the first file's row of s1 back.
+        try warehouse.ingest { s in _ = try s.unloadVanished(under: "/b", present: []) }
+        #expect(try accepted() == ["s1:ana>bia:like:1", "s2:bia>ana:super_like:3", "s3:caio>ana:like:4"])
+        #expect(try matches() == [Timestamp(seconds: 200)])
+    }
+
+    @Test func aWarehouseOfTheTextLayoutReloadsItsSwipes() throws {
+        let path = temporaryWarehousePath()
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try WarehouseSchema.migrator.migrate(queue, upTo: "v3: swipes and subscriptions")
+            try queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO input_file (id, path, display_path, dataset, table_name, bytes, sha256, load_seq)
+                    VALUES (1, '/d/swipes/swipes.ndjson', 'swipes/swipes.ndjson', 'swipes', 'swipes', 10, 'x', 1),
+                           (2, '/d/swipes/users.jsonl', 'swipes/users.jsonl', 'swipes', 'swipeUsers', 10, 'y', 2);
+                    INSERT INTO swipe_row VALUES ('s1', 'ana', 'bia', 'like', 0, 1, 1);
+                    """)
+            }
+        }
+        let warehouse = try Warehouse(path: path)
+        let files = try warehouse.read { try $0.inputFiles().map(\.displayPath) }
+        #expect(files == ["swipes/users.jsonl"])  // swipes/swipes.ndjson loads again, into the new layout
+        #expect(try warehouse.read { try Int.fetchOne($0.db, sql: "SELECT count(*) FROM swipe") } == 0)
+    }
+}
