@@ -58,6 +58,7 @@ let package = Package(
         .target(name: "TallyPipeline", dependencies: [
             "TallyCore", "TallyIngest", "TallyWarehouse", "TallyReports", "TallyGenerator",
             .product(name: "Yams", package: "Yams"),
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 

@@ -40,6 +40,7 @@ enum WarehouseSchema {
         FitnessSchema.register(&migrator)
         KPISchema.register(&migrator)
         SwipeLogSchema.register(&migrator)
+        PublicationSchema.register(&migrator)
         return migrator
     }
 

@@ -18,8 +18,11 @@ extension Tally {
         @Flag(help: "Leave run-specific facts (timings, files skipped as unchanged) out of run.json, so the same inputs give byte-identical reports.")
         var reproducible = false
 
+        @Flag(help: "Write every report even when nothing they depend on changed since the last run into --out (by default such a run keeps them and rewrites run.json only).")
+        var rebuildReports = false
+
         func run() throws {
-            try reportMonth(data: data, period: period, common: common, reproducible: reproducible)
+            try reportMonth(data: data, period: period, common: common, reproducible: reproducible, rebuild: rebuildReports)
         }
     }
 
@@ -53,19 +56,23 @@ extension Tally {
         @Flag(help: "Leave run-specific facts out of run.json (see `tally run --help`).")
         var reproducible = false
 
+        @Flag(help: "Write every report even when nothing they depend on changed since the last run into --out (by default such a run keeps them and rewrites run.json only).")
+        var rebuildReports = false
+
         func run() throws {
-            try reportMonth(data: nil, period: period, common: common, reproducible: reproducible)
+            try reportMonth(data: nil, period: period, common: common, reproducible: reproducible, rebuild: rebuildReports)
         }
     }
 }
 
 /// `run` and `report`: (ingest when `data` is set, then) write the month's
 /// reports and print the summary.
-private func reportMonth(data: String?, period: PeriodOption, common: CommonOptions, reproducible: Bool) throws {
+private func reportMonth(data: String?, period: PeriodOption, common: CommonOptions, reproducible: Bool, rebuild: Bool) throws {
     let runner = common.runner()
     let outcome = try runReportingErrors {
         var request = common.request(data: data, period: period.month, reproducible: reproducible)
         request.asOf = period.asOfDate
+        request.reuseReports = !rebuild
         return try runner.run(request)
     }
     if !common.quiet { print(RunSummary.render(outcome)) }

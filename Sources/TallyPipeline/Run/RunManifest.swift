@@ -6,7 +6,7 @@ import Foundation
 /// Keys are sorted and the layout is fixed, so the same inputs give the same
 /// bytes; run-specific facts (timings, files skipped as unchanged) live in
 /// `stages`, which a reproducible run leaves out.
-public struct RunManifest: Encodable, Sendable {
+public struct RunManifest: Codable, Sendable {
     public var tally: Version
     public var period: String
     public var timezone: String
@@ -20,12 +20,12 @@ public struct RunManifest: Encodable, Sendable {
     /// Run-specific: the process's peak resident memory, MiB (left out by `--reproducible`).
     public var peakMemoryMiB: Double?
 
-    public struct Version: Encodable, Sendable {
+    public struct Version: Codable, Sendable {
         public var version: String
     }
 
     /// One input file. rowsRead = rowsUsed + rowsRejected + rowsSuperseded.
-    public struct Input: Encodable, Sendable {
+    public struct Input: Codable, Sendable {
         public var path: String
         public var dataset: String
         public var table: String
@@ -38,24 +38,24 @@ public struct RunManifest: Encodable, Sendable {
         public var unknownFields: [String]
     }
 
-    public struct Ignored: Encodable, Sendable {
+    public struct Ignored: Codable, Sendable {
         public var path: String
         public var why: String
     }
 
-    public struct Output: Encodable, Sendable {
+    public struct Output: Codable, Sendable {
         public var path: String
         public var rows: Int?
     }
 
     /// A reconciliation check and its result.
-    public struct Check: Encodable, Sendable {
+    public struct Check: Codable, Sendable {
         public var name: String
         public var passed: Bool
         public var detail: String
     }
 
-    public struct Stage: Encodable, Sendable {
+    public struct Stage: Codable, Sendable {
         public var name: String
         public var seconds: Double
         public var rows: Int?

@@ -19,6 +19,9 @@ public struct RunRequest: Sendable {
     public var reproducible: Bool
     /// The day leaderboards are computed as of (`--as-of`); default the period's last day.
     public var asOf: LocalDate?
+    /// Keep the reports already in the out folder when nothing they depend on
+    /// changed (see `ReportReuse`); false rebuilds them (`--rebuild-reports`).
+    public var reuseReports = true
 
     public init(dataDirectory: URL?, outDirectory: URL, period: YearMonth?, databasePath: String? = nil,
                 configURL: URL? = nil, timezone: String? = nil, reproducible: Bool = false, asOf: LocalDate? = nil) {

@@ -73,6 +73,12 @@ public struct TallyRunner {
         guard let timezone = ReportTimeZone(identifier: config.timezone) else {
             throw ConfigError("timezone '\(config.timezone)' is not an IANA time zone")
         }
+        let outPath = request.outDirectory.standardizedFileURL.path
+        let ignored = (ingest?.ignored ?? []).map { RunManifest.Ignored(path: $0.path, why: $0.why) }.sorted { $0.path < $1.path }
+        if request.reuseReports,
+           let kept = try keptReports(request, config: config, period: period, warehouse: warehouse, ignored: ignored, ingest: ingest) {
+            return kept
+        }
         let context = ReportContext(config: config, locale: locale, period: period, timezone: timezone,
                                     outDirectory: request.outDirectory, warehouse: warehouse, logger: logger,
                                     progress: progress, outputs: OutputSet(), asOf: request.asOf)
@@ -87,22 +93,17 @@ public struct TallyRunner {
         checks.append(Reconciliation.inputsCheck(
             inputs, storedRejects: Dictionary(ingestRejects.map { ($0.file, 1) }, uniquingKeysWith: +),
             reportRejects: Dictionary(grouping: reportRejects, by: \.file).mapValues { Set($0.map(\.line)).count }))
-        var stages: [RunManifest.Stage] = []
-        if let ingest {
-            stages.append(.init(name: "ingest", seconds: ingest.seconds, rows: ingest.rowsRead, bytes: ingest.bytesRead,
-                                filesLoaded: ingest.filesLoaded, filesUnchanged: ingest.files.count - ingest.filesLoaded))
-            stages += ingest.files.filter(\.loaded).map {
-                .init(name: "ingest \($0.path)", seconds: $0.seconds, rows: $0.rowsRead, bytes: $0.bytes)
-            }
-        }
-        stages += reports.map { .init(name: $0.name, seconds: $0.seconds, rows: $0.rows) }
-        let manifest = RunManifest(
+        let stages = ingestStages(ingest) + reports.map { .init(name: $0.name, seconds: $0.seconds, rows: $0.rows) }
+        var manifest = RunManifest(
             tally: .init(version: TallyRunner.version), period: period.description,
-            timezone: config.timezone, locale: locale.identifier, inputs: inputs,
-            ignored: (ingest?.ignored ?? []).map { .init(path: $0.path, why: $0.why) }.sorted { $0.path < $1.path },
+            timezone: config.timezone, locale: locale.identifier, inputs: inputs, ignored: ignored,
             outputs: ([.init(path: "rejects.csv", rows: rejectCount)] + reports.flatMap(\.outputs)).sorted { $0.path < $1.path },
-            checks: checks, stages: request.reproducible ? nil : stages,
-            peakMemoryMiB: request.reproducible ? nil : TallyRunner.peakMemoryMiB())
+            checks: checks, stages: nil, peakMemoryMiB: nil)
+        let published = try manifest.encoded()
+        if !request.reproducible {
+            manifest.stages = stages
+            manifest.peakMemoryMiB = TallyRunner.peakMemoryMiB()
+        }
         // Every report is written in full before any is moved into place;
         // run.json goes last, as the mark of a finished run. Reports whose
         // numbers do not add up are not published: run.json alone says what
@@ -119,8 +120,50 @@ public struct TallyRunner {
         try AtomicFile.syncFileSystem(containing: request.outDirectory)
         try runFile.commit()
         try AtomicFile.syncFileSystem(containing: request.outDirectory)
-        return Outcome(manifest: manifest, ingest: ingest, rejects: rejectCount,
-                       summary: reports.flatMap(\.summary), outDirectory: request.outDirectory)
+        // Recorded only once the reports are in place: a run stopped before
+        // this point leaves the previous record, which no longer matches the folder.
+        let summary = reports.flatMap(\.summary)
+        try warehouse.record(Publication(
+            key: try ReportReuse.key(request, config: config, period: period, warehouse: warehouse, ignored: ignored),
+            files: ReportReuse.folderDigest(request.outDirectory, warehousePath: request.resolvedDatabasePath),
+            manifest: published, rejects: rejectCount, summary: summary), outPath: outPath)
+        return Outcome(manifest: manifest, ingest: ingest, rejects: rejectCount, summary: summary,
+                       outDirectory: request.outDirectory)
+    }
+
+    /// The reports already in the out folder, when the last run that wrote
+    /// them had the same inputs, configuration, period and build and the
+    /// folder is as it left it (see ``ReportReuse``): run.json is rewritten
+    /// with this run's timings, every other file is kept as it is.
+    private func keptReports(_ request: RunRequest, config: TallyConfig, period: YearMonth, warehouse: Warehouse,
+                             ignored: [RunManifest.Ignored], ingest: IngestStage.Outcome?) throws -> Outcome? {
+        let started = Date()
+        guard let last = try warehouse.publication(outPath: request.outDirectory.standardizedFileURL.path),
+              last.key == (try ReportReuse.key(request, config: config, period: period, warehouse: warehouse, ignored: ignored)),
+              last.files == ReportReuse.folderDigest(request.outDirectory, warehousePath: request.resolvedDatabasePath),
+              var manifest = try? JSONDecoder().decode(RunManifest.self, from: last.manifest) else { return nil }
+        logger.notice("reports kept: inputs, configuration, period and build are those of the last run into \(request.outDirectory.path) (--rebuild-reports writes them again)")
+        progress.step(["stage": "reports", "status": "unchanged"])
+        if !request.reproducible {
+            manifest.stages = ingestStages(ingest) + [.init(name: "reports (kept: unchanged)", seconds: Date().timeIntervalSince(started))]
+            manifest.peakMemoryMiB = TallyRunner.peakMemoryMiB()
+        }
+        let runFile = try AtomicFile(destination: request.outDirectory.appendingPathComponent("run.json"))
+        try runFile.write(try manifest.encoded())
+        try runFile.commit()
+        try AtomicFile.syncFileSystem(containing: request.outDirectory)
+        return Outcome(manifest: manifest, ingest: ingest, rejects: last.rejects, summary: last.summary,
+                       outDirectory: request.outDirectory)
+    }
+
+    /// run.json's stages for an ingest: the whole, then each file loaded.
+    private func ingestStages(_ ingest: IngestStage.Outcome?) -> [RunManifest.Stage] {
+        guard let ingest else { return [] }
+        return [.init(name: "ingest", seconds: ingest.seconds, rows: ingest.rowsRead, bytes: ingest.bytesRead,
+                      filesLoaded: ingest.filesLoaded, filesUnchanged: ingest.files.count - ingest.filesLoaded)]
+            + ingest.files.filter(\.loaded).map {
+                .init(name: "ingest \($0.path)", seconds: $0.seconds, rows: $0.rowsRead, bytes: $0.bytes)
+            }
     }
 
     /// The process's peak resident set size so far (getrusage), in MiB.

@@ -1,0 +1,28 @@
+import GRDB
+
+/// What tally remembers of the reports it published, so that a rerun on the
+/// same inputs can keep them (see `ReportReuse` in TallyPipeline).
+enum PublicationSchema {
+    static func register(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v7: report publications") { db in
+            try db.execute(sql: """
+                -- The last reports published into each out folder: the digest of what
+                -- they depend on, of the files left there, and what run.json and the
+                -- terminal summary said.
+                CREATE TABLE report_publication (
+                    out_path TEXT PRIMARY KEY, key TEXT NOT NULL, files TEXT NOT NULL,
+                    manifest BLOB NOT NULL, rejects INTEGER NOT NULL, summary TEXT NOT NULL
+                ) WITHOUT ROWID;
+                -- Counters of writes that reports depend on beyond the inputs.
+                CREATE TABLE warehouse_counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+                INSERT INTO warehouse_counter VALUES ('leaderboard_snapshot', 0);
+                CREATE TRIGGER leaderboard_snapshot_inserted AFTER INSERT ON leaderboard_snapshot BEGIN
+                    UPDATE warehouse_counter SET value = value + 1 WHERE name = 'leaderboard_snapshot';
+                END;
+                CREATE TRIGGER leaderboard_snapshot_deleted AFTER DELETE ON leaderboard_snapshot BEGIN
+                    UPDATE warehouse_counter SET value = value + 1 WHERE name = 'leaderboard_snapshot';
+                END;
+                """)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import TallyCore
+@testable import TallyPipeline
+
+/// Runs on a warehouse that already holds earlier inputs: only new files are
+/// loaded, the reports equal a from-scratch run's, and a rerun on unchanged
+/// inputs keeps the reports it finds.
+@Suite("Incremental runs", .serialized)
+struct IncrementalRunTests {
+    let runner = TallyRunner(logger: .init(label: "test"), progress: Progress(mode: .silent))
+    let fm = FileManager.default
+    /// The files held back from the first run, as if exported a month later.
+    let later = ["health/XolxjU3oylCqtQNwNwBZfRhqJQZT", "subscriptions/Subscription_Event_Report.txt"]
+
+    func request(_ data: URL, out: URL, reuse: Bool = true) -> RunRequest {
+        var request = RunRequest(dataDirectory: data, outDirectory: out, period: YearMonth("2026-10")!, reproducible: true)
+        request.reuseReports = reuse
+        return request
+    }
+
+    func modified(_ folder: URL) throws -> [String: Date] {
+        var dates: [String: Date] = [:]
+        for path in try reportFiles(folder) {
+            dates[path] = try fm.attributesOfItem(atPath: folder.appendingPathComponent(path).path)[.modificationDate] as? Date
+        }
+        return dates
+    }
+
+    @Test("adding files loads only them, and the reports equal a from-scratch run's")
+    func addedFilesLoadAlone() throws {
+        let work = try temporaryFolder("incremental")
+        defer { try? fm.removeItem(at: work) }
+        let data = work.appendingPathComponent("data"), held = work.appendingPathComponent("held")
+        try fm.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: data)
+        for path in later {
+            try fm.createDirectory(at: held.appendingPathComponent(path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try fm.moveItem(at: data.appendingPathComponent(path), to: held.appendingPathComponent(path))
+        }
+        let out = work.appendingPathComponent("incremental")
+        let first = try runner.run(request(data, out: out))
+        for path in later { try fm.moveItem(at: held.appendingPathComponent(path), to: data.appendingPathComponent(path)) }
+        let second = try runner.run(request(data, out: out))
+        #expect(second.ingest?.filesLoaded == 2)
+        #expect(second.ingest.map { $0.files.count - $0.filesLoaded } == first.ingest?.files.count)
+
+        let scratch = work.appendingPathComponent("scratch")
+        let full = try runner.run(request(data, out: scratch))
+        #expect(full.ingest?.filesLoaded == second.ingest?.files.count)
+        try expectSameReports(scratch, out)
+    }
+
+    @Test("a rerun on unchanged inputs keeps the reports; a report touched by hand or --rebuild-reports writes them again")
+    func unchangedRerunKeepsReports() throws {
+        let work = try temporaryFolder("rerun")
+        defer { try? fm.removeItem(at: work) }
+        let data = repositoryRoot.appendingPathComponent("sample-data")
+        let out = work.appendingPathComponent("reports")
+        let first = try runner.run(request(data, out: out))
+        let written = try modified(out)
+        let runJSON = try Data(contentsOf: out.appendingPathComponent("run.json"))
+
+        let kept = try runner.run(request(data, out: out))
+        #expect(kept.ingest?.filesLoaded == 0)
+        #expect(kept.summary == first.summary && kept.rejects == first.rejects)
+        func reportLines(_ outcome: TallyRunner.Outcome) -> [Substring] {
+            RunSummary.render(outcome).split(separator: "\n").filter { !$0.hasPrefix("ingest:") }
+        }
+        #expect(reportLines(kept) == reportLines(first))  // the terminal says the same about the reports
+        var keptDates = try modified(out)
+        keptDates["run.json"] = written["run.json"]
+        #expect(keptDates == written)  // not one report rewritten
+        #expect(try Data(contentsOf: out.appendingPathComponent("run.json")) == runJSON)
+        try expectSameReports(repositoryRoot.appendingPathComponent("reports"), out)
+
+        // A report edited by hand: the next run writes every report again.
+        let mrr = out.appendingPathComponent("kpis/mrr.csv")
+        try Data("edited\n".utf8).write(to: mrr)
+        _ = try runner.run(request(data, out: out))
+        try expectSameReports(repositoryRoot.appendingPathComponent("reports"), out)
+
+        // --rebuild-reports writes them even when nothing changed.
+        let before = try modified(out)
+        Thread.sleep(forTimeInterval: 0.01)
+        _ = try runner.run(request(data, out: out, reuse: false))
+        #expect(try modified(out)["kpis/mrr.csv"] != before["kpis/mrr.csv"])
+        try expectSameReports(repositoryRoot.appendingPathComponent("reports"), out)
+    }
+}
