@@ -11,29 +11,45 @@ extension IngestSession {
         return try finishUpsert(s, file: file, line: line, next: 6)
     }
 
-    /// Appends a swipe row, its users by number. An id the filter may have
-    /// seen becomes a candidate; which row of a repeated id counts is decided
-    /// after the load (``SwipeLogSchema/derivation``).
+    /// The stager of this session's swipes (made on first use, from what the
+    /// warehouse holds). Stage on a reading thread, store here.
+    public func swipeStager() throws -> SwipeStager {
+        if let swipeStagerMade { return swipeStagerMade }
+        let made = try SwipeStager(db, incomingBytes: currentFileBytes)
+        swipeStagerMade = made
+        return made
+    }
+
+    /// Appends one swipe row (see ``store(_:file:)`` for many).
     public func insert(_ r: SwipeFields, file: Int64, line: Int) throws {
-        let load = try swipeLoad ?? SwipeLoad(db, incomingBytes: currentFileBytes)
-        swipeLoad = load
-        let from = load.persons.number(r.fromUserId), to = load.persons.number(r.toUserId)
-        for (id, name) in load.persons.takeAdded() {
+        var batch = SwipeBatch()
+        try swipeStager().stage(r, line: line, into: &batch)
+        try store(batch, file: file)
+    }
+
+    /// Appends staged swipes: their new people, the ids that may repeat,
+    /// and the rows. Which row of a repeated id counts is decided after the
+    /// load (``SwipeLogSchema/derivation``). Rejects are the caller's.
+    public func store(_ batch: SwipeBatch, file: Int64) throws {
+        for (id, name) in batch.people {
             let person = try statement("INSERT INTO swipe_person (id, name) VALUES (?, ?)")
             person.bind(1, id); person.bind(2, name)
             try person.step()
         }
-        if load.ids.insert(r.id) {
+        for i in batch.candidates {
             let candidate = try statement("INSERT OR IGNORE INTO swipe_id_candidate (id) VALUES (?)")
-            candidate.bind(1, bytes: r.id)
+            try batch.withId(i) { candidate.bind(1, bytes: $0) }
             try candidate.step()
         }
         let s = try statement("""
             INSERT INTO swipe_row (id, from_person, to_person, action, at, file_id, line) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
-        s.bind(1, bytes: r.id); s.bind(2, from); s.bind(3, to)
-        s.bind(4, r.action.rawValue); s.bind(5, r.timestamp.microseconds); s.bind(6, file); s.bind(7, line)
-        try s.step()
+        for i in 0..<batch.count {
+            batch.withId(i) { s.bind(1, bytes: $0) }
+            s.bind(2, batch.from[i]); s.bind(3, batch.to[i]); s.bind(4, batch.actions[i].rawValue)
+            s.bind(5, batch.instants[i]); s.bind(6, file); s.bind(7, batch.lines[i])
+            try s.step()
+        }
     }
 
     public func insert(_ r: ProductRecord, file: Int64, line: Int) throws -> Bool {

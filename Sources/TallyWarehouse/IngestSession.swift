@@ -15,7 +15,7 @@ public final class IngestSession {
     /// The size of the file being loaded (sizes the swipe id filter).
     private(set) var currentFileBytes: Int64 = 0
     /// Person numbers and the id filter of the swipes loaded in this session.
-    var swipeLoad: SwipeLoad?
+    var swipeStagerMade: SwipeStager?
 
     init(db: Database) { self.db = db }
 
@@ -50,7 +50,7 @@ public final class IngestSession {
         for row in rows {
             let path: String = row["path"]
             guard !present.contains(path) else { continue }
-            try db.execute(sql: "DELETE FROM input_file WHERE id = ?", arguments: [row["id"] as Int64])
+            try unload(fileId: row["id"])
             changedTables.insert(row["table_name"])
             unloaded.append(row["display_path"])
         }
@@ -61,9 +61,7 @@ public final class IngestSession {
     /// version loaded from the same path is removed first, with every row it
     /// brought: the new export replaces it.
     public func beginFile(_ file: InputFile, absolutePath: String, bytes: Int64, sha256: String) throws -> Int64 {
-        if let old = try knownFile(path: absolutePath) {
-            try db.execute(sql: "DELETE FROM input_file WHERE id = ?", arguments: [old.id])
-        }
+        if let old = try knownFile(path: absolutePath) { try unload(fileId: old.id) }
         changedTables.insert(file.tableName)
         currentFileBytes = bytes
         let seq = (try Int64.fetchOne(db, sql: "SELECT max(load_seq) FROM input_file") ?? 0) + 1
@@ -72,6 +70,15 @@ public final class IngestSession {
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """, arguments: [absolutePath, file.relativePath, file.dataset, file.tableName, bytes, sha256, seq])
         return db.lastInsertedRowID
+    }
+
+    /// Removes a loaded file with every row it brought (by foreign key, and
+    /// from the logs that have none).
+    private func unload(fileId: Int64) throws {
+        for log in WarehouseSchema.logsWithoutForeignKey {
+            try db.execute(sql: "DELETE FROM \(log) WHERE file_id = ?", arguments: [fileId])
+        }
+        try db.execute(sql: "DELETE FROM input_file WHERE id = ?", arguments: [fileId])
     }
 
     /// Records the counts of a loaded file.

@@ -44,6 +44,10 @@ enum WarehouseSchema {
         return migrator
     }
 
+    /// Append-only logs that name their file without a foreign key (see
+    /// `swipe_row`): an unloaded file's rows are deleted from them explicitly.
+    static let logsWithoutForeignKey = ["swipe_row"]
+
     /// Derived tables, each refreshed when one of its input tables changed.
     static let derivations: [Derivation] = [ExpensesSchema.winners, FitnessSchema.activityWinners, SwipeLogSchema.derivation]
 }

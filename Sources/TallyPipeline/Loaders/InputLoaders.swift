@@ -8,6 +8,18 @@ struct TableLoader: Sendable {
     var store: @Sendable (FieldDecoder, IngestSession, _ fileId: Int64) throws -> Bool
     /// What makes a row unique, for the duplicate-key reject ("id").
     var keyDescription = "id"
+    /// When set, loads the whole file in place of the row-by-row `store`
+    /// (for the largest tables: decoding on a reading thread while the
+    /// writer stores, see `BatchPipeline`). Returns the rows rejected.
+    var bulk: (@Sendable (_ reader: TableReader, _ fields: [String], _ fileId: Int64, IngestSession, LoadSink) throws -> Int)?
+}
+
+extension TableLoader {
+    init(store: @escaping @Sendable (FieldDecoder, IngestSession, _ fileId: Int64) throws -> Bool,
+         bulk: @escaping @Sendable (TableReader, [String], Int64, IngestSession, LoadSink) throws -> Int) {
+        self.store = store
+        self.bulk = bulk
+    }
 }
 
 /// Where a loader reports what it refused and how far it got.

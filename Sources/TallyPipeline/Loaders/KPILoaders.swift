@@ -7,11 +7,11 @@ import TallyWarehouse
 enum KPILoaders {
     static let tables: [TableID: TableLoader] = [
         .swipeUsers: TableLoader { f, s, file in try s.insert(KPIDecoders.swipeUser(f), file: file, line: f.line) },
-        // A repeated id is stored once and counted as superseded (see KPISchema.matches).
-        .swipes: TableLoader { f, s, file in
+        // A repeated id is stored once and counted as superseded (see SwipeLogSchema).
+        .swipes: TableLoader(store: { f, s, file in
             try s.insert(KPIDecoders.swipe(f), file: file, line: f.line)
             return true
-        },
+        }, bulk: SwipesBulkLoad.load),
         .products: TableLoader(store: { f, s, file in try s.insert(KPIDecoders.product(f), file: file, line: f.line) },
                                keyDescription: "productId"),
         .events: TableLoader { f, s, file in try s.insert(KPIDecoders.event(f), file: file, line: f.line) },

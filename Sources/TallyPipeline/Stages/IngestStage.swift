@@ -127,6 +127,10 @@ public struct IngestStage {
                            session: IngestSession, sink: LoadSink) throws -> (Int, Int, [String]) {
         let reader = try TableReader(url: file.url, fields: table.fields, maxRecordBytes: IngestStage.maxRecordBytes)
         for missing in reader.missingFields { logger.notice("\(file.relativePath): no column \(missing)") }
+        if let bulk = loader.bulk {
+            let rejected = try bulk(reader, table.fields, fileId, session, sink)
+            return (reader.recordsRead, rejected, reader.unknownFields)
+        }
         var rejected = 0
         let fields = table.fields
         let idIndex = fields.firstIndex(of: "id")

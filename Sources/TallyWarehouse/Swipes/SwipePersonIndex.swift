@@ -1,3 +1,5 @@
+import Foundation
+
 /// The users named by swipes, each given a small integer once.
 ///
 /// A swipe row stores two user ids; as integers they make the row ~50 bytes
@@ -38,7 +40,7 @@ struct SwipePersonIndex {
         while true {
             let n = Int(slots[slot])
             if n == 0 { break }
-            if hashes[n] == hash && arena[ends[n - 1]..<ends[n]].elementsEqual(bytes) { return Int64(n) }
+            if hashes[n] == hash && equals(n, bytes) { return Int64(n) }
             slot = (slot + 1) & mask
         }
         arena.append(contentsOf: bytes)
@@ -47,6 +49,13 @@ struct SwipePersonIndex {
         slots[slot] = Int32(count)
         if count * 2 > slots.count { grow() }
         return Int64(count)
+    }
+
+    private func equals(_ n: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = ends[n - 1], count = ends[n] - start
+        guard count == bytes.count else { return false }
+        guard count > 0, let other = bytes.baseAddress else { return true }
+        return arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, other, count) == 0 }
     }
 
     private mutating func grow() {

@@ -1,8 +1,16 @@
 import GRDB
+import TallyCore
+import TallyIngest
 
-/// What an ingest session keeps while it loads swipes: the person numbers
-/// and the filter of ids seen so far (rows already in the warehouse included).
-final class SwipeLoad {
+/// Turns decoded swipes into rows ready to store: numbers their users and
+/// flags ids that may repeat. Pure Swift, no SQLite, so it can run on a
+/// reading thread while the writer stores the previous batch
+/// (``IngestSession/store(_:file:)``).
+///
+/// One stager serves an ingest session (``IngestSession/swipeStager()``): it
+/// starts from the people and ids already stored. Use it from one thread at
+/// a time (the reading thread of the file being loaded).
+public final class SwipeStager: @unchecked Sendable {
     var persons = SwipePersonIndex()
     var ids: SwipeIdFilter
 
@@ -19,5 +27,55 @@ final class SwipeLoad {
         }
         let rows = try RawCursor(db, sql: "SELECT id FROM swipe_row")
         while try rows.next() { _ = rows.withText(0) { ids.insert($0) } }
+    }
+
+    /// Adds swipe `r`, read at `line`, to `batch`.
+    public func stage(_ r: SwipeFields, line: Int, into batch: inout SwipeBatch) {
+        let from = persons.number(r.fromUserId), to = persons.number(r.toUserId)
+        batch.people += persons.takeAdded()
+        if ids.insert(r.id) { batch.candidates.append(batch.count) }
+        batch.idBytes.append(contentsOf: r.id)
+        batch.idEnds.append(batch.idBytes.count)
+        batch.from.append(from)
+        batch.to.append(to)
+        batch.actions.append(r.action)
+        batch.instants.append(r.timestamp.microseconds)
+        batch.lines.append(line)
+    }
+}
+
+/// Swipes staged for storing (``SwipeStager``), with the rejects found while
+/// reading them; a batch crosses from the reading thread to the writer.
+public struct SwipeBatch: Sendable {
+    var idBytes: [UInt8] = []
+    var idEnds: [Int] = []
+    var from: [Int64] = []
+    var to: [Int64] = []
+    var actions: [SwipeAction] = []
+    var instants: [Int64] = []
+    var lines: [Int] = []
+    /// Rows (indexes) whose id the filter may have seen before.
+    var candidates: [Int] = []
+    /// People first named in this batch (number, user id).
+    var people: [(Int64, String)] = []
+    /// Rows that could not be read or decoded (line, record id, reason).
+    public var rejects: [(line: Int, id: String, reason: String)] = []
+    /// How far the reader had got when the batch was made (bytes of the file, records).
+    public var progress: (bytes: Int64, records: Int) = (0, 0)
+
+    public init() {}
+
+    /// The swipes staged.
+    public var count: Int { lines.count }
+
+    /// Swipes and rejects together: what the batch holds.
+    public var size: Int { lines.count + rejects.count }
+
+    /// The id of swipe `i`, as UTF-8 bytes, valid during `body`.
+    func withId<T>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        try idBytes.withUnsafeBufferPointer { all in
+            let start = i == 0 ? 0 : idEnds[i - 1]
+            return try body(UnsafeBufferPointer(rebasing: all[start..<idEnds[i]]))
+        }
     }
 }
