@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 @testable import TallyCore
 
@@ -63,7 +64,7 @@ struct KPISwipeTests {
 
     @Test("swipes_daily lists every day: zeros and empty rates on a day without swipes")
     func daily() {
-        var acc = SwipesDailyAccumulator<String>(month: YearMonth("2026-02")!)
+        var acc = SwipesDailyAccumulator<HashedSwiperSet<String>>(month: YearMonth("2026-02")!)
         let d = LocalDate(year: 2026, month: 2, day: 3)!
         acc.addSwipe(on: d, from: "u1", action: .like)
         acc.addSwipe(on: d, from: "u1", action: .superLike)
@@ -101,5 +102,23 @@ struct KPISwipeTests {
         #expect(SwipeAction(utf8: Array("report".utf8)) == .report)
         #expect(SubscriptionEventKind(contract: "paywall_shown") == .paywallShown)
         #expect(SubscriptionEventKind(contract: "billing_issue") == nil)
+    }
+}
+
+@Suite("Swiper sets: numbered users as bits count like a set")
+struct SwiperSetTests {
+    @Test func numberedSetsCountAndUniteLikeSets() async {
+        await propertyCheck(count: 200, input: Gen.uint64(), Gen.int(in: 0...3_000)) { seed, size in
+            var rng = SplitMix(seed: seed)
+            var bits = NumberedSwiperSet(), other = NumberedSwiperSet()
+            var set = Set<Int64>(), otherSet = Set<Int64>()
+            for _ in 0..<size {
+                let user = Int64.random(in: 1...5_000, using: &rng)
+                if Bool.random(using: &rng) { bits.insert(user); set.insert(user) } else { other.insert(user); otherSet.insert(user) }
+            }
+            #expect(bits.count == set.count && other.count == otherSet.count)
+            bits.formUnion(other)
+            #expect(bits.count == set.union(otherSet).count)
+        }
     }
 }

@@ -25,18 +25,18 @@ public struct SwipesDay: Sendable, Equatable {
 /// month is listed, a day without swipes with zeros (and empty rates).
 ///
 /// Feed it the month's accepted swipes and matches in any order; distinct
-/// swipers are kept per day as sets of `User` (a user id, or any number the
-/// warehouse gives each user id; bounded by the users active that day). Two accumulators over disjoint swipes merge with ``merge(_:)``
+/// swipers are kept per day in a ``SwiperSet`` (``HashedSwiperSet`` of user
+/// ids, or ``NumberedSwiperSet`` of the numbers the warehouse gives users). Two accumulators over disjoint swipes merge with ``merge(_:)``
 /// only when their swipers are disjoint too (partition by user).
-public struct SwipesDailyAccumulator<User: Hashable & Sendable>: Sendable {
+public struct SwipesDailyAccumulator<Swipers: SwiperSet>: Sendable {
     public let month: YearMonth
     private var days: [SwipesDay]
-    private var swipers: [Set<User>]
+    private var swipers: [Swipers]
 
     public init(month: YearMonth) {
         self.month = month
         days = month.days.map { SwipesDay(date: $0) }
-        swipers = Array(repeating: [], count: month.dayCount)
+        swipers = Array(repeating: Swipers(), count: month.dayCount)
     }
 
     private func index(_ date: LocalDate) -> Int? {
@@ -45,7 +45,7 @@ public struct SwipesDailyAccumulator<User: Hashable & Sendable>: Sendable {
     }
 
     /// Counts a swipe made on local day `date` (ignored when outside the month).
-    public mutating func addSwipe(on date: LocalDate, from user: User, action: SwipeAction) {
+    public mutating func addSwipe(on date: LocalDate, from user: Swipers.User, action: SwipeAction) {
         guard let i = index(date) else { return }
         days[i].swipes += 1
         swipers[i].insert(user)

@@ -48,8 +48,8 @@ struct KPIStage: ReportStage {
         let (config, period, tz) = (context.config, context.period, context.timezone)
         let previous = period.adding(months: -1)
 
-        var daily = SwipesDailyAccumulator<Int64>(month: period)
-        var previousDaily = SwipesDailyAccumulator<Int64>(month: previous)
+        var daily = SwipesDailyAccumulator<NumberedSwiperSet>(month: period)
+        var previousDaily = SwipesDailyAccumulator<NumberedSwiperSet>(month: previous)
         try reader.forEachSwipe(from: tz.startOfDay(previous.firstDay), to: tz.endOfMonth(period)) { from, action, at in
             let day = tz.localDate(of: at)
             if day.yearMonth == period {
