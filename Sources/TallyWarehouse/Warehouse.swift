@@ -30,14 +30,17 @@ public final class Warehouse {
             // commits stay atomic, and FULL sync makes them durable.
             try db.execute(sql: "PRAGMA journal_mode = TRUNCATE")
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            // A 256 MiB page cache keeps the B-trees being loaded in memory.
-            try db.execute(sql: "PRAGMA cache_size = -262144")
+            // A 64 MiB page cache. Loads append (logs) or touch small keyed
+            // tables, so a bigger cache bought little; and SQLite's sorter
+            // keeps up to cache_size of rows in memory per sorting thread,
+            // so this also bounds every large sort to (threads + 1) × 64 MiB.
+            try db.execute(sql: "PRAGMA cache_size = -65536")
             // Sorts and temporary tables spill to files, so memory stays flat
             // whatever the input size.
             try db.execute(sql: "PRAGMA temp_store = FILE")
             // Large sorts (window functions, CREATE INDEX, ORDER BY) may use
-            // helper threads: one per core.
-            try db.execute(sql: "PRAGMA threads = \(min(ProcessInfo.processInfo.activeProcessorCount, 8))")
+            // helper threads: one per core, at most 4 (memory, above).
+            try db.execute(sql: "PRAGMA threads = \(min(ProcessInfo.processInfo.activeProcessorCount, 4))")
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: config)

@@ -13,8 +13,8 @@ enum ExpensesLoaders {
         .agreements: TableLoader { f, s, file in try s.insert(ExpenseDecoders.agreement(f), file: file, line: f.line) },
         .settlements: TableLoader { f, s, file in try s.insert(ExpenseDecoders.settlement(f), file: file, line: f.line) },
         // Every version is stored; the winner per id is derived when the ingest ends.
-        .expenses: TableLoader { f, s, file in
-            try s.insert(ExpenseDecoders.expenseVersion(f), file: file, line: f.line)
+        .expenses: .pipelined(decode: ExpenseDecoders.expenseVersion) { version, s, file, line in
+            try s.insert(version, file: file, line: line)
             return true
         },
     ]

@@ -10,8 +10,8 @@ enum FitnessLoaders {
                                    keyDescription: "membership (same groupId, userId and joinedAt)"),
         .checkins: TableLoader { f, s, file in try s.insert(FitnessDecoders.checkin(f), file: file, line: f.line) },
         // Every valid row is stored; the last one per user and day wins when the ingest ends.
-        .activity: TableLoader { f, s, file in
-            try s.insert(HealthDecoders.activity(f), file: file, line: f.line)
+        .activity: .pipelined(decode: HealthDecoders.activity) { record, s, file, line in
+            try s.insert(record, file: file, line: line)
             return true
         },
     ]

@@ -12,15 +12,16 @@ struct TableLoader: Sendable {
     /// (for the largest tables: decoding on a reading thread while the
     /// writer stores, see `BatchPipeline`). Returns the rows rejected.
     var bulk: (@Sendable (_ reader: TableReader, _ fields: [String], _ fileId: Int64, IngestSession, LoadSink) throws -> Int)?
-}
 
-extension TableLoader {
     init(store: @escaping @Sendable (FieldDecoder, IngestSession, _ fileId: Int64) throws -> Bool,
-         bulk: @escaping @Sendable (TableReader, [String], Int64, IngestSession, LoadSink) throws -> Int) {
+         keyDescription: String = "id",
+         bulk: (@Sendable (TableReader, [String], Int64, IngestSession, LoadSink) throws -> Int)? = nil) {
         self.store = store
+        self.keyDescription = keyDescription
         self.bulk = bulk
     }
 }
+
 
 /// Where a loader reports what it refused and how far it got.
 struct LoadSink {

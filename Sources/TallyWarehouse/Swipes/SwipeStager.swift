@@ -44,8 +44,8 @@ public final class SwipeStager: @unchecked Sendable {
     }
 }
 
-/// Swipes staged for storing (``SwipeStager``), with the rejects found while
-/// reading them; a batch crosses from the reading thread to the writer.
+/// Swipes staged for storing (``SwipeStager``); a batch crosses from the
+/// reading thread to the writer.
 public struct SwipeBatch: Sendable {
     var idBytes: [UInt8] = []
     var idEnds: [Int] = []
@@ -58,18 +58,11 @@ public struct SwipeBatch: Sendable {
     var candidates: [Int] = []
     /// People first named in this batch (number, user id).
     var people: [(Int64, String)] = []
-    /// Rows that could not be read or decoded (line, record id, reason).
-    public var rejects: [(line: Int, id: String, reason: String)] = []
-    /// How far the reader had got when the batch was made (bytes of the file, records).
-    public var progress: (bytes: Int64, records: Int) = (0, 0)
 
     public init() {}
 
     /// The swipes staged.
     public var count: Int { lines.count }
-
-    /// Swipes and rejects together: what the batch holds.
-    public var size: Int { lines.count + rejects.count }
 
     /// The id of swipe `i`, as UTF-8 bytes, valid during `body`.
     func withId<T>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
