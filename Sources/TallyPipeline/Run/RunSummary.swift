@@ -19,7 +19,9 @@ public enum RunSummary {
         out += outcome.summary
         for check in m.checks { out.append("check \(check.passed ? "ok" : "FAILED"): \(check.name) (\(check.detail))") }
         out.append("")
-        out.append("reports written to \(outcome.outDirectory.path)/")
+        out.append(outcome.reportsKept
+                   ? "reports unchanged since the last run (same inputs, configuration and build): kept in \(outcome.outDirectory.path)/, run.json rewritten"
+                   : "reports written to \(outcome.outDirectory.path)/")
         return out.joined(separator: "\n")
     }
 

@@ -29,6 +29,8 @@ public struct TallyRunner {
         /// The report stages' summary lines.
         public var summary: [String]
         public var outDirectory: URL
+        /// True when the reports in the out folder were kept (nothing they depend on changed).
+        public var reportsKept = false
     }
 
     /// Loads the configuration in effect, applying the time zone override.
@@ -153,7 +155,7 @@ public struct TallyRunner {
         try runFile.commit()
         try AtomicFile.syncFileSystem(containing: request.outDirectory)
         return Outcome(manifest: manifest, ingest: ingest, rejects: last.rejects, summary: last.summary,
-                       outDirectory: request.outDirectory)
+                       outDirectory: request.outDirectory, reportsKept: true)
     }
 
     /// run.json's stages for an ingest: the whole, then each file loaded.
