@@ -102,6 +102,15 @@ struct SwipeLogTests {
         #expect(try matches() == [Timestamp(seconds: 400)])
         #expect(try warehouse.read { try Int.fetchOne($0.db, sql: "SELECT count(*) FROM swipe_person") } == 3)
 
+        // The match pass in many partitions finds the same matches as in one.
+        for budget in [1, 50, 1 << 20] {
+            try warehouse.queue.write { db in
+                try db.execute(sql: "DELETE FROM swipe_match")
+                try SwipeLogSchema.deriveMatches(db, budget: budget)
+            }
+            #expect(try matches() == [Timestamp(seconds: 400)], "budget \(budget)")
+        }
+
         var counted: [(Int64, SwipeAction, Timestamp)] = []
         try warehouse.read { r in
             try r.forEachSwipe(from: Timestamp(seconds: 0), to: Timestamp(seconds: 1000)) { counted.append(($0, $1, $2)) }

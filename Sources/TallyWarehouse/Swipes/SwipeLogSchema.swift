@@ -90,10 +90,10 @@ enum SwipeLogSchema {
     /// the rule. Measured at medium scale (5.2M likes and reports): SQLite's
     /// sorter took ~8 s to order them by pair; this takes ~2 s, and memory
     /// stays bounded whatever the month's size.
-    static func deriveMatches(_ db: Database) throws {
+    static func deriveMatches(_ db: Database, budget: Int = matchPassBudget) throws {
         let insert = try BulkStatement(db, sql: "INSERT INTO swipe_match (user_a, user_b, formed_at) VALUES (?, ?, ?)")
         let likesAndReports = try Int.fetchOne(db, sql: "SELECT count(*) FROM swipe_row WHERE action <> 'pass'") ?? 0
-        let partitions = max(1, (likesAndReports * MemoryLayout<PairRow>.stride + matchPassBudget - 1) / matchPassBudget)
+        let partitions = max(1, (likesAndReports * MemoryLayout<PairRow>.stride + budget - 1) / budget)
         var rows: [PairRow] = []
         rows.reserveCapacity(likesAndReports / partitions + likesAndReports / (8 * partitions) + 16)
         for partition in 0..<partitions {
