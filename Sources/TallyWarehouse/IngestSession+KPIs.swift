@@ -30,12 +30,22 @@ extension IngestSession {
         return try finishUpsert(s, file: file, line: line, next: 7)
     }
 
-    public func insert(_ r: SubscriptionEventRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("subscription_event", ["id", "app", "user_id", "event", "product_id", "context", "at"],
-                                     key: ["id"])
+    /// Appends a subscription event row. Which row of a repeated id counts,
+    /// and which repeats are rejects, is decided after the load
+    /// (``SubscriptionLogSchema/events``).
+    public func insert(_ r: SubscriptionEventRecord, file: Int64, line: Int) throws {
+        let s = try eventStatement()
         s.bind(1, r.id); s.bind(2, r.app); s.bind(3, r.userId); s.bind(4, r.event.kind.rawValue)
         s.bind(5, r.event.productId); s.bind(6, r.event.context); s.bind(7, r.event.timestamp.microseconds)
-        return try finishUpsert(s, file: file, line: line, next: 8)
+        s.bind(8, file); s.bind(9, line)
+        try s.step()
+    }
+
+    private func eventStatement() throws -> BulkStatement {
+        try statement("""
+            INSERT INTO subscription_event_row (id, app, user_id, event, product_id, context, at, file_id, line)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
     }
 
     public func insert(_ r: ConnectionRecord, file: Int64, line: Int) throws -> Bool {

@@ -40,10 +40,12 @@ extension WarehouseReader {
     /// (byte order), events in time order (ties: load order, then line).
     /// Memory holds one user's events.
     public func forEachSubscriber(_ body: (_ app: String, _ userId: String, _ events: [(id: String, event: SubscriptionEvent)]) throws -> Void) throws {
+        let paths = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_file")
+            .map { ($0[0] as Int64, $0[1] as String) })
+        // The table's own order: one scan, no sort.
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT e.app, e.user_id, e.event, e.product_id, e.context, e.at, f.display_path, e.line, e.id
-            FROM subscription_event e JOIN input_file f ON f.id = e.file_id
-            ORDER BY e.app, e.user_id, e.at, f.load_seq, e.line
+            SELECT app, user_id, event, product_id, context, at, file_id, line, id
+            FROM subscription_event ORDER BY app, user_id, at, load_seq, line
             """)
         var key: (app: String, user: String)?
         var events: [(id: String, event: SubscriptionEvent)] = []
@@ -57,7 +59,7 @@ extension WarehouseReader {
             key = (app, user)
             guard let kind = SubscriptionEventKind(contract: row[2]) else { continue }
             events.append((row[8], SubscriptionEvent(kind: kind, timestamp: Timestamp(microseconds: row[5]), productId: row[3],
-                                                     context: row[4], source: SourceRef(file: row[6], line: row[7]))))
+                                                     context: row[4], source: SourceRef(file: paths[row[6]] ?? "", line: row[7]))))
         }
         if let k = key { try body(k.app, k.user, events) }
     }

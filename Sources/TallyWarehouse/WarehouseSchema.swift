@@ -39,11 +39,13 @@ enum WarehouseSchema {
         ExpensesSchema.register(&migrator)
         FitnessSchema.register(&migrator)
         KPISchema.register(&migrator)
+        SubscriptionLogSchema.register(&migrator)
         return migrator
     }
 
     /// Derived tables, each refreshed when one of its input tables changed.
-    static let derivations: [Derivation] = [ExpensesSchema.winners, FitnessSchema.activityWinners, KPISchema.matches]
+    static let derivations: [Derivation] = [ExpensesSchema.winners, FitnessSchema.activityWinners, KPISchema.matches,
+                                            SubscriptionLogSchema.events]
 }
 
 /// A derived table: rebuilt from its inputs at the end of an ingest in which
