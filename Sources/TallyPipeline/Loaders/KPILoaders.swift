@@ -16,7 +16,7 @@ enum KPILoaders {
                                keyDescription: "productId"),
         // A repeated id within a file is a reject, found after the load (see SubscriptionLogSchema.events).
         .events: TableLoader { f, s, file in
-            try s.insert(KPIDecoders.event(f), file: file, line: f.line)
+            try s.insert(KPIDecoders.eventFields(f), file: file)
             return true
         },
         .connections: TableLoader(store: { f, s, file in try s.insert(KPIDecoders.connection(f), file: file, line: f.line) },
