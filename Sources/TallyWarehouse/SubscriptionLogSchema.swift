@@ -55,10 +55,10 @@ enum SubscriptionLogSchema {
     /// and the winners in read order. Both run with a small page cache:
     /// SQLite sorts in memory up to the cache size, and sorting 2M rows in
     /// one 256 MiB run measured slower (and 500 MiB of RSS) than sorting
-    /// 16 MiB runs and merging them.
+    /// 4 MiB runs and merging them (3.3 s instead of 5.6 s of CPU for 2M events).
     static let events = Derivation(inputs: inputs) { db in
         let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-        try db.execute(sql: "PRAGMA cache_size = -16384")
+        try db.execute(sql: "PRAGMA cache_size = -4096")
         defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
         try db.execute(sql: """
             DROP TABLE IF EXISTS temp.subscription_event_loser;
