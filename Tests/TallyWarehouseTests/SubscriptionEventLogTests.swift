@@ -29,8 +29,9 @@ struct SubscriptionEventLogTests {
     func stored(_ warehouse: Warehouse) throws -> [String] {
         try warehouse.read { (r: WarehouseReader) throws in
             var out: [String] = []
-            try r.forEachSubscriber { _, user, events in
-                for (_, e) in events { out.append("\(user) \(e.kind.rawValue) \(e.source?.file ?? ""):\(e.source?.line ?? 0)") }
+            try r.forEachSubscriber { _, user, events, ids in
+                #expect(ids.count == events.count)
+                for e in events { out.append("\(user) \(e.kind.rawValue) \(e.source?.file ?? ""):\(e.source?.line ?? 0)") }
             }
             return out
         }
