@@ -55,6 +55,15 @@ struct BulkStatement {
 }
 
 extension BulkStatement {
+    /// Binds UTF-8 bytes as text without making a String, and without SQLite
+    /// copying them: the bytes must stay valid until ``step()`` returns
+    /// (which resets the statement and clears its bindings).
+    func bind(_ index: Int32, borrowing bytes: UnsafeBufferPointer<UInt8>?) {
+        guard let bytes, let base = bytes.baseAddress else { sqlite3_bind_null(handle, index); return }
+        _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                              Int32(bytes.count), nil)
+    }
+
     /// Binds UTF-8 bytes as text without making a String (SQLite copies them).
     func bind(_ index: Int32, bytes: UnsafeBufferPointer<UInt8>?) {
         guard let bytes, let base = bytes.baseAddress else { sqlite3_bind_null(handle, index); return }

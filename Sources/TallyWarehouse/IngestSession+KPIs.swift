@@ -60,12 +60,33 @@ extension IngestSession {
         return try finishUpsert(s, file: file, line: line, next: 7)
     }
 
-    public func insert(_ r: SubscriptionEventRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("subscription_event", ["id", "app", "user_id", "event", "product_id", "context", "at"],
-                                     key: ["id"])
+    /// Appends a subscription event row. Which row of a repeated id counts,
+    /// and which repeats are rejects, is decided after the load
+    /// (``SubscriptionLogSchema/events``).
+    public func insert(_ r: SubscriptionEventRecord, file: Int64, line: Int) throws {
+        let s = try eventStatement()
         s.bind(1, r.id); s.bind(2, r.app); s.bind(3, r.userId); s.bind(4, r.event.kind.rawValue)
         s.bind(5, r.event.productId); s.bind(6, r.event.context); s.bind(7, r.event.timestamp.microseconds)
-        return try finishUpsert(s, file: file, line: line, next: 8)
+        s.bind(8, file); s.bind(9, line)
+        try s.step()
+    }
+
+    /// Appends a subscription event row, binding its bytes where the reader
+    /// holds them (no String is made, SQLite copies nothing until it builds
+    /// the row). Repeated ids are settled after the load, as for a record.
+    public func insert(_ r: SubscriptionEventFields, file: Int64) throws {
+        let s = try eventStatement()
+        s.bind(1, borrowing: r.id); s.bind(2, borrowing: r.app); s.bind(3, borrowing: r.userId)
+        s.bind(4, r.kind.rawValue); s.bind(5, borrowing: r.productId); s.bind(6, borrowing: r.context)
+        s.bind(7, r.timestamp.microseconds); s.bind(8, file); s.bind(9, r.line)
+        try s.step()
+    }
+
+    private func eventStatement() throws -> BulkStatement {
+        try statement("""
+            INSERT INTO subscription_event_row (id, app, user_id, event, product_id, context, at, file_id, line)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
     }
 
     public func insert(_ r: ConnectionRecord, file: Int64, line: Int) throws -> Bool {

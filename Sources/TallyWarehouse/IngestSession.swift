@@ -88,14 +88,24 @@ public final class IngestSession {
             """, arguments: [read, rejected, superseded, unknownFields.joined(separator: ","), fileId])
     }
 
-    /// Stores a reject found while reading.
+    /// Stores a reject found while reading. Only the id's first
+    /// ``rejectIdLength`` characters are kept (a hostile id can be huge).
     public func reject(file fileId: Int64, line: Int, id: String, reason: String) throws {
         let s = try statement("INSERT INTO ingest_reject (file_id, line, record_id, reason) VALUES (?, ?, ?, ?)")
         s.bind(1, fileId)
         s.bind(2, line)
-        s.bind(3, id)
+        s.bind(3, String(id.prefix(Self.rejectIdLength)))
         s.bind(4, reason)
         try s.step()
+    }
+
+    /// The most characters of a rejected record's id that are stored.
+    public static let rejectIdLength = 200
+
+    /// Stores a reject found after the load (by a derivation), as ``reject(file:line:id:reason:)`` does.
+    static func storeReject(_ db: Database, file fileId: Int64, line: Int, id: String, reason: String) throws {
+        try db.cachedStatement(sql: "INSERT INTO ingest_reject (file_id, line, record_id, reason) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [fileId, line, String(id.prefix(rejectIdLength)), reason])
     }
 
     /// Brings derived tables up to date; called before the transaction commits.

@@ -3,9 +3,9 @@ import GRDBSQLite
 
 /// A query stepped through SQLite's C API, its columns read in place.
 ///
-/// For scans of millions of rows (the match pass over every swipe): GRDB's
-/// `Row` cursor copies each value into Swift types, which measured as most of
-/// the pass's time when user ids were Strings.
+/// The read-side twin of ``BulkStatement``, for scans of millions of rows
+/// (the match pass, the subscribers' events): GRDB's `Row` cursor copies each
+/// value into Swift types, which measured as most of those scans' time.
 final class RawCursor {
     private let statement: Statement
     private let db: Database
@@ -30,6 +30,13 @@ final class RawCursor {
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    /// The UTF-8 bytes of a text column, valid until the next call to
+    /// ``next()``; nil for NULL.
+    func text(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        guard let base = sqlite3_column_text(handle, column) else { return nil }
+        return UnsafeBufferPointer(start: base, count: Int(sqlite3_column_bytes(handle, column)))
+    }
 
     /// Calls `body` with the column's UTF-8 bytes (valid only during the call).
     func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {

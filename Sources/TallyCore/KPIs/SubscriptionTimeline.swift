@@ -24,7 +24,9 @@ public struct SubscriptionTimeline: Sendable {
     public init(app: String, userId: String, events: [SubscriptionEvent]) {
         self.app = app
         self.userId = userId
-        let sorted = events.enumerated().sorted { a, b in
+        // The warehouse gives events in time order already: sort only when needed.
+        let inOrder = zip(events, events.dropFirst()).allSatisfy { $0.timestamp <= $1.timestamp }
+        let sorted = inOrder ? events : events.enumerated().sorted { a, b in
             a.element.timestamp != b.element.timestamp ? a.element.timestamp < b.element.timestamp : a.offset < b.offset
         }.map(\.element)
         self.events = sorted

@@ -43,18 +43,33 @@ public enum KPIDecoders {
     /// An event. Rejects an event name the contract does not name, and a
     /// paying event (`subscribed`, `renewed`, `upgraded`, `downgraded`) without a product.
     public static func event(_ f: FieldDecoder) throws(FieldError) -> SubscriptionEventRecord {
-        let id = try f.required(0)
-        let app = try f.required(1)
-        let user = try f.required(2)
-        let text = try f.required(3)
-        guard let kind = SubscriptionEventKind(contract: text) else {
+        let e = try eventFields(f)
+        func text(_ bytes: UnsafeBufferPointer<UInt8>?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
+        let event = SubscriptionEvent(kind: e.kind, timestamp: e.timestamp, productId: text(e.productId), context: text(e.context),
+                                      source: SourceRef(file: "", line: e.line))
+        return SubscriptionEventRecord(id: text(e.id)!, app: text(e.app)!, userId: text(e.userId)!, event: event)
+    }
+
+    /// An event as byte views of its fields (valid during the reader's
+    /// callback only: events are a large table, so no Strings are made),
+    /// checked as ``event(_:)`` checks it.
+    public static func eventFields(_ f: FieldDecoder) throws(FieldError) -> SubscriptionEventFields {
+        func required(_ index: Int) throws(FieldError) -> UnsafeBufferPointer<UInt8> {
+            guard let bytes = f.view.bytes(index) else { throw FieldError("\(f.fields[index]) is empty") }
+            return bytes
+        }
+        let id = try required(0)
+        let app = try required(1)
+        let user = try required(2)
+        let name = try required(3)
+        guard let kind = SubscriptionEventKind(utf8: name) else {
+            let text = String(decoding: name, as: UTF8.self)
             throw FieldError("event '\(text.prefix(40))' is not one of \(SubscriptionEventKind.spellings)")
         }
-        let product = f.optional(4)
-        if kind.isPaying && product == nil { throw FieldError("productId is empty; a \(text) event names its product") }
-        let event = SubscriptionEvent(kind: kind, timestamp: try f.timestamp(6), productId: product, context: f.optional(5),
-                                      source: SourceRef(file: "", line: f.line))
-        return SubscriptionEventRecord(id: id, app: app, userId: user, event: event)
+        let product = f.view.bytes(4)
+        if kind.isPaying && product == nil { throw FieldError("productId is empty; a \(kind.rawValue) event names its product") }
+        return SubscriptionEventFields(id: id, app: app, userId: user, kind: kind, productId: product, context: f.view.bytes(5),
+                                       timestamp: try f.timestamp(6), line: f.line)
     }
 
     public static func connection(_ f: FieldDecoder) throws(FieldError) -> ConnectionRecord {

@@ -25,6 +25,19 @@ public struct ProductRecord: Sendable, Equatable {
     public var entry: ProductCatalog.Entry
 }
 
+/// A row of `subscriptions/events`, as byte views into the reader's buffer:
+/// valid only during the reader's callback (store it, don't keep it).
+public struct SubscriptionEventFields {
+    public var id: UnsafeBufferPointer<UInt8>
+    public var app: UnsafeBufferPointer<UInt8>
+    public var userId: UnsafeBufferPointer<UInt8>
+    public var kind: SubscriptionEventKind
+    public var productId: UnsafeBufferPointer<UInt8>?
+    public var context: UnsafeBufferPointer<UInt8>?
+    public var timestamp: Timestamp
+    public var line: Int
+}
+
 /// A row of `subscriptions/events`.
 public struct SubscriptionEventRecord: Sendable, Equatable {
     public var id: String

@@ -14,7 +14,11 @@ enum KPILoaders {
         }, bulk: SwipesBulkLoad.load),
         .products: TableLoader(store: { f, s, file in try s.insert(KPIDecoders.product(f), file: file, line: f.line) },
                                keyDescription: "productId"),
-        .events: TableLoader { f, s, file in try s.insert(KPIDecoders.event(f), file: file, line: f.line) },
+        // A repeated id within a file is a reject, found after the load (see SubscriptionLogSchema.events).
+        .events: TableLoader { f, s, file in
+            try s.insert(KPIDecoders.eventFields(f), file: file)
+            return true
+        },
         .connections: TableLoader(store: { f, s, file in try s.insert(KPIDecoders.connection(f), file: file, line: f.line) },
                                   keyDescription: "connection (same userId, partnerId and connectedAt)"),
     ]
@@ -29,10 +33,8 @@ struct AppStoreConnectLoader: ExportLoader {
         try reader.read { row in
             switch row {
             case .event(let record):
-                if try !session.insert(record, file: fileId, line: record.event.source?.line ?? 0) {
-                    rejected += 1
-                    try sink.reject(record.event.source?.line ?? 0, record.userId, "duplicate row in this file")
-                }
+                // A repeated id is a reject found after the load (see SubscriptionLogSchema.events).
+                try session.insert(record, file: fileId, line: record.event.source?.line ?? 0)
             case .count(let count, let line):
                 try session.insert(count, file: fileId, line: line)
             case .malformed(let line, let id, let reason):

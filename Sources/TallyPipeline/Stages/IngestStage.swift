@@ -19,6 +19,8 @@ public struct IngestStage {
         public var rowsRejected: Int
         public var bytes: Int64
         public var seconds: Double
+        /// The file's id in the warehouse, when loaded.
+        var fileId: Int64?
     }
 
     /// What the stage did.
@@ -65,12 +67,18 @@ public struct IngestStage {
         }
         let folder = dataDirectory.standardizedFileURL.path
         let present = Set(catalog.files.map { $0.url.standardizedFileURL.path })
-        let outcomes = try warehouse.ingest { session in
+        var outcomes = try warehouse.ingest { session in
             for path in try session.unloadVanished(under: folder, present: present) {
                 logger.notice("\(path) is no longer in the data folder: its rows were unloaded")
                 progress.step(["stage": "ingest", "file": path, "status": "unloaded"])
             }
             return try files.map { file in try load(file, into: session) }
+        }
+        // Repeated ids of some tables (subscription events) are rejected after
+        // the load, when the derived tables are built: take the final counts.
+        let rejected = Dictionary(uniqueKeysWithValues: try warehouse.read { try $0.inputFiles() }.map { ($0.id, $0.rowsRejected) })
+        for i in outcomes.indices {
+            if let id = outcomes[i].fileId, let count = rejected[id] { outcomes[i].rowsRejected = count }
         }
         return Outcome(files: outcomes, ignored: ignored, seconds: Date().timeIntervalSince(started))
     }
@@ -89,7 +97,7 @@ public struct IngestStage {
         progress.begin("ingest \(file.relativePath)", totalBytes: bytes)
         let sink = LoadSink(
             reject: { line, id, reason in
-                try session.reject(file: fileId, line: line, id: String(id.prefix(200)), reason: reason)
+                try session.reject(file: fileId, line: line, id: id, reason: reason)
             },
             progress: { bytes, rows in self.progress.update(bytes: bytes, rows: rows) })
         let (read, rejected, unknown): (Int, Int, [String])
@@ -109,7 +117,7 @@ public struct IngestStage {
         progress.step(["stage": "ingest", "file": file.relativePath, "rows": "\(read)",
                        "rejected": "\(rejected)", "seconds": String(format: "%.3f", seconds)])
         return FileOutcome(path: file.relativePath, kind: file.kind, loaded: true, rowsRead: read,
-                           rowsRejected: rejected, bytes: bytes, seconds: seconds)
+                           rowsRejected: rejected, bytes: bytes, seconds: seconds, fileId: fileId)
     }
 
     /// True for an Apple Health export whose days were summed in another time zone than this run's.

@@ -70,18 +70,21 @@ struct KPIStage: ReportStage {
             conversionWindowDays: config.kpis.conversionWindowDays, retentionDays: config.kpis.retentionDays)
         var kpis = SubscriptionKPIs(settings: settings, catalog: catalog)
         var rejects: [Reject] = []
-        try reader.forEachSubscriber { app, user, rows in
-            var events: [SubscriptionEvent] = []
-            events.reserveCapacity(rows.count)
-            for (id, event) in rows {
-                if let product = event.productId, event.kind != .signup, event.kind != .paywallShown, catalog[product] == nil {
+        func unknownProduct(_ event: SubscriptionEvent) -> Bool {
+            guard let product = event.productId, event.kind != .signup, event.kind != .paywallShown else { return false }
+            return catalog[product] == nil
+        }
+        try reader.forEachSubscriber { app, user, events, ids in
+            var kept = events
+            if events.contains(where: unknownProduct) {
+                kept.removeAll()
+                for (event, id) in zip(events, ids) {
+                    guard unknownProduct(event), let product = event.productId else { kept.append(event); continue }
                     rejects.append(Reject(dataset: "subscriptions", file: event.source?.file ?? "", line: event.source?.line ?? 0,
                                           id: id, reason: "productId '\(product.prefix(60))' is in neither subscriptions/products nor the products of tally.yml"))
-                    continue
                 }
-                events.append(event)
             }
-            kpis.add(SubscriptionTimeline(app: app, userId: user, events: events))
+            kpis.add(SubscriptionTimeline(app: app, userId: user, events: kept))
             if kpis.users % 1000 == 0 { context.progress.update(bytes: 0, rows: kpis.users, detail: "subscribers") }
         }
         let appStore = try reader.appStoreEventCounts(first: period.firstDay, last: period.lastDay).map {

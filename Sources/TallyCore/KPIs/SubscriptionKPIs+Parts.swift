@@ -1,0 +1,58 @@
+/// Small helpers of ``SubscriptionKPIs/add(_:)``, which runs once per user
+/// of every app (630k times on the medium data set): each saves work that
+/// showed in profiles.
+
+/// The states of a timeline at increasing instants, in one forward pass
+/// over its changes: the state at `t` is the one after every change strictly
+/// before `t` (as ``SubscriptionTimeline/state(at:)``).
+struct StateSweep {
+    private let changes: [(at: Timestamp, state: SubscriptionState)]
+    private var next = 0
+    private var current = SubscriptionState.none
+
+    init(_ changes: [(at: Timestamp, state: SubscriptionState)]) { self.changes = changes }
+
+    /// The state at `t`; `t` must not decrease from one call to the next.
+    mutating func state(at t: Timestamp) -> SubscriptionState {
+        while next < changes.count && changes[next].at < t {
+            current = changes[next].state
+            next += 1
+        }
+        return current
+    }
+}
+
+/// Catalogue lookups for one user, who pays for few products: the last one
+/// found is kept.
+struct EntryCache {
+    private let catalog: ProductCatalog
+    private var last: (productId: String, entry: ProductCatalog.Entry?)?
+
+    init(_ catalog: ProductCatalog) { self.catalog = catalog }
+
+    mutating func entry(_ productId: String?) -> ProductCatalog.Entry? {
+        guard let productId else { return nil }
+        if let last, last.productId == productId { return last.entry }
+        let entry = catalog[productId]
+        last = (productId, entry)
+        return entry
+    }
+}
+
+/// A set of month indexes (into ``SubscriptionKPIs/months``), as bits.
+struct MonthSet: Sendable, Equatable {
+    private var words: [UInt64]
+
+    init(count: Int) { words = Array(repeating: 0, count: max(1, (count + 63) / 64)) }
+
+    subscript(_ i: Int) -> Bool {
+        get { words[i >> 6] & (1 << UInt64(i & 63)) != 0 }
+        set {
+            if newValue { words[i >> 6] |= 1 << UInt64(i & 63) } else { words[i >> 6] &= ~(1 << UInt64(i & 63)) }
+        }
+    }
+
+    mutating func formUnion(_ other: MonthSet) {
+        for w in other.words.indices { words[w] |= other.words[w] }
+    }
+}

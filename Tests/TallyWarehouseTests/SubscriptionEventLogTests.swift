@@ -1,0 +1,156 @@
+import Foundation
+import GRDB
+import Testing
+import TallyCore
+@testable import TallyIngest
+@testable import TallyWarehouse
+
+/// Subscription events are appended as read and settled after the load
+/// (`SubscriptionLogSchema.events`) with the rules the keyed upsert had.
+@Suite("Subscription events: append-only log and winners")
+struct SubscriptionEventLogTests {
+    func temporaryWarehousePath() -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tally-wh-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.appendingPathComponent("tally.sqlite").path
+    }
+
+    func eventsFile(_ name: String) -> InputFile {
+        InputFile(url: URL(fileURLWithPath: "/data/\(name)"), relativePath: name, kind: .table(.events))
+    }
+
+    func event(_ id: String, user: String, _ kind: SubscriptionEventKind, at seconds: Int64, product: String? = "p.m")
+        -> SubscriptionEventRecord {
+        SubscriptionEventRecord(id: id, app: "FisioFlow", userId: user,
+                                event: SubscriptionEvent(kind: kind, timestamp: Timestamp(seconds: seconds), productId: product))
+    }
+
+    /// Every stored event as "user kind file:line", in read order.
+    func stored(_ warehouse: Warehouse) throws -> [String] {
+        try warehouse.read { (r: WarehouseReader) throws in
+            var out: [String] = []
+            try r.forEachSubscriber { _, user, events, ids in
+                #expect(ids.count == events.count)
+                for e in events { out.append("\(user) \(e.kind.rawValue) \(e.source?.file ?? ""):\(e.source?.line ?? 0)") }
+            }
+            return out
+        }
+    }
+
+    @Test func aRepeatedIdInOneFileKeepsTheFirstRowAndRejectsTheRepeat() throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        try warehouse.ingest { s in
+            let f = try s.beginFile(eventsFile("a/events.csv"), absolutePath: "/a/events.csv", bytes: 1, sha256: "a")
+            try s.insert(event("e1", user: "u1", .subscribed, at: 100), file: f, line: 2)
+            try s.insert(event("e2", user: "u1", .renewed, at: 200), file: f, line: 3)
+            try s.insert(event("e1", user: "u2", .refunded, at: 50), file: f, line: 4)    // repeat: rejected
+            try s.insert(event("e1", user: "u1", .expired, at: 300), file: f, line: 5)    // and again
+            try s.finishFile(f, read: 4, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        #expect(try stored(warehouse) == ["u1 subscribed a/events.csv:2", "u1 renewed a/events.csv:3"])
+        try warehouse.read { (r: WarehouseReader) throws in
+            let rejects = try r.ingestRejects()
+            #expect(rejects.map { "\($0.file):\($0.line) \($0.id) \($0.reason)" } == [
+                "a/events.csv:4 e1 duplicate id in this file (the first row is kept)",
+                "a/events.csv:5 e1 duplicate id in this file (the first row is kept)",
+            ])
+            let file = try #require(try r.inputFiles().first)
+            #expect((file.rowsRead, file.rowsRejected, file.rowsSuperseded) == (4, 2, 0))
+        }
+
+        // A later ingest of another file neither counts nor rejects the repeats again.
+        try warehouse.ingest { s in
+            let g = try s.beginFile(eventsFile("b/events.csv"), absolutePath: "/b/events.csv", bytes: 1, sha256: "b")
+            try s.insert(event("e9", user: "u3", .signup, at: 10, product: nil), file: g, line: 2)
+            try s.finishFile(g, read: 1, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        try warehouse.read { (r: WarehouseReader) throws in
+            #expect(try r.ingestRejects().count == 2)
+            #expect(try r.inputFiles().map(\.rowsRejected) == [2, 0])
+        }
+    }
+
+    @Test func aLaterLoadedFileReplacesAnEarlierFilesEventOfTheSameId() throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        try warehouse.ingest { s in
+            let f = try s.beginFile(eventsFile("a/events.csv"), absolutePath: "/a/events.csv", bytes: 1, sha256: "a")
+            try s.insert(event("e1", user: "u1", .subscribed, at: 100), file: f, line: 2)
+            try s.insert(event("e2", user: "u1", .renewed, at: 200), file: f, line: 3)
+            try s.finishFile(f, read: 2, rejected: 0, superseded: 0, unknownFields: [])
+            // In the same ingest, a later file: its first e1 wins, its repeat is still a reject.
+            let g = try s.beginFile(eventsFile("b/events.csv"), absolutePath: "/b/events.csv", bytes: 1, sha256: "b")
+            try s.insert(event("e1", user: "u1", .trialStarted, at: 90), file: g, line: 2)
+            try s.insert(event("e1", user: "u1", .refunded, at: 95), file: g, line: 3)
+            try s.finishFile(g, read: 2, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        #expect(try stored(warehouse) == ["u1 trial_started b/events.csv:2", "u1 renewed a/events.csv:3"])
+        // A file loaded in a later ingest replaces the winner again.
+        try warehouse.ingest { s in
+            let h = try s.beginFile(eventsFile("c/events.csv"), absolutePath: "/c/events.csv", bytes: 1, sha256: "c")
+            try s.insert(event("e2", user: "u1", .cancelled, at: 250), file: h, line: 7)
+            try s.finishFile(h, read: 1, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        #expect(try stored(warehouse) == ["u1 trial_started b/events.csv:2", "u1 cancelled c/events.csv:7"])
+        try warehouse.read { (r: WarehouseReader) throws in
+            #expect(try r.ingestRejects().map { "\($0.file):\($0.line)" } == ["b/events.csv:3"])
+            #expect(try r.inputFiles().map(\.rowsRejected) == [0, 1, 0])
+        }
+        // Reloading the first file (a new version) makes its rows the latest again.
+        try warehouse.ingest { s in
+            let f = try s.beginFile(eventsFile("a/events.csv"), absolutePath: "/a/events.csv", bytes: 1, sha256: "a2")
+            try s.insert(event("e1", user: "u1", .subscribed, at: 100), file: f, line: 2)
+            try s.finishFile(f, read: 1, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        #expect(try stored(warehouse) == ["u1 subscribed a/events.csv:2", "u1 cancelled c/events.csv:7"])
+    }
+
+    @Test func aVanishedFileTakesItsEventsAlong() throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        try warehouse.ingest { s in
+            let f = try s.beginFile(eventsFile("events.csv"), absolutePath: "/d/events.csv", bytes: 1, sha256: "a")
+            try s.insert(event("e1", user: "u1", .subscribed, at: 100), file: f, line: 2)
+            try s.finishFile(f, read: 1, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        try warehouse.ingest { s in _ = try s.unloadVanished(under: "/d", present: []) }
+        #expect(try stored(warehouse).isEmpty)
+        try warehouse.read { (r: WarehouseReader) throws in
+            #expect(try Int.fetchOne(r.db, sql: "SELECT count(*) FROM subscription_event_row") == 0)
+        }
+    }
+
+    @Test("a warehouse made before the event log forgets its event files, so they load again")
+    func upgradeForgetsEventFiles() throws {
+        let path = temporaryWarehousePath()
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try WarehouseSchema.migrator.migrate(queue, upTo: "v3: swipes and subscriptions")
+            try queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO input_file (id, path, display_path, dataset, table_name, bytes, sha256, load_seq) VALUES
+                        (1, '/d/subscriptions/products.csv', 'subscriptions/products.csv', 'subscriptions', 'products', 1, 'p', 1),
+                        (2, '/d/subscriptions/events.csv', 'subscriptions/events.csv', 'subscriptions', 'events', 1, 'e', 2),
+                        (3, '/d/subscriptions/Subscriber_Report.txt', 'subscriptions/Subscriber_Report.txt', 'subscriptions',
+                         'appStoreConnectReport', 1, 's', 3);
+                    INSERT INTO product VALUES ('p.m', 'FisioFlow', 'gold', 'monthly', 100, 'BRL', 1, 2);
+                    INSERT INTO subscription_event VALUES ('e1', 'FisioFlow', 'u1', 'subscribed', 'p.m', NULL, 5, 2, 2);
+                    INSERT INTO ingest_reject VALUES (2, 3, 'e1', 'duplicate id in this file (the first row is kept)');
+                    """)
+            }
+        }
+        let warehouse = try Warehouse(path: path)
+        try warehouse.read { (r: WarehouseReader) throws in
+            #expect(try r.inputFiles().map(\.displayPath) == ["subscriptions/products.csv"])
+            #expect(try r.ingestRejects().isEmpty)
+            #expect(try r.products().map(\.productId) == ["p.m"])
+        }
+        #expect(try stored(warehouse).isEmpty)
+        try warehouse.ingest { s in
+            let f = try s.beginFile(eventsFile("subscriptions/events.csv"), absolutePath: "/d/subscriptions/events.csv",
+                                    bytes: 1, sha256: "e")
+            try s.insert(event("e1", user: "u1", .subscribed, at: 5), file: f, line: 2)
+            try s.finishFile(f, read: 1, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        #expect(try stored(warehouse) == ["u1 subscribed subscriptions/events.csv:2"])
+        #expect(try warehouse.integrityCheck() == "ok")
+    }
+}
