@@ -12,6 +12,9 @@ public final class IngestSession {
     private var upsertStatements: [String: BulkStatement] = [:]
     /// Input tables (`InputFile.tableName`) whose rows changed in this transaction.
     private(set) var changedTables: Set<String> = []
+    /// Per file being loaded into an append-only log whose key must not
+    /// repeat within a file (check-ins): the hashes of the keys appended.
+    var appendedKeys: [Int64: KeyHashes] = [:]
 
     init(db: Database) { self.db = db }
 

@@ -17,22 +17,20 @@ extension WarehouseReader {
     ///
     /// A check-in's ``CheckinFact/duplicateOf`` is the first check-in (by
     /// createdAt, then file and line) of the same `workoutEntryId` over all
-    /// check-ins, when that is another one.
+    /// check-ins, when that is another one (found at ingest: see
+    /// ``CheckinLogSchema/winners``). The check-ins come in one scan of
+    /// `checkin_winner`'s order, each row's fields looked up in the log.
     public func forEachChallenge(_ body: (ChallengePartition) throws -> Void) throws {
         let checkins = try PartitionCursor(db, sql: """
-            SELECT c.challenge_id, c.id, c.group_id, c.user_id, c.display_name, c.photo_url, c.workout_entry_id,
-                   c.minutes, c.created_at, f.display_path, c.line,
-                   CASE WHEN c.workout_entry_id IS NULL THEN NULL ELSE first_value(c.id) OVER (
-                       PARTITION BY c.workout_entry_id ORDER BY c.created_at, f.display_path, c.line) END
-            FROM checkin c JOIN input_file f ON f.id = c.file_id
-            ORDER BY c.challenge_id, c.created_at, c.id
+            SELECT w.challenge_id, w.id, r.group_id, r.user_id, r.display_name, r.photo_url, r.workout_entry_id,
+                   r.minutes, w.created_at, f.display_path, r.line, w.duplicate_of
+            FROM checkin_winner w CROSS JOIN checkin_row r ON r.rowid = w.log_row JOIN input_file f ON f.id = r.file_id
+            ORDER BY w.challenge_id, w.created_at, w.id
             """) { row -> CheckinFact in
-            let id: String = row[1]
-            let first: String? = row[11]
-            return CheckinFact(id: id, groupId: row[2], challengeId: row[0], userId: row[3], displayName: row[4],
-                               photoURL: row[5], workoutEntryId: row[6], minutes: row[7],
-                               createdAt: Timestamp(microseconds: row[8]), duplicateOf: first == id ? nil : first,
-                               source: SourceRef(file: row[9], line: row[10]))
+            CheckinFact(id: row[1], groupId: row[2], challengeId: row[0], userId: row[3], displayName: row[4],
+                        photoURL: row[5], workoutEntryId: row[6], minutes: row[7],
+                        createdAt: Timestamp(microseconds: row[8]), duplicateOf: row[11],
+                        source: SourceRef(file: row[9], line: row[10]))
         }
         let members = try db.makeStatement(sql: "SELECT user_id, joined_at, left_at FROM group_member WHERE group_id = ?")
         let challenges = try Row.fetchCursor(db, sql: "SELECT id, group_id, name, start_date, end_date FROM challenge ORDER BY id")
@@ -51,10 +49,10 @@ extension WarehouseReader {
     /// Check-ins of challenges no `challenges` row has: rejects that belong to no challenge.
     public func unattachedCheckinRejects() throws -> [Reject] {
         try Row.fetchAll(db, sql: """
-            SELECT f.display_path, c.line, c.id, c.challenge_id
-            FROM checkin c JOIN input_file f ON f.id = c.file_id
-            WHERE NOT EXISTS (SELECT 1 FROM challenge h WHERE h.id = c.challenge_id)
-            ORDER BY f.display_path, c.line
+            SELECT f.display_path, r.line, w.id, w.challenge_id
+            FROM checkin_winner w CROSS JOIN checkin_row r ON r.rowid = w.log_row JOIN input_file f ON f.id = r.file_id
+            WHERE NOT EXISTS (SELECT 1 FROM challenge h WHERE h.id = w.challenge_id)
+            ORDER BY f.display_path, r.line
             """).map { Reject(dataset: "checkins", file: $0[0], line: $0[1], id: $0[2],
                               reason: CheckinRule.unknownChallenge($0[3]).reason) }
     }

@@ -39,11 +39,14 @@ enum WarehouseSchema {
         ExpensesSchema.register(&migrator)
         FitnessSchema.register(&migrator)
         KPISchema.register(&migrator)
+        CheckinLogSchema.register(&migrator)
         return migrator
     }
 
     /// Derived tables, each refreshed when one of its input tables changed.
-    static let derivations: [Derivation] = [ExpensesSchema.winners, FitnessSchema.activityWinners, KPISchema.matches]
+    static let derivations: [Derivation] = [
+        ExpensesSchema.winners, FitnessSchema.activityWinners, KPISchema.matches, CheckinLogSchema.winners,
+    ]
 }
 
 /// A derived table: rebuilt from its inputs at the end of an ingest in which

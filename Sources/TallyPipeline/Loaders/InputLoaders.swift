@@ -8,6 +8,13 @@ struct TableLoader: Sendable {
     var store: @Sendable (FieldDecoder, IngestSession, _ fileId: Int64) throws -> Bool
     /// What makes a row unique, for the duplicate-key reject ("id").
     var keyDescription = "id"
+    /// For a table stored as an append-only log: after the file's last row,
+    /// removes the rows whose key an earlier row of the file has and returns
+    /// them (line and key), to be rejected like a `store` that returned false.
+    var removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String)])?
+
+    /// The reason a row whose key repeats within its file is rejected with.
+    var duplicateReason: String { "duplicate \(keyDescription) in this file (the first row is kept)" }
 }
 
 /// Where a loader reports what it refused and how far it got.

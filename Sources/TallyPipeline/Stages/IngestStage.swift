@@ -140,8 +140,7 @@ public struct IngestStage {
                 do {
                     if try !loader.store(decoder, session, fileId) {
                         rejected += 1
-                        try sink.reject(view.line, idIndex.flatMap { view.string($0) } ?? "",
-                                        "duplicate \(loader.keyDescription) in this file (the first row is kept)")
+                        try sink.reject(view.line, idIndex.flatMap { view.string($0) } ?? "", loader.duplicateReason)
                     }
                 } catch let error as FieldError {
                     rejected += 1
@@ -149,6 +148,10 @@ public struct IngestStage {
                 }
                 if reader.recordsRead % 4096 == 0 { sink.progress(reader.bytesConsumed, reader.recordsRead) }
             }
+        }
+        for repeated in try loader.removeRepeats?(session, fileId) ?? [] {
+            rejected += 1
+            try sink.reject(repeated.line, repeated.id, loader.duplicateReason)
         }
         return (reader.recordsRead, rejected, reader.unknownFields)
     }
