@@ -94,6 +94,7 @@ public final class XLSXWorkbook {
             throw XLSXError.invalidArgument(file: path, reason: "maxRowsPerSheet \(options.maxRowsPerSheet) is outside 2...\(XLSXWorkbook.excelMaxRows)")
         }
         guard !path.isEmpty else { throw XLSXError.invalidArgument(file: path, reason: "empty file path") }
+        if options.constantMemory { XLSXWorkbook.keepLargeBlocksMapped }
         self.path = path
         self.options = options
         var lxwOptions = lxw_workbook_options()
