@@ -48,3 +48,26 @@ struct RawRows {
         }
     }
 }
+
+/// Strings made from column bytes, reusing the one already made for the
+/// same bytes: for values repeated on many rows (a challenge's group, its
+/// users and their names), so each is allocated once, not once per row.
+struct StringCache {
+    private var strings: [Int: String] = [:]
+
+    /// The string of `bytes` (UTF-8).
+    mutating func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        var hasher = Hasher()
+        hasher.combine(bytes: bytes)
+        let key = hasher.finalize()
+        if let cached = strings[key], cached.utf8.elementsEqual(bytes) { return cached }
+        let made = String(decoding: bytes, as: UTF8.self)
+        strings[key] = made
+        return made
+    }
+
+    /// Forgets every string (to bound memory between partitions).
+    mutating func removeAll() {
+        strings.removeAll(keepingCapacity: true)
+    }
+}

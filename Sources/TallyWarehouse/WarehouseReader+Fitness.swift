@@ -29,6 +29,7 @@ extension WarehouseReader {
         // The challenge whose check-ins are being gathered (its id's bytes as the key).
         var current: (challenge: Challenge, key: [UInt8])?
         var checkins: [CheckinFact] = []
+        var repeated = StringCache()   // a challenge's group, users and names recur on many of its rows
         func advance() throws {
             current = nil
             while let row = try challenges.next() {
@@ -45,6 +46,7 @@ extension WarehouseReader {
             }
             let partition = ChallengePartition(challenge: challenge, checkins: checkins, memberships: spans)
             checkins = []
+            repeated.removeAll()
             try body(partition)
         }
         try advance()
@@ -54,15 +56,17 @@ extension WarehouseReader {
             FROM checkin_winner w CROSS JOIN checkin_row r ON r.rowid = w.log_row
             ORDER BY w.challenge_id, w.created_at, w.id
             """).forEach { row in
-            let key = row.bytes(0) ?? UnsafeRawBufferPointer(start: nil, count: 0)
+            let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+            let key = row.bytes(0) ?? empty
             while let c = current, c.key.lexicographicallyPrecedes(key) {   // challenges before this key are complete
                 try emit(c.challenge)
                 try advance()
             }
             guard let c = current, c.key.elementsEqual(key) else { return }   // a check-in of an unknown challenge
             checkins.append(CheckinFact(
-                id: row.string(1) ?? "", groupId: row.string(2) ?? "", challengeId: c.challenge.id, userId: row.string(3) ?? "",
-                displayName: row.string(4) ?? "", photoURL: row.string(5), workoutEntryId: row.string(6),
+                id: row.string(1) ?? "", groupId: repeated.string(row.bytes(2) ?? empty), challengeId: c.challenge.id,
+                userId: repeated.string(row.bytes(3) ?? empty), displayName: repeated.string(row.bytes(4) ?? empty),
+                photoURL: row.string(5), workoutEntryId: row.string(6),
                 minutes: Int(row.int64(7)), createdAt: Timestamp(microseconds: row.int64(8)), duplicateOf: row.string(11),
                 source: SourceRef(file: paths[row.int64(9)] ?? "", line: Int(row.int64(10)))))
         }

@@ -8,7 +8,13 @@ import TallyWarehouse
 /// day): for each challenge (the unit of work) apply the check-in rules,
 /// rank the counted check-ins, compare with the board `rankChangeDays`
 /// earlier, and write every challenge started by then. Each snapshot is
-/// stored in the warehouse (`leaderboard_snapshot`) after the read.
+/// stored in the warehouse (`leaderboard_snapshot`) as it is written, in the
+/// transaction that reads the check-ins.
+///
+/// The work is spread over threads without changing a byte: challenges are
+/// computed (and their text files written) in parallel batches, the workbook
+/// is filled on a thread of its own, and the thread reading the warehouse
+/// writes the CSV and the snapshots, all in challenge order.
 ///
 /// Writes `leaderboards/leaderboard.csv`, `leaderboards.xlsx` and one
 /// `<challengeId>.txt` per challenge. Check-ins of every challenge are
@@ -33,10 +39,14 @@ struct LeaderboardsStage: ReportStage {
         var biggest: Leaderboard?   // the board with the most users, for the summary
         context.progress.begin("leaderboards")
 
+        // The workbook is written on a thread of its own, sheet by sheet in challenge order.
+        let sheets = OrderedWriter()
+        defer { sheets.waitForAll() }
+        let book = HandedOver(value: workbook)
         // Snapshots are stored as boards are written, in the transaction that reads the check-ins.
         try context.warehouse.readStoringLeaderboards { reader, snapshots in
             rejects = try reader.unattachedCheckinRejects()
-            // Per challenge, in parallel: judge its check-ins, rank them, render its text; written in order.
+            // Per challenge, in parallel: judge its check-ins, rank them, write its text; the rest in order.
             let minimumMinutes = settings.minimumWorkoutMinutes
             let rankChangeDays = settings.rankChangeDays
             let timezone = context.timezone
@@ -48,7 +58,14 @@ struct LeaderboardsStage: ReportStage {
                 guard partition.challenge.startDate <= asOf else { return ChallengeOutcome(resolution: resolution) }
                 let board = LeaderboardBuilder.build(challenge: partition.challenge, counted: resolution.counted,
                                                      asOf: asOf, rankChangeDays: rankChangeDays)
-                return ChallengeOutcome(resolution: resolution, board: board, text: LeaderboardText.render(board, locale: locale))
+                // Each text file is written here, on all cores: creating thousands of files is mostly kernel time.
+                let text = LeaderboardText.render(board, locale: locale)
+                let file = Result { () throws -> HandedOver<AtomicFile> in
+                    let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: board.challenge.id) + ".txt"))
+                    try txt.write(text.utf8)
+                    return HandedOver(value: txt)
+                }
+                return ChallengeOutcome(resolution: resolution, board: board, text: file)
             }, consume: { outcome in
                 rejects += outcome.resolution.rejects
                 guard let board = outcome.board else { return }
@@ -56,7 +73,14 @@ struct LeaderboardsStage: ReportStage {
                 let expected = outcome.resolution.counted.filter { $0.day <= asOf }.count
                 if board.entries.reduce(0, { $0 + $1.checkins }) != expected { mismatched.append(board.challenge.id) }
                 counted += expected
-                try write(board, text: outcome.text, csv: csv, workbook: workbook, folder: folder, outputs: context.outputs)
+                let c = board.challenge
+                for e in board.entries {
+                    try csv.writeRow([c.id, c.groupId, board.asOf.description, String(e.rank), e.userId, e.displayName,
+                                      String(e.checkins), String(e.minutes), e.rankChange.map(String.init) ?? "",
+                                      e.isNewcomer ? "true" : "false", String(e.streaks.current), String(e.streaks.best)])
+                }
+                try sheets.submit { try book.value.add(board) }
+                if let text = outcome.text { context.outputs.add(try text.get().value) }
                 try snapshots.store(board)
                 boardCount += 1
                 users += board.entries.count
@@ -67,6 +91,7 @@ struct LeaderboardsStage: ReportStage {
             })
             try reader.forEachChallenge { try batches.add($0) }
             try batches.flush()
+            try sheets.finish()
             try workbook.close()
         }
         try context.outputs.add(csv)
@@ -92,25 +117,12 @@ struct LeaderboardsStage: ReportStage {
         return ReportOutcome(name: name, rejects: rejects, outputs: outputs, checks: checks, summary: summary,
                              rows: boardCount, seconds: Date().timeIntervalSince(started))
     }
-
-    private func write(_ board: Leaderboard, text: String, csv: CSVWriter, workbook: LeaderboardsWorkbook, folder: URL,
-                       outputs: OutputSet) throws {
-        let c = board.challenge
-        for e in board.entries {
-            try csv.writeRow([c.id, c.groupId, board.asOf.description, String(e.rank), e.userId, e.displayName,
-                              String(e.checkins), String(e.minutes), e.rankChange.map(String.init) ?? "",
-                              e.isNewcomer ? "true" : "false", String(e.streaks.current), String(e.streaks.best)])
-        }
-        try workbook.add(board)
-        let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: c.id) + ".txt"))
-        try txt.write(text.utf8)
-        outputs.add(txt)
-    }
 }
 
-/// What one challenge gave: its judged check-ins and, once it has started, its board and text.
+/// What one challenge gave: its judged check-ins and, once it has started,
+/// its board and its text file (written, not yet moved into place).
 private struct ChallengeOutcome: Sendable {
     var resolution: CheckinResolver.Resolution
     var board: Leaderboard?
-    var text = ""
+    var text: Result<HandedOver<AtomicFile>, Error>?
 }

@@ -23,6 +23,10 @@ final class PartitionBatches<Partition: Sendable, Result: Sendable> {
         pending.reserveCapacity(batchSize)
     }
 
+    /// A batch still computing when the caller gave up (an error) is waited
+    /// for, so no background work outlives the batches.
+    deinit { computing?.done.wait() }
+
     /// Adds a partition; when a batch is full, starts computing it and consumes the previous one.
     func add(_ partition: Partition) throws {
         pending.append(partition)
