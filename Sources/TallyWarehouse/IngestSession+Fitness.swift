@@ -36,6 +36,21 @@ extension IngestSession {
         appendedKeys[file, default: KeyHashes()].add(r.id, rowid: db.lastInsertedRowID)
     }
 
+    /// Appends a check-in to the log, binding its bytes directly (see
+    /// the `CheckinRecord` variant for what happens to repeated ids).
+    public func insert(_ r: CheckinFields, file: Int64, line: Int) throws {
+        let s = try statement("""
+            INSERT INTO checkin_row (id, group_id, challenge_id, user_id, display_name, user_photo_url, photo_url,
+                workout_entry_id, minutes, created_at, file_id, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        s.bind(1, bytes: r.id); s.bind(2, bytes: r.groupId); s.bind(3, bytes: r.challengeId); s.bind(4, bytes: r.userId)
+        s.bind(5, bytes: r.displayName ?? r.userId); s.bind(6, bytes: r.userPhotoURL); s.bind(7, bytes: r.checkInPhotoURL)
+        s.bind(8, bytes: r.workoutEntryId); s.bind(9, r.minutes); s.bind(10, r.createdAt.microseconds)
+        s.bind(11, file); s.bind(12, line)
+        try s.step()
+        appendedKeys[file, default: KeyHashes()].add(bytes: UnsafeRawBufferPointer(r.id), rowid: db.lastInsertedRowID)
+    }
+
     /// Removes the check-ins of `file` whose id an earlier row of the same
     /// file has (the first row of an id is kept) and returns them by line,
     /// for the caller to reject. Call once, after the file's last row.

@@ -10,7 +10,7 @@ enum FitnessLoaders {
                                    keyDescription: "membership (same groupId, userId and joinedAt)"),
         // Appended to a log; an id repeated within the file is rejected once the file is read.
         .checkins: TableLoader(store: { f, s, file in
-            try s.insert(FitnessDecoders.checkin(f), file: file, line: f.line)
+            try s.insert(FitnessDecoders.checkinFields(f), file: file, line: f.line)
             return true
         }, removeRepeats: { s, file in try s.removeRepeatedCheckins(file: file) }),
         // Every valid row is stored; the last one per user and day wins when the ingest ends.
