@@ -21,14 +21,58 @@ extension IngestSession {
         return try finishUpsert(s, file: file, line: line, next: 5)
     }
 
-    public func insert(_ r: CheckinRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("checkin", ["id", "group_id", "challenge_id", "user_id", "display_name",
-                                                 "user_photo_url", "photo_url", "workout_entry_id", "minutes", "created_at"],
-                                     key: ["id"])
+    /// Appends a check-in to the log. Which row of a repeated id counts is
+    /// decided after the load: within the file by
+    /// ``removeRepeatedCheckins(file:)``, across files by ``CheckinLogSchema/winners``.
+    public func insert(_ r: CheckinRecord, file: Int64, line: Int) throws {
+        let s = try statement("""
+            INSERT INTO checkin_row (id, group_id, challenge_id, user_id, display_name, user_photo_url, photo_url,
+                workout_entry_id, minutes, created_at, file_id, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         s.bind(1, r.id); s.bind(2, r.groupId); s.bind(3, r.challengeId); s.bind(4, r.userId); s.bind(5, r.displayName)
         s.bind(6, r.userPhotoURL); s.bind(7, r.checkInPhotoURL); s.bind(8, r.workoutEntryId); s.bind(9, r.minutes)
-        s.bind(10, r.createdAt.microseconds)
-        return try finishUpsert(s, file: file, line: line, next: 11)
+        s.bind(10, r.createdAt.microseconds); s.bind(11, file); s.bind(12, line)
+        try s.step()
+        appendedKeys[file, default: KeyHashes()].add(r.id, rowid: db.lastInsertedRowID)
+    }
+
+    /// Appends a check-in to the log, binding its bytes directly (see
+    /// the `CheckinRecord` variant for what happens to repeated ids).
+    public func insert(_ r: CheckinFields, file: Int64, line: Int) throws {
+        let s = try statement("""
+            INSERT INTO checkin_row (id, group_id, challenge_id, user_id, display_name, user_photo_url, photo_url,
+                workout_entry_id, minutes, created_at, file_id, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        s.bind(1, bytes: r.id); s.bind(2, bytes: r.groupId); s.bind(3, bytes: r.challengeId); s.bind(4, bytes: r.userId)
+        s.bind(5, bytes: r.displayName ?? r.userId); s.bind(6, bytes: r.userPhotoURL); s.bind(7, bytes: r.checkInPhotoURL)
+        s.bind(8, bytes: r.workoutEntryId); s.bind(9, r.minutes); s.bind(10, r.createdAt.microseconds)
+        s.bind(11, file); s.bind(12, line)
+        try s.step()
+        appendedKeys[file, default: KeyHashes()].add(bytes: UnsafeRawBufferPointer(r.id), rowid: db.lastInsertedRowID)
+    }
+
+    /// Removes the check-ins of `file` whose id an earlier row of the same
+    /// file has (the first row of an id is kept) and returns them by line,
+    /// for the caller to reject. Call once, after the file's last row.
+    public func removeRepeatedCheckins(file: Int64) throws -> [(line: Int, id: String)] {
+        guard var keys = appendedKeys.removeValue(forKey: file) else { return [] }
+        let fetch = try RawCursor(db, sql: "SELECT id, line FROM checkin_row WHERE rowid = ?")
+        let remove = try BulkStatement(db, sql: "DELETE FROM checkin_row WHERE rowid = ?")
+        var repeats: [(line: Int, id: String)] = []
+        for group in keys.collisions() {   // rowids ascending: a file's rows are appended in line order
+            var seen: Set<[UInt8]> = []
+            for rowid in group {
+                var row: (id: [UInt8], line: Int)?
+                try fetch.forEach(rowid) { c in
+                    row = (Array(c.bytes(0) ?? UnsafeRawBufferPointer(start: nil, count: 0)), Int(c.int64(1)))
+                }
+                guard let row, !seen.insert(row.id).inserted else { continue }
+                repeats.append((row.line, String(decoding: row.id, as: UTF8.self)))
+                remove.bind(1, rowid)
+                try remove.step()
+            }
+        }
+        return repeats.sorted { $0.line < $1.line }
     }
 
     /// Stores a valid activity row (every one is kept; the winner per user and day is derived at the end).

@@ -16,6 +16,9 @@ public final class IngestSession {
     private(set) var currentFileBytes: Int64 = 0
     /// Person numbers and the id filter of the swipes loaded in this session.
     var swipeStagerMade: SwipeStager?
+    /// Per file being loaded into an append-only log whose key must not
+    /// repeat within a file (check-ins): the hashes of the keys appended.
+    var appendedKeys: [Int64: KeyHashes] = [:]
 
     init(db: Database) { self.db = db }
 

@@ -14,7 +14,8 @@ final class RawCursor {
     init(_ db: Database, sql: String, arguments: StatementArguments = []) throws {
         self.db = db
         statement = try db.makeStatement(sql: sql)
-        try statement.setArguments(arguments)
+        // No arguments: parameters are bound later (``forEach(_:body:)``).
+        if !arguments.isEmpty { try statement.setArguments(arguments) }
     }
 
     /// Steps to the next row; false after the last one.
@@ -36,6 +37,21 @@ final class RawCursor {
     func text(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {
         guard let base = sqlite3_column_text(handle, column) else { return nil }
         return UnsafeBufferPointer(start: base, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+
+    /// A text column's bytes as raw memory (nil for NULL), valid until the next step.
+    func bytes(_ column: Int32) -> UnsafeRawBufferPointer? { text(column).map(UnsafeRawBufferPointer.init) }
+
+    /// A text column as a String (nil for NULL).
+    func string(_ column: Int32) -> String? { text(column).map { String(decoding: $0, as: UTF8.self) } }
+
+    /// Runs the query again from the start with `arguments` (integers) bound
+    /// to its parameters, calling `body` per row; the statement is prepared once.
+    func forEach(_ arguments: Int64..., body: (RawCursor) throws -> Void) throws {
+        sqlite3_reset(handle)
+        for (i, value) in arguments.enumerated() { sqlite3_bind_int64(handle, Int32(i + 1), value) }
+        defer { sqlite3_reset(handle) }
+        while try next() { try body(self) }
     }
 
     /// Calls `body` with the column's UTF-8 bytes (valid only during the call).

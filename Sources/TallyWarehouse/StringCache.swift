@@ -1,8 +1,8 @@
 import Foundation
 
 /// Strings made once for bytes that repeat across rows (product ids, paywall
-/// contexts): the same bytes give the same String, with no allocation after
-/// the first. Holds at most `limit` distinct values; past that, Strings are
+/// contexts, a challenge's group, users and names): the same bytes give the
+/// same String, with no allocation after the first. Holds at most `limit` distinct values; past that, Strings are
 /// made afresh (memory stays bounded whatever the data).
 struct StringCache {
     private var slots: [(hash: UInt64, value: String)?]
@@ -28,6 +28,16 @@ struct StringCache {
             count += 1
         }
         return made
+    }
+
+    mutating func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        string(bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Forgets every string (to bound memory between partitions).
+    mutating func removeAll() {
+        for i in slots.indices { slots[i] = nil }
+        count = 0
     }
 
     static func equal(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

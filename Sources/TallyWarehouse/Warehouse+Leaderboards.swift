@@ -11,19 +11,39 @@ extension Warehouse {
     /// Stores several snapshots in one transaction (see ``storeLeaderboard(_:)``).
     public func storeLeaderboards(_ boards: [Leaderboard]) throws {
         try queue.write { db in
-            let delete = try db.makeStatement(sql: "DELETE FROM leaderboard_snapshot WHERE challenge_id = ? AND as_of = ?")
-            let insert = try db.makeStatement(sql: """
-                INSERT INTO leaderboard_snapshot (challenge_id, as_of, user_id, rank, display_name, checkins, minutes,
-                    rank_change, current_streak, best_streak) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            for board in boards {
-                let asOf = board.asOf.description
-                try delete.execute(arguments: [board.challenge.id, asOf])
-                for e in board.entries {
-                    try insert.execute(arguments: [board.challenge.id, asOf, e.userId, e.rank, e.displayName, e.checkins,
-                                                   e.minutes, e.rankChange, e.streaks.current, e.streaks.best])
-                }
-            }
+            let snapshots = try LeaderboardSnapshots(db)
+            for board in boards { try snapshots.store(board) }
+        }
+    }
+
+    /// Runs `body` in one transaction that reads like ``read(_:)`` and stores
+    /// leaderboard snapshots as they are made, so no caller has to hold every
+    /// board until the end. Nothing is stored unless `body` returns.
+    public func readStoringLeaderboards<T>(_ body: (WarehouseReader, LeaderboardSnapshots) throws -> T) throws -> T {
+        try queue.write { db in try body(WarehouseReader(db: db), try LeaderboardSnapshots(db)) }
+    }
+}
+
+/// Writes leaderboard snapshots (`leaderboard_snapshot`) within a transaction.
+public final class LeaderboardSnapshots {
+    private let delete: Statement
+    private let insert: Statement
+
+    init(_ db: Database) throws {
+        delete = try db.makeStatement(sql: "DELETE FROM leaderboard_snapshot WHERE challenge_id = ? AND as_of = ?")
+        insert = try db.makeStatement(sql: """
+            INSERT INTO leaderboard_snapshot (challenge_id, as_of, user_id, rank, display_name, checkins, minutes,
+                rank_change, current_streak, best_streak) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+    }
+
+    /// Stores `board` as the snapshot of its challenge on its as-of day, replacing an earlier one of that day.
+    public func store(_ board: Leaderboard) throws {
+        let asOf = board.asOf.description
+        try delete.execute(arguments: [board.challenge.id, asOf])
+        for e in board.entries {
+            try insert.execute(arguments: [board.challenge.id, asOf, e.userId, e.rank, e.displayName, e.checkins,
+                                           e.minutes, e.rankChange, e.streaks.current, e.streaks.best])
         }
     }
 }

@@ -17,44 +17,72 @@ extension WarehouseReader {
     ///
     /// A check-in's ``CheckinFact/duplicateOf`` is the first check-in (by
     /// createdAt, then file and line) of the same `workoutEntryId` over all
-    /// check-ins, when that is another one.
+    /// check-ins, when that is another one (found at ingest: see
+    /// ``CheckinLogSchema/winners``). The check-ins come in one scan of
+    /// `checkin_winner`'s order, each row's fields looked up in the log, read
+    /// as bytes (a million rows through GRDB `Row`s measured twice the time).
     public func forEachChallenge(_ body: (ChallengePartition) throws -> Void) throws {
-        let checkins = try PartitionCursor(db, sql: """
-            SELECT c.challenge_id, c.id, c.group_id, c.user_id, c.display_name, c.photo_url, c.workout_entry_id,
-                   c.minutes, c.created_at, f.display_path, c.line,
-                   CASE WHEN c.workout_entry_id IS NULL THEN NULL ELSE first_value(c.id) OVER (
-                       PARTITION BY c.workout_entry_id ORDER BY c.created_at, f.display_path, c.line) END
-            FROM checkin c JOIN input_file f ON f.id = c.file_id
-            ORDER BY c.challenge_id, c.created_at, c.id
-            """) { row -> CheckinFact in
-            let id: String = row[1]
-            let first: String? = row[11]
-            return CheckinFact(id: id, groupId: row[2], challengeId: row[0], userId: row[3], displayName: row[4],
-                               photoURL: row[5], workoutEntryId: row[6], minutes: row[7],
-                               createdAt: Timestamp(microseconds: row[8]), duplicateOf: first == id ? nil : first,
-                               source: SourceRef(file: row[9], line: row[10]))
-        }
+        let paths = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_file")
+            .map { ($0[0] as Int64, $0[1] as String) })
         let members = try db.makeStatement(sql: "SELECT user_id, joined_at, left_at FROM group_member WHERE group_id = ?")
         let challenges = try Row.fetchCursor(db, sql: "SELECT id, group_id, name, start_date, end_date FROM challenge ORDER BY id")
-        while let row = try challenges.next() {
-            guard let start = LocalDate.parse(row[3] as String), let end = LocalDate.parse(row[4] as String) else { continue }
-            let challenge = Challenge(id: row[0], groupId: row[1], name: row[2], startDate: start, endDate: end)
+        // The challenge whose check-ins are being gathered (its id's bytes as the key).
+        var current: (challenge: Challenge, key: [UInt8])?
+        var checkins: [CheckinFact] = []
+        var repeated = StringCache()   // a challenge's group, users and names recur on many of its rows
+        func advance() throws {
+            current = nil
+            while let row = try challenges.next() {
+                guard let start = LocalDate.parse(row[3] as String), let end = LocalDate.parse(row[4] as String) else { continue }
+                let id: String = row[0]
+                current = (Challenge(id: id, groupId: row[1], name: row[2], startDate: start, endDate: end), Array(id.utf8))
+                return
+            }
+        }
+        func emit(_ challenge: Challenge) throws {
             let spans = try Row.fetchAll(members, arguments: [challenge.groupId]).map {
                 GroupMembership(groupId: challenge.groupId, userId: $0[0], joinedAt: Timestamp(microseconds: $0[1]),
                                 leftAt: ($0[2] as Int64?).map { Timestamp(microseconds: $0) })
             }
-            try body(ChallengePartition(challenge: challenge, checkins: try checkins.take(key: challenge.id),
-                                        memberships: spans))
+            let partition = ChallengePartition(challenge: challenge, checkins: checkins, memberships: spans)
+            checkins = []
+            repeated.removeAll()
+            try body(partition)
+        }
+        try advance()
+        try RawCursor(db, sql: """
+            SELECT w.challenge_id, w.id, r.group_id, r.user_id, r.display_name, r.photo_url, r.workout_entry_id,
+                   r.minutes, w.created_at, r.file_id, r.line, w.duplicate_of
+            FROM checkin_winner w CROSS JOIN checkin_row r ON r.rowid = w.log_row
+            ORDER BY w.challenge_id, w.created_at, w.id
+            """).forEach { row in
+            let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+            let key = row.bytes(0) ?? empty
+            while let c = current, c.key.lexicographicallyPrecedes(key) {   // challenges before this key are complete
+                try emit(c.challenge)
+                try advance()
+            }
+            guard let c = current, c.key.elementsEqual(key) else { return }   // a check-in of an unknown challenge
+            checkins.append(CheckinFact(
+                id: row.string(1) ?? "", groupId: repeated.string(row.bytes(2) ?? empty), challengeId: c.challenge.id,
+                userId: repeated.string(row.bytes(3) ?? empty), displayName: repeated.string(row.bytes(4) ?? empty),
+                photoURL: row.string(5), workoutEntryId: row.string(6),
+                minutes: Int(row.int64(7)), createdAt: Timestamp(microseconds: row.int64(8)), duplicateOf: row.string(11),
+                source: SourceRef(file: paths[row.int64(9)] ?? "", line: Int(row.int64(10)))))
+        }
+        while let c = current {
+            try emit(c.challenge)
+            try advance()
         }
     }
 
     /// Check-ins of challenges no `challenges` row has: rejects that belong to no challenge.
     public func unattachedCheckinRejects() throws -> [Reject] {
         try Row.fetchAll(db, sql: """
-            SELECT f.display_path, c.line, c.id, c.challenge_id
-            FROM checkin c JOIN input_file f ON f.id = c.file_id
-            WHERE NOT EXISTS (SELECT 1 FROM challenge h WHERE h.id = c.challenge_id)
-            ORDER BY f.display_path, c.line
+            SELECT f.display_path, r.line, w.id, w.challenge_id
+            FROM checkin_winner w CROSS JOIN checkin_row r ON r.rowid = w.log_row JOIN input_file f ON f.id = r.file_id
+            WHERE NOT EXISTS (SELECT 1 FROM challenge h WHERE h.id = w.challenge_id)
+            ORDER BY f.display_path, r.line
             """).map { Reject(dataset: "checkins", file: $0[0], line: $0[1], id: $0[2],
                               reason: CheckinRule.unknownChallenge($0[3]).reason) }
     }

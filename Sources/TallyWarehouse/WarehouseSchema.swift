@@ -39,6 +39,7 @@ enum WarehouseSchema {
         ExpensesSchema.register(&migrator)
         FitnessSchema.register(&migrator)
         KPISchema.register(&migrator)
+        CheckinLogSchema.register(&migrator)
         SwipeLogSchema.register(&migrator)
         SubscriptionLogSchema.register(&migrator)
         PublicationSchema.register(&migrator)
@@ -50,8 +51,10 @@ enum WarehouseSchema {
     static let logsWithoutForeignKey = ["swipe_row"]
 
     /// Derived tables, each refreshed when one of its input tables changed.
-    static let derivations: [Derivation] = [ExpensesSchema.winners, FitnessSchema.activityWinners, SwipeLogSchema.derivation,
-                                            SubscriptionLogSchema.events]
+    static let derivations: [Derivation] = [
+        ExpensesSchema.winners, FitnessSchema.activityWinners, SwipeLogSchema.derivation, CheckinLogSchema.winners,
+        SubscriptionLogSchema.events,
+    ]
 }
 
 /// A derived table: rebuilt from its inputs at the end of an ingest in which

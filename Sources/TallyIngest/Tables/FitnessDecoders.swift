@@ -26,12 +26,23 @@ public enum FitnessDecoders {
     }
 
     public static func checkin(_ f: FieldDecoder) throws(FieldError) -> CheckinRecord {
-        let id = try f.required(0)
-        let user = try f.required(3)
-        return CheckinRecord(
-            id: id, groupId: try f.required(1), challengeId: try f.required(2), userId: user,
-            displayName: f.optional(4) ?? user, userPhotoURL: f.optional(5), checkInPhotoURL: f.optional(6),
-            workoutEntryId: f.optional(7), minutes: Int(try f.integer(8, in: 0...maximumMinutes)),
-            createdAt: try f.timestamp(9))
+        CheckinRecord(try checkinFields(f))
+    }
+
+    /// A check-in as byte views of its fields (see ``CheckinFields``); the
+    /// same checks, in the same order, as ``checkin(_:)``.
+    public static func checkinFields(_ f: FieldDecoder) throws(FieldError) -> CheckinFields {
+        func required(_ index: Int) throws(FieldError) -> UnsafeBufferPointer<UInt8> {
+            guard let bytes = f.view.bytes(index) else { throw FieldError("\(f.fields[index]) is empty") }
+            return bytes
+        }
+        let id = try required(0)
+        let user = try required(3)
+        let group = try required(1)
+        let challenge = try required(2)
+        return CheckinFields(
+            id: id, groupId: group, challengeId: challenge, userId: user, displayName: f.view.bytes(4),
+            userPhotoURL: f.view.bytes(5), checkInPhotoURL: f.view.bytes(6), workoutEntryId: f.view.bytes(7),
+            minutes: Int(try f.integer(8, in: 0...maximumMinutes)), createdAt: try f.timestamp(9))
     }
 }

@@ -25,3 +25,37 @@ public struct CheckinRecord: Sendable, Equatable {
     public var minutes: Int
     public var createdAt: Timestamp
 }
+
+extension CheckinRecord {
+    /// The record of a row's fields (Strings made from their bytes).
+    public init(_ f: CheckinFields) {
+        func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+        id = text(f.id)
+        groupId = text(f.groupId)
+        challengeId = text(f.challengeId)
+        userId = text(f.userId)
+        displayName = f.displayName.map(text) ?? userId
+        userPhotoURL = f.userPhotoURL.map(text)
+        checkInPhotoURL = f.checkInPhotoURL.map(text)
+        workoutEntryId = f.workoutEntryId.map(text)
+        minutes = f.minutes
+        createdAt = f.createdAt
+    }
+}
+
+/// A row of `checkins/checkins` as byte views of its text fields, valid
+/// during the reader's callback only: check-ins are a large table, so no
+/// Strings are made on their way to the warehouse.
+public struct CheckinFields {
+    public var id: UnsafeBufferPointer<UInt8>
+    public var groupId: UnsafeBufferPointer<UInt8>
+    public var challengeId: UnsafeBufferPointer<UInt8>
+    public var userId: UnsafeBufferPointer<UInt8>
+    /// Nil when the row has none (the user id is shown instead).
+    public var displayName: UnsafeBufferPointer<UInt8>?
+    public var userPhotoURL: UnsafeBufferPointer<UInt8>?
+    public var checkInPhotoURL: UnsafeBufferPointer<UInt8>?
+    public var workoutEntryId: UnsafeBufferPointer<UInt8>?
+    public var minutes: Int
+    public var createdAt: Timestamp
+}

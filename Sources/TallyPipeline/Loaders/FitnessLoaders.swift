@@ -8,7 +8,11 @@ enum FitnessLoaders {
         .challenges: TableLoader { f, s, file in try s.insert(FitnessDecoders.challenge(f), file: file, line: f.line) },
         .groupMembers: TableLoader(store: { f, s, file in try s.insert(FitnessDecoders.groupMember(f), file: file, line: f.line) },
                                    keyDescription: "membership (same groupId, userId and joinedAt)"),
-        .checkins: TableLoader { f, s, file in try s.insert(FitnessDecoders.checkin(f), file: file, line: f.line) },
+        // Appended to a log; an id repeated within the file is rejected once the file is read.
+        .checkins: TableLoader(store: { f, s, file in
+            try s.insert(FitnessDecoders.checkinFields(f), file: file, line: f.line)
+            return true
+        }, removeRepeats: { s, file in try s.removeRepeatedCheckins(file: file) }),
         // Every valid row is stored; the last one per user and day wins when the ingest ends.
         .activity: .pipelined(decode: HealthDecoders.activity) { record, s, file, line in
             try s.insert(record, file: file, line: line)

@@ -8,6 +8,14 @@ struct TableLoader: Sendable {
     var store: @Sendable (FieldDecoder, IngestSession, _ fileId: Int64) throws -> Bool
     /// What makes a row unique, for the duplicate-key reject ("id").
     var keyDescription = "id"
+    /// For a table stored as an append-only log: after the file's last row,
+    /// removes the rows whose key an earlier row of the file has and returns
+    /// them (line and key), to be rejected like a `store` that returned false.
+    var removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String)])?
+
+    /// The reason a row whose key repeats within its file is rejected with.
+    var duplicateReason: String { "duplicate \(keyDescription) in this file (the first row is kept)" }
+
     /// When set, loads the whole file in place of the row-by-row `store`
     /// (for the largest tables: decoding on a reading thread while the
     /// writer stores, see `BatchPipeline`). Returns the rows rejected.
@@ -15,9 +23,11 @@ struct TableLoader: Sendable {
 
     init(store: @escaping @Sendable (FieldDecoder, IngestSession, _ fileId: Int64) throws -> Bool,
          keyDescription: String = "id",
+         removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String)])? = nil,
          bulk: (@Sendable (TableReader, [String], Int64, IngestSession, LoadSink) throws -> Int)? = nil) {
         self.store = store
         self.keyDescription = keyDescription
+        self.removeRepeats = removeRepeats
         self.bulk = bulk
     }
 }

@@ -83,8 +83,9 @@ extension TableLoader {
         keysMayRepeat: Bool = false, keyDescription: String = "id",
         store: @escaping @Sendable (Record, IngestSession, _ fileId: Int64, _ line: Int) throws -> Bool
     ) -> TableLoader {
-        let duplicate = "duplicate \(keyDescription) in this file (the first row is kept)"
-        return TableLoader(
+        var loader = TableLoader(store: { _, _, _ in true }, keyDescription: keyDescription)
+        let duplicate = loader.duplicateReason
+        loader = TableLoader(
             store: { f, session, fileId in try store(decode(f), session, fileId, f.line) },
             keyDescription: keyDescription,
             bulk: { reader, fields, fileId, session, sink in
@@ -99,5 +100,6 @@ extension TableLoader {
                     return refused
                 })
             })
+        return loader
     }
 }

@@ -135,11 +135,22 @@ public struct IngestStage {
                            session: IngestSession, sink: LoadSink) throws -> (Int, Int, [String]) {
         let reader = try TableReader(url: file.url, fields: table.fields, maxRecordBytes: IngestStage.maxRecordBytes)
         for missing in reader.missingFields { logger.notice("\(file.relativePath): no column \(missing)") }
-        if let bulk = loader.bulk {
-            let rejected = try bulk(reader, table.fields, fileId, session, sink)
-            return (reader.recordsRead, rejected, reader.unknownFields)
-        }
         var rejected = 0
+        if let bulk = loader.bulk {
+            rejected = try bulk(reader, table.fields, fileId, session, sink)
+        } else {
+            try loadRows(reader, table: table, loader: loader, fileId: fileId, session: session, sink: sink, rejected: &rejected)
+        }
+        for repeated in try loader.removeRepeats?(session, fileId) ?? [] {
+            rejected += 1
+            try sink.reject(repeated.line, repeated.id, loader.duplicateReason)
+        }
+        return (reader.recordsRead, rejected, reader.unknownFields)
+    }
+
+    /// The row-by-row load: decode and store each record in turn.
+    private func loadRows(_ reader: TableReader, table: TableID, loader: TableLoader, fileId: Int64,
+                          session: IngestSession, sink: LoadSink, rejected: inout Int) throws {
         let fields = table.fields
         let idIndex = fields.firstIndex(of: "id")
         try reader.read { event in
@@ -152,8 +163,7 @@ public struct IngestStage {
                 do {
                     if try !loader.store(decoder, session, fileId) {
                         rejected += 1
-                        try sink.reject(view.line, idIndex.flatMap { view.string($0) } ?? "",
-                                        "duplicate \(loader.keyDescription) in this file (the first row is kept)")
+                        try sink.reject(view.line, idIndex.flatMap { view.string($0) } ?? "", loader.duplicateReason)
                     }
                 } catch let error as FieldError {
                     rejected += 1
@@ -162,6 +172,5 @@ public struct IngestStage {
                 if reader.recordsRead % 4096 == 0 { sink.progress(reader.bytesConsumed, reader.recordsRead) }
             }
         }
-        return (reader.recordsRead, rejected, reader.unknownFields)
     }
 }

@@ -8,7 +8,13 @@ import TallyWarehouse
 /// day): for each challenge (the unit of work) apply the check-in rules,
 /// rank the counted check-ins, compare with the board `rankChangeDays`
 /// earlier, and write every challenge started by then. Each snapshot is
-/// stored in the warehouse (`leaderboard_snapshot`) after the read.
+/// stored in the warehouse (`leaderboard_snapshot`) as it is written, in the
+/// transaction that reads the check-ins.
+///
+/// The work is spread over threads without changing a byte: challenges are
+/// computed (and their text files written) in parallel batches, the workbook
+/// is filled on a thread of its own, and the thread reading the warehouse
+/// writes the CSV and the snapshots, all in challenge order.
 ///
 /// Writes `leaderboards/leaderboard.csv`, `leaderboards.xlsx` and one
 /// `<challengeId>.txt` per challenge. Check-ins of every challenge are
@@ -28,80 +34,95 @@ struct LeaderboardsStage: ReportStage {
         let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("leaderboards.xlsx"))
         let workbook = try LeaderboardsWorkbook(path: workbookFile.temporary.path, locale: context.locale, asOf: asOf)
         var rejects: [Reject] = []
-        var boards: [Leaderboard] = []
         var mismatched: [String] = []
-        var counted = 0
+        var counted = 0, boardCount = 0, users = 0
+        var biggest: Leaderboard?   // the board with the most users, for the summary
         context.progress.begin("leaderboards")
 
-        try context.warehouse.read { reader in
+        // The workbook is written on a thread of its own, sheet by sheet in challenge order.
+        let sheets = OrderedWriter()
+        defer { sheets.waitForAll() }
+        let book = HandedOver(value: workbook)
+        // Snapshots are stored as boards are written, in the transaction that reads the check-ins.
+        try context.warehouse.readStoringLeaderboards { reader, snapshots in
             rejects = try reader.unattachedCheckinRejects()
-            // Per challenge, in parallel: judge its check-ins and rank them; written in order.
+            // Per challenge, in parallel: judge its check-ins, rank them, write its text; the rest in order.
             let minimumMinutes = settings.minimumWorkoutMinutes
             let rankChangeDays = settings.rankChangeDays
             let timezone = context.timezone
-            let batches = PartitionBatches<ChallengePartition, (CheckinResolver.Resolution, Leaderboard?)>(compute: { partition in
+            let locale = context.locale
+            let batches = PartitionBatches<ChallengePartition, ChallengeOutcome>(compute: { partition in
                 let resolution = CheckinResolver.resolve(
                     challenge: partition.challenge, checkins: partition.checkins, memberships: partition.memberships,
                     minimumMinutes: minimumMinutes, timezone: timezone)
-                guard partition.challenge.startDate <= asOf else { return (resolution, nil) }
+                guard partition.challenge.startDate <= asOf else { return ChallengeOutcome(resolution: resolution) }
                 let board = LeaderboardBuilder.build(challenge: partition.challenge, counted: resolution.counted,
                                                      asOf: asOf, rankChangeDays: rankChangeDays)
-                return (resolution, board)
-            }, consume: { result in
-                let (resolution, board) = result
-                rejects += resolution.rejects
-                guard let board else { return }
+                // Each text file is written here, on all cores: creating thousands of files is mostly kernel time.
+                let text = LeaderboardText.render(board, locale: locale)
+                let file = Result { () throws -> HandedOver<AtomicFile> in
+                    let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: board.challenge.id) + ".txt"))
+                    try txt.write(text.utf8)
+                    return HandedOver(value: txt)
+                }
+                return ChallengeOutcome(resolution: resolution, board: board, text: file)
+            }, consume: { outcome in
+                rejects += outcome.resolution.rejects
+                guard let board = outcome.board else { return }
                 // Reconciliation: the board's points are the counted check-ins up to the as-of day.
-                let expected = resolution.counted.filter { $0.day <= asOf }.count
+                let expected = outcome.resolution.counted.filter { $0.day <= asOf }.count
                 if board.entries.reduce(0, { $0 + $1.checkins }) != expected { mismatched.append(board.challenge.id) }
                 counted += expected
-                try write(board, csv: csv, workbook: workbook, folder: folder, locale: context.locale, outputs: context.outputs)
-                boards.append(board)
-                context.progress.update(bytes: 0, rows: boards.count, detail: "challenges")
+                let c = board.challenge
+                for e in board.entries {
+                    try csv.writeRow([c.id, c.groupId, board.asOf.description, String(e.rank), e.userId, e.displayName,
+                                      String(e.checkins), String(e.minutes), e.rankChange.map(String.init) ?? "",
+                                      e.isNewcomer ? "true" : "false", String(e.streaks.current), String(e.streaks.best)])
+                }
+                try sheets.submit { try book.value.add(board) }
+                if let text = outcome.text { context.outputs.add(try text.get().value) }
+                try snapshots.store(board)
+                boardCount += 1
+                users += board.entries.count
+                if biggest.map({ (board.entries.count, $0.challenge.id) > ($0.entries.count, board.challenge.id) }) ?? true {
+                    biggest = board
+                }
+                context.progress.update(bytes: 0, rows: boardCount, detail: "challenges")
             })
             try reader.forEachChallenge { try batches.add($0) }
             try batches.flush()
+            try sheets.finish()
+            try workbook.close()
         }
-        try workbook.close()
         try context.outputs.add(csv)
         context.outputs.add(workbookFile)
-        try context.warehouse.storeLeaderboards(boards)
 
-        let users = boards.reduce(0) { $0 + $1.entries.count }
         let outputs: [RunManifest.Output] = [
             .init(path: "leaderboards/leaderboard.csv", rows: csv.rowCount),
             .init(path: "leaderboards/leaderboards.xlsx", rows: nil),
-            .init(path: "leaderboards/<challengeId>.txt", rows: boards.count),
+            .init(path: "leaderboards/<challengeId>.txt", rows: boardCount),
         ]
         let checks = [RunManifest.Check(
             name: "leaderboards: points add up to the counted check-ins", passed: mismatched.isEmpty,
-            detail: mismatched.isEmpty ? "\(boards.count) challenges" : "does not add up for \(mismatched.prefix(10).joined(separator: ", "))")]
-        var summary = ["leaderboards: \(boards.count) challenges as of \(asOf), \(users) users ranked, \(counted) check-ins counted"]
-        if let biggest = boards.max(by: { ($0.entries.count, $1.challenge.id) < ($1.entries.count, $0.challenge.id) }),
-           !biggest.entries.isEmpty {
-            summary += ["", "\(biggest.challenge.name) (\(biggest.challenge.id)), top 5:"]
-            var top = biggest
+            detail: mismatched.isEmpty ? "\(boardCount) challenges" : "does not add up for \(mismatched.prefix(10).joined(separator: ", "))")]
+        var summary = ["leaderboards: \(boardCount) challenges as of \(asOf), \(users) users ranked, \(counted) check-ins counted"]
+        if var top = biggest, !top.entries.isEmpty {
+            summary += ["", "\(top.challenge.name) (\(top.challenge.id)), top 5:"]
             top.entries = Array(top.entries.prefix(5))
             summary += LeaderboardText.render(top, locale: context.locale, width: 20)
                 .split(separator: "\n", omittingEmptySubsequences: false).dropFirst(3).filter { !$0.isEmpty }.map { "  " + $0 }
         }
-        context.progress.step(["stage": "leaderboards", "challenges": "\(boards.count)",
+        context.progress.step(["stage": "leaderboards", "challenges": "\(boardCount)",
                                "seconds": String(format: "%.3f", Date().timeIntervalSince(started))])
         return ReportOutcome(name: name, rejects: rejects, outputs: outputs, checks: checks, summary: summary,
-                             rows: boards.count, seconds: Date().timeIntervalSince(started))
+                             rows: boardCount, seconds: Date().timeIntervalSince(started))
     }
+}
 
-    private func write(_ board: Leaderboard, csv: CSVWriter, workbook: LeaderboardsWorkbook, folder: URL,
-                       locale: ReportLocale, outputs: OutputSet) throws {
-        let c = board.challenge
-        for e in board.entries {
-            try csv.writeRow([c.id, c.groupId, board.asOf.description, String(e.rank), e.userId, e.displayName,
-                              String(e.checkins), String(e.minutes), e.rankChange.map(String.init) ?? "",
-                              e.isNewcomer ? "true" : "false", String(e.streaks.current), String(e.streaks.best)])
-        }
-        try workbook.add(board)
-        let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: c.id) + ".txt"))
-        try txt.write(LeaderboardText.render(board, locale: locale).utf8)
-        outputs.add(txt)
-    }
+/// What one challenge gave: its judged check-ins and, once it has started,
+/// its board and its text file (written, not yet moved into place).
+private struct ChallengeOutcome: Sendable {
+    var resolution: CheckinResolver.Resolution
+    var board: Leaderboard?
+    var text: Result<HandedOver<AtomicFile>, Error>?
 }

@@ -2,14 +2,18 @@ import Dispatch
 
 /// Computes partitions (couples, challenges, users) on every core while
 /// keeping their order: partitions are gathered into batches as the
-/// warehouse streams them, each batch is computed in parallel, and results
-/// are consumed in the order the partitions came. Output stays byte-identical
-/// to a serial run; memory holds one batch.
+/// warehouse streams them; a full batch is computed in the background, in
+/// parallel, while the caller consumes the previous batch's results (in the
+/// order the partitions came) and goes on reading the next one. Output stays
+/// byte-identical to a serial run; memory holds at most three batches (one
+/// being gathered, one computed, one consumed).
 final class PartitionBatches<Partition: Sendable, Result: Sendable> {
     private let batchSize: Int
     private let compute: @Sendable (Partition) -> Result
     private let consume: (Result) throws -> Void
     private var pending: [Partition] = []
+    /// The batch being computed in the background, consumed when the next one starts (or at ``flush()``).
+    private var computing: Batch?
 
     /// `compute` runs concurrently and must be pure; `consume` runs on the caller's thread, in order.
     init(batchSize: Int = 512, compute: @escaping @Sendable (Partition) -> Result, consume: @escaping (Result) throws -> Void) {
@@ -19,25 +23,70 @@ final class PartitionBatches<Partition: Sendable, Result: Sendable> {
         pending.reserveCapacity(batchSize)
     }
 
-    /// Adds a partition; computes and consumes a batch when it is full.
+    /// A batch still computing when the caller gave up (an error) is waited
+    /// for, so no background work outlives the batches.
+    deinit { computing?.done.wait() }
+
+    /// Adds a partition; when a batch is full, starts computing it and consumes the previous one.
     func add(_ partition: Partition) throws {
         pending.append(partition)
-        if pending.count >= batchSize { try flush() }
+        if pending.count >= batchSize { try rotate() }
     }
 
-    /// Computes and consumes what is pending. Call once at the end.
+    /// Computes and consumes everything added. Call once at the end.
     func flush() throws {
-        guard !pending.isEmpty else { return }
-        let batch = pending
-        pending.removeAll(keepingCapacity: true)
-        let results = UnsafeMutableBufferPointer<Result?>.allocate(capacity: batch.count)
-        results.initialize(repeating: nil)
-        defer { results.deinitialize(); results.deallocate() }
-        nonisolated(unsafe) let slots = results   // each iteration writes only its own slot
-        let compute = self.compute
-        DispatchQueue.concurrentPerform(iterations: batch.count) { i in
-            slots[i] = compute(batch[i])
+        if !pending.isEmpty { try rotate() }
+        if let last = computing {
+            computing = nil
+            try consumeAll(last)
         }
-        for result in results { try consume(result!) }
+    }
+
+    private func rotate() throws {
+        let previous = computing
+        computing = start()
+        if let previous { try consumeAll(previous) }
+    }
+
+    /// Starts computing the pending partitions in the background.
+    private func start() -> Batch {
+        let partitions = pending
+        pending.removeAll(keepingCapacity: true)
+        let batch = Batch(count: partitions.count)
+        let compute = self.compute
+        DispatchQueue.global().async {
+            DispatchQueue.concurrentPerform(iterations: partitions.count) { i in
+                batch.slots[i] = compute(partitions[i])
+            }
+            batch.done.signal()
+        }
+        return batch
+    }
+
+    /// Waits for `batch` and consumes its results in order.
+    private func consumeAll(_ batch: Batch) throws {
+        batch.done.wait()
+        for i in 0..<batch.slots.count {
+            let result = batch.slots[i]!
+            batch.slots[i] = nil
+            try consume(result)
+        }
+    }
+
+    /// One batch's results, a slot per partition. Each slot is written by one
+    /// iteration of the computation and read only after `done` is signalled.
+    private final class Batch: @unchecked Sendable {
+        let slots: UnsafeMutableBufferPointer<Result?>
+        let done = DispatchSemaphore(value: 0)
+
+        init(count: Int) {
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: nil)
+        }
+
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
     }
 }

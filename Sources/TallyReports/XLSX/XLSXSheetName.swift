@@ -37,15 +37,24 @@ public enum XLSXSheetName {
     /// the first free of `name`, `name (2)`, `name (3)`, … with the base cut so
     /// the whole stays within 31 characters.
     public static func unique(_ name: String, taken: Set<String>) -> String {
-        let base = sanitize(name)
-        if !taken.contains(base.lowercased()) { return base }
-        var counter = 2
+        unique(base: sanitize(name), taken: taken, firstCounter: 2).name
+    }
+
+    /// ``unique(_:taken:)`` for an already sanitized `base`, trying counters
+    /// from `firstCounter` on: a caller that only ever adds names to `taken`
+    /// knows that every counter below the one it last got for `base` is
+    /// taken, and need not try them again (3,200 sheets of a few dozen
+    /// names made the retries quadratic). Returns the name and its counter
+    /// (nil when `base` itself was free).
+    static func unique(base: String, taken: Set<String>, firstCounter: Int) -> (name: String, counter: Int?) {
+        if !taken.contains(base.lowercased()) { return (base, nil) }
+        var counter = max(firstCounter, 2)
         while true {
             let suffix = " (\(counter))"
             var candidate = truncate(base, toUTF16: maxLength - suffix.utf16.count)
             while candidate.hasSuffix("'") { candidate.removeLast() }
             candidate += suffix
-            if !taken.contains(candidate.lowercased()) { return candidate }
+            if !taken.contains(candidate.lowercased()) { return (candidate, counter) }
             counter += 1
         }
     }

@@ -86,6 +86,8 @@ public final class XLSXWorkbook {
     private var formats: [XLSXStyle: XLSXFormat] = [:]
     private var sheets: [XLSXWorksheet] = []
     private var takenNames: Set<String> = []
+    /// Per sanitized name, the first suffix counter not yet known to be taken.
+    private var nextCounter: [String: Int] = [:]
 
     /// Starts a workbook that ``close()`` will write to `path`.
     /// - Throws: ``XLSXError`` when libxlsxwriter cannot start it or refuses the properties.
@@ -94,6 +96,7 @@ public final class XLSXWorkbook {
             throw XLSXError.invalidArgument(file: path, reason: "maxRowsPerSheet \(options.maxRowsPerSheet) is outside 2...\(XLSXWorkbook.excelMaxRows)")
         }
         guard !path.isEmpty else { throw XLSXError.invalidArgument(file: path, reason: "empty file path") }
+        if options.constantMemory { XLSXWorkbook.keepLargeBlocksMapped }
         self.path = path
         self.options = options
         var lxwOptions = lxw_workbook_options()
@@ -143,7 +146,8 @@ public final class XLSXWorkbook {
     /// ``XLSXSheetName/unique(_:taken:)``; read the name used from ``XLSXWorksheet/name``.
     public func addWorksheet(named name: String) throws -> XLSXWorksheet {
         let workbook = try state.workbook()
-        let unique = XLSXSheetName.unique(name, taken: takenNames)
+        let base = XLSXSheetName.sanitize(name)
+        let (unique, counter) = XLSXSheetName.unique(base: base, taken: takenNames, firstCounter: nextCounter[base] ?? 2)
         try XLSXError.check(workbook_validate_sheet_name(workbook, unique), file: path,
                             operation: "adding worksheet '\(unique)'")
         guard let pointer = workbook_add_worksheet(workbook, unique) else {
@@ -151,6 +155,7 @@ public final class XLSXWorkbook {
                                     code: Int(LXW_ERROR_MEMORY_MALLOC_FAILED.rawValue), message: "libxlsxwriter returned no worksheet")
         }
         takenNames.insert(unique.lowercased())
+        if let counter { nextCounter[base] = counter + 1 }
         let sheet = XLSXWorksheet(pointer: pointer, name: unique, state: state, maxRows: options.maxRowsPerSheet)
         sheets.append(sheet)
         return sheet

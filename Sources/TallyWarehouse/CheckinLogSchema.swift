@@ -1,0 +1,178 @@
+import GRDB
+import TallyCore
+
+/// The `checkins/checkins` table as an append-only log, and the check-ins
+/// derived from it at the end of each ingest that changed it.
+///
+/// v2 kept check-ins in a table keyed by their random Firestore ids, with two
+/// secondary indexes, loaded through an upsert: every row touched three
+/// B-trees at random (36k rows/s on 1M check-ins). Now every row is appended
+/// to `checkin_row` as read; which row of an id counts and which check-in
+/// repeats another's workout are decided once after the load (``winners``);
+/// and the check-ins that count are listed in `checkin_winner`, clustered by
+/// (challenge, createdAt, id), so leaderboards read them in one ordered scan.
+enum CheckinLogSchema {
+    static func register(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v4: check-in log") { db in
+            try db.execute(sql: """
+                -- Check-ins loaded into v2's keyed table are unloaded with their files (and those
+                -- files' rejects): the files are loaded again, into the log, on the next run.
+                DROP TABLE checkin;
+                DELETE FROM ingest_reject WHERE file_id IN (SELECT id FROM input_file WHERE table_name = 'checkins');
+                DELETE FROM input_file WHERE table_name = 'checkins';
+
+                -- Every valid check-in row as read, appended in file order. A repeated id
+                -- within one file is rejected (and removed) right after that file's load.
+                CREATE TABLE checkin_row (
+                    id TEXT NOT NULL, group_id TEXT NOT NULL, challenge_id TEXT NOT NULL, user_id TEXT NOT NULL,
+                    display_name TEXT NOT NULL, user_photo_url TEXT, photo_url TEXT, workout_entry_id TEXT,
+                    minutes INTEGER NOT NULL, created_at INTEGER NOT NULL,
+                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+                );
+                -- Only ON DELETE CASCADE uses it, but without it removing any input file would
+                -- scan the whole log; kept up to date it is an append (file ids only grow in a load).
+                CREATE INDEX checkin_row_file ON checkin_row(file_id);
+                -- Derived: the check-in of each id (its row of the latest-loaded file) by challenge,
+                -- createdAt and id; `log_row` is its rowid in checkin_row, `duplicate_of` the id of
+                -- the first check-in of its workout when that is another one.
+                CREATE TABLE checkin_winner (
+                    challenge_id TEXT NOT NULL, created_at INTEGER NOT NULL, id TEXT NOT NULL,
+                    log_row INTEGER NOT NULL, duplicate_of TEXT,
+                    PRIMARY KEY (challenge_id, created_at, id)
+                ) WITHOUT ROWID;
+                """)
+        }
+    }
+
+    /// Rebuilds `checkin_winner` and the check-in files' superseded counts.
+    ///
+    /// - Of the rows sharing an id, the one of the latest-loaded file wins
+    ///   (then the first line); the others are superseded.
+    /// - Among the winners sharing a `workoutEntryId`, the first by
+    ///   createdAt, then file (display path, byte order), then line (then id)
+    ///   is the original; each other one is a duplicate of it.
+    ///
+    /// Both are found by hashing the keys in one scan of the log and
+    /// comparing only rows whose hashes collide (``KeyHashes``), so the log is
+    /// sorted once, narrowly, by (challenge, createdAt, id).
+    static let winners = Derivation(inputs: ["checkins"]) { db in
+        var ids = KeyHashes()
+        var workouts = KeyHashes()
+        try RawCursor(db, sql: "SELECT rowid, id, workout_entry_id FROM checkin_row").forEach { row in
+            let rowid = row.int64(0)
+            ids.add(bytes: row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0), rowid: rowid)
+            if let workout = row.bytes(2) { workouts.add(bytes: workout, rowid: rowid) }
+        }
+        let (losers, supersededPerFile) = try losingRows(db, candidates: ids.collisions())
+        let duplicates = try repeatedWorkouts(db, candidates: workouts.collisions(), losers: losers)
+
+        try db.execute(sql: "DELETE FROM checkin_winner")
+        if losers.isEmpty {
+            try db.execute(sql: """
+                INSERT INTO checkin_winner (challenge_id, created_at, id, log_row)
+                SELECT challenge_id, created_at, id, rowid FROM checkin_row ORDER BY challenge_id, created_at, id
+                """)
+        } else {
+            try db.execute(sql: "CREATE TEMP TABLE checkin_loser (log_row INTEGER PRIMARY KEY)")
+            let insert = try BulkStatement(db, sql: "INSERT INTO temp.checkin_loser (log_row) VALUES (?)")
+            for rowid in losers {
+                insert.bind(1, rowid)
+                try insert.step()
+            }
+            try db.execute(sql: """
+                INSERT INTO checkin_winner (challenge_id, created_at, id, log_row)
+                SELECT challenge_id, created_at, id, rowid FROM checkin_row
+                WHERE rowid NOT IN (SELECT log_row FROM temp.checkin_loser)
+                ORDER BY challenge_id, created_at, id;
+                DROP TABLE temp.checkin_loser;
+                """)
+        }
+        let mark = try BulkStatement(db, sql: """
+            UPDATE checkin_winner SET duplicate_of = ? WHERE challenge_id = ? AND created_at = ? AND id = ?
+            """)
+        for d in duplicates {
+            mark.bind(1, d.first); mark.bind(2, d.challengeId); mark.bind(3, d.createdAt); mark.bind(4, d.id)
+            try mark.step()
+        }
+        try db.execute(sql: "UPDATE input_file SET rows_superseded = 0 WHERE table_name = 'checkins'")
+        let superseded = try BulkStatement(db, sql: "UPDATE input_file SET rows_superseded = ? WHERE id = ?")
+        for (file, count) in supersededPerFile {
+            superseded.bind(1, count); superseded.bind(2, file)
+            try superseded.step()
+        }
+    }
+
+    /// Among `candidates` (groups of rows whose id hashes collide), the rows
+    /// that lose to another row of the same id, and how many per file.
+    private static func losingRows(_ db: Database, candidates: [[Int64]]) throws -> (Set<Int64>, [Int64: Int]) {
+        guard !candidates.isEmpty else { return ([], [:]) }
+        let fetch = try RawCursor(db, sql: """
+            SELECT r.id, f.load_seq, r.line, r.file_id FROM checkin_row r JOIN input_file f ON f.id = r.file_id
+            WHERE r.rowid = ?
+            """)
+        var losers: Set<Int64> = []
+        var perFile: [Int64: Int] = [:]
+        for group in candidates {
+            var byId: [[UInt8]: [(seq: Int64, line: Int64, file: Int64, rowid: Int64)]] = [:]
+            for rowid in group {
+                try fetch.forEach(rowid) { c in
+                    byId[Array(c.bytes(0) ?? UnsafeRawBufferPointer(start: nil, count: 0)), default: []]
+                        .append((c.int64(1), c.int64(2), c.int64(3), rowid))
+                }
+            }
+            for rows in byId.values where rows.count > 1 {
+                // The latest load wins; within a file (rows no loader rejected), the first line.
+                let winner = rows.min { ($1.seq, $0.line, $0.rowid) < ($0.seq, $1.line, $1.rowid) }!
+                for r in rows where r.rowid != winner.rowid {
+                    losers.insert(r.rowid)
+                    perFile[r.file, default: 0] += 1
+                }
+            }
+        }
+        return (losers, perFile)
+    }
+
+    /// A check-in whose workout an earlier check-in holds: its key in `checkin_winner` and the first one's id.
+    private struct Duplicate {
+        var challengeId: String
+        var createdAt: Int64
+        var id: String
+        var first: String
+    }
+
+    /// Among `candidates` (groups of rows whose workout ids' hashes collide),
+    /// the winning rows whose workout an earlier winning row holds.
+    private static func repeatedWorkouts(_ db: Database, candidates: [[Int64]], losers: Set<Int64>) throws -> [Duplicate] {
+        guard !candidates.isEmpty else { return [] }
+        let fetch = try RawCursor(db, sql: """
+            SELECT r.workout_entry_id, r.created_at, f.display_path, r.line, r.id, r.challenge_id
+            FROM checkin_row r JOIN input_file f ON f.id = r.file_id WHERE r.rowid = ?
+            """)
+        struct Row { var createdAt: Int64; var path: [UInt8]; var line: Int64; var id: String; var challengeId: String }
+        var duplicates: [Duplicate] = []
+        for group in candidates {
+            var byWorkout: [[UInt8]: [Row]] = [:]
+            for rowid in group where !losers.contains(rowid) {
+                try fetch.forEach(rowid) { c in
+                    guard let workout = c.bytes(0) else { return }
+                    byWorkout[Array(workout), default: []].append(Row(
+                        createdAt: c.int64(1), path: Array(c.bytes(2) ?? UnsafeRawBufferPointer(start: nil, count: 0)),
+                        line: c.int64(3), id: c.string(4) ?? "", challengeId: c.string(5) ?? ""))
+                }
+            }
+            for rows in byWorkout.values where rows.count > 1 {
+                let ordered = rows.sorted { a, b in
+                    if a.createdAt != b.createdAt { return a.createdAt < b.createdAt }
+                    if a.path != b.path { return a.path.lexicographicallyPrecedes(b.path) }
+                    if a.line != b.line { return a.line < b.line }
+                    return ByteOrder.precedes(a.id, b.id)
+                }
+                let first = ordered[0].id
+                for r in ordered.dropFirst() {
+                    duplicates.append(Duplicate(challengeId: r.challengeId, createdAt: r.createdAt, id: r.id, first: first))
+                }
+            }
+        }
+        return duplicates
+    }
+}
