@@ -2,8 +2,8 @@ import Foundation
 
 /// Strings made once for bytes that repeat across rows (product ids, paywall
 /// contexts, a challenge's group, users and names): the same bytes give the
-/// same String, with no allocation after the first. Holds at most `limit` distinct values; past that, Strings are
-/// made afresh (memory stays bounded whatever the data).
+/// same String, with no allocation after the first. Holds at most `limit`
+/// distinct values; past that, Strings are made afresh (memory stays bounded whatever the data).
 struct StringCache {
     private var slots: [(hash: UInt64, value: String)?]
     private var count = 0

@@ -70,6 +70,35 @@ struct SubscriptionEventLogTests {
         }
     }
 
+    @Test func aRepeatInAnAppStoreReportIsRejectedAsItsLoaderWordedIt() throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        let report = InputFile(url: URL(fileURLWithPath: "/data/Subscriber_Report.txt"), relativePath: "subscriptions/Subscriber_Report.txt",
+                               kind: .appStoreConnectReport)
+        try warehouse.ingest { s in
+            let f = try s.beginFile(report, absolutePath: "/d/Subscriber_Report.txt", bytes: 1, sha256: "r")
+            try s.insert(event("appstore:x:2", user: "sub-1", .subscribed, at: 100), file: f, line: 2)
+            try s.insert(event("appstore:x:2", user: "sub-2", .subscribed, at: 100), file: f, line: 3)
+            try s.finishFile(f, read: 2, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        try warehouse.read { (r: WarehouseReader) throws in
+            #expect(try r.ingestRejects().map { "\($0.line) \($0.id) \($0.reason)" } == ["3 sub-2 duplicate row in this file"])
+        }
+    }
+
+    @Test func aRejectKeepsTheFirst200CharactersOfAnId() throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        let id = String(repeating: "e\u{301}", count: 250)   // 250 characters, 500 scalars
+        try warehouse.ingest { s in
+            let f = try s.beginFile(eventsFile("events.csv"), absolutePath: "/d/events.csv", bytes: 1, sha256: "a")
+            try s.insert(event(id, user: "u1", .subscribed, at: 100), file: f, line: 2)
+            try s.insert(event(id, user: "u1", .subscribed, at: 100), file: f, line: 3)
+            try s.finishFile(f, read: 2, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        try warehouse.read { (r: WarehouseReader) throws in
+            #expect(try r.ingestRejects().map(\.id) == [String(repeating: "e\u{301}", count: 200)])
+        }
+    }
+
     @Test func aLaterLoadedFileReplacesAnEarlierFilesEventOfTheSameId() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         try warehouse.ingest { s in
