@@ -41,14 +41,23 @@ extension IngestSession {
             try batch.withId(i) { candidate.bind(1, bytes: $0) }
             try candidate.step()
         }
-        let s = try statement("""
-            INSERT INTO swipe_row (id, from_person, to_person, action, at, file_id, line) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """)
-        for i in 0..<batch.count {
-            batch.withId(i) { s.bind(1, bytes: $0) }
-            s.bind(2, batch.from[i]); s.bind(3, batch.to[i]); s.bind(4, batch.actions[i].rawValue)
-            s.bind(5, batch.instants[i]); s.bind(6, file); s.bind(7, batch.lines[i])
+        // Rows go 64 to a statement: one VDBE run and one step per 64 rows
+        // (the writer thread was the swipes load's bottleneck).
+        let columns = ["id", "from_person", "to_person", "action", "at", "file_id", "line"]
+        let many = 64
+        let wide = try multiRowInsert("swipe_row", columns, rows: many)
+        let single = try multiRowInsert("swipe_row", columns, rows: 1)
+        var i = 0
+        while i < batch.count {
+            let (s, rows) = batch.count - i >= many ? (wide, many) : (single, 1)
+            for r in 0..<rows {
+                let row = i + r, at = Int32(r * columns.count)
+                batch.withId(row) { s.bind(at + 1, bytes: $0) }
+                s.bind(at + 2, batch.from[row]); s.bind(at + 3, batch.to[row]); s.bind(at + 4, batch.actions[row].rawValue)
+                s.bind(at + 5, batch.instants[row]); s.bind(at + 6, file); s.bind(at + 7, batch.lines[row])
+            }
             try s.step()
+            i += rows
         }
     }
 

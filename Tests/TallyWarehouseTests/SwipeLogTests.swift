@@ -143,4 +143,30 @@ struct SwipeLogTests {
         #expect(files == ["swipes/users.jsonl"])  // swipes/swipes.ndjson loads again, into the new layout
         #expect(try warehouse.read { try Int.fetchOne($0.db, sql: "SELECT count(*) FROM swipe") } == 0)
     }
+
+    @Test func aBatchStoresEveryRowWhateverItsSize() throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        try warehouse.ingest { s in
+            let f = try s.beginFile(swipesFile("s/swipes.ndjson"), absolutePath: "/s/swipes.ndjson", bytes: 100, sha256: "s")
+            var batch = SwipeBatch()
+            let stager = try s.swipeStager()
+            for n in 0..<150 {   // two statements of 64 rows, then 22 rows one by one
+                let (i, from, to) = (Array("id\(n)".utf8), Array("u\(n % 7)".utf8), Array("v\(n % 5)".utf8))
+                i.withUnsafeBufferPointer { i in
+                    from.withUnsafeBufferPointer { from in
+                        to.withUnsafeBufferPointer { to in
+                            stager.stage(SwipeFields(id: i, fromUserId: from, toUserId: to, action: .like,
+                                                     timestamp: Timestamp(seconds: Int64(n))), line: n + 2, into: &batch)
+                        }
+                    }
+                }
+            }
+            try s.store(batch, file: f)
+            try s.finishFile(f, read: 150, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        let rows = try warehouse.read { r in
+            try String.fetchAll(r.db, sql: "SELECT id || ' ' || from_user || ' ' || to_user || ' ' || at || ' ' || line FROM swipe ORDER BY line")
+        }
+        #expect(rows == (0..<150).map { n in "id\(n) u\(n % 7) v\(n % 5) \(Int64(n) * 1_000_000) \(n + 2)" })
+    }
 }
