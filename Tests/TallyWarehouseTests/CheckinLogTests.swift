@@ -9,12 +9,6 @@ import TallyCore
 /// workouts are settled after the load (CheckinLogSchema).
 @Suite("The check-in log")
 struct CheckinLogTests {
-    func temporaryWarehousePath() -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tally-wh-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.appendingPathComponent("tally.sqlite").path
-    }
-
     func file(_ table: TableID, _ name: String) -> InputFile {
         InputFile(url: URL(fileURLWithPath: "/data/\(name)"), relativePath: name, kind: .table(table))
     }

@@ -9,12 +9,6 @@ import TallyCore
 /// (`SubscriptionLogSchema.events`) with the rules the keyed upsert had.
 @Suite("Subscription events: append-only log and winners")
 struct SubscriptionEventLogTests {
-    func temporaryWarehousePath() -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tally-wh-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.appendingPathComponent("tally.sqlite").path
-    }
-
     func eventsFile(_ name: String) -> InputFile {
         InputFile(url: URL(fileURLWithPath: "/data/\(name)"), relativePath: name, kind: .table(.events))
     }

@@ -7,12 +7,6 @@ import TallyCore
 
 @Suite("Swipes in the warehouse: person numbers, repeated ids, matches")
 struct SwipeLogTests {
-    func temporaryWarehousePath() -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tally-swipes-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.appendingPathComponent("tally.sqlite").path
-    }
-
     func swipesFile(_ name: String) -> InputFile {
         InputFile(url: URL(fileURLWithPath: "/data/\(name)"), relativePath: name, kind: .table(.swipes))
     }

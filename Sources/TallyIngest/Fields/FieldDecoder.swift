@@ -25,6 +25,13 @@ public struct FieldDecoder {
         return value
     }
 
+    /// The field's bytes (a view into the reader's buffer, valid during its
+    /// callback); empty is an error, worded as ``required(_:)`` words it.
+    public func requiredBytes(_ index: Int) throws(FieldError) -> UnsafeBufferPointer<UInt8> {
+        guard let bytes = view.bytes(index) else { throw FieldError("\(fields[index]) is empty") }
+        return bytes
+    }
+
     /// An ISO 4217 currency code that tally knows.
     public func currency(_ index: Int) throws(FieldError) -> Currency {
         let code = try required(index)

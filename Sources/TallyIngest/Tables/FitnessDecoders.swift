@@ -32,14 +32,10 @@ public enum FitnessDecoders {
     /// A check-in as byte views of its fields (see ``CheckinFields``); the
     /// same checks, in the same order, as ``checkin(_:)``.
     public static func checkinFields(_ f: FieldDecoder) throws(FieldError) -> CheckinFields {
-        func required(_ index: Int) throws(FieldError) -> UnsafeBufferPointer<UInt8> {
-            guard let bytes = f.view.bytes(index) else { throw FieldError("\(f.fields[index]) is empty") }
-            return bytes
-        }
-        let id = try required(0)
-        let user = try required(3)
-        let group = try required(1)
-        let challenge = try required(2)
+        let id = try f.requiredBytes(0)
+        let user = try f.requiredBytes(3)
+        let group = try f.requiredBytes(1)
+        let challenge = try f.requiredBytes(2)
         return CheckinFields(
             id: id, groupId: group, challengeId: challenge, userId: user, displayName: f.view.bytes(4),
             userPhotoURL: f.view.bytes(5), checkInPhotoURL: f.view.bytes(6), workoutEntryId: f.view.bytes(7),

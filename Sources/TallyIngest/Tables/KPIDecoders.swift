@@ -17,13 +17,11 @@ public enum KPIDecoders {
     /// callback only: swipes are the largest table, so no Strings are made).
     /// Rejects a swipe on oneself and an action the contract does not name.
     public static func swipe(_ f: FieldDecoder) throws(FieldError) -> SwipeFields {
-        guard let id = f.view.bytes(0) else { throw FieldError("id is empty") }
-        guard let from = f.view.bytes(1) else { throw FieldError("fromUserId is empty") }
-        guard let to = f.view.bytes(2) else { throw FieldError("toUserId is empty") }
+        let id = try f.requiredBytes(0), from = try f.requiredBytes(1), to = try f.requiredBytes(2)
         guard !from.elementsEqual(to) else {
             throw FieldError("a swipe on oneself (fromUserId and toUserId are both '\(FieldDecoder.shown(from))')")
         }
-        guard let actionBytes = f.view.bytes(3) else { throw FieldError("action is empty") }
+        let actionBytes = try f.requiredBytes(3)
         guard let action = SwipeAction(utf8: actionBytes) else {
             throw FieldError("action '\(FieldDecoder.shown(actionBytes))' is not one of \(SwipeAction.spellings)")
         }
@@ -54,14 +52,10 @@ public enum KPIDecoders {
     /// callback only: events are a large table, so no Strings are made),
     /// checked as ``event(_:)`` checks it.
     public static func eventFields(_ f: FieldDecoder) throws(FieldError) -> SubscriptionEventFields {
-        func required(_ index: Int) throws(FieldError) -> UnsafeBufferPointer<UInt8> {
-            guard let bytes = f.view.bytes(index) else { throw FieldError("\(f.fields[index]) is empty") }
-            return bytes
-        }
-        let id = try required(0)
-        let app = try required(1)
-        let user = try required(2)
-        let name = try required(3)
+        let id = try f.requiredBytes(0)
+        let app = try f.requiredBytes(1)
+        let user = try f.requiredBytes(2)
+        let name = try f.requiredBytes(3)
         guard let kind = SubscriptionEventKind(utf8: name) else {
             let text = String(decoding: name, as: UTF8.self)
             throw FieldError("event '\(text.prefix(40))' is not one of \(SubscriptionEventKind.spellings)")
