@@ -65,7 +65,7 @@ enum FitnessSchema {
     /// — an export is the device's own record and loads after the tables —,
     /// then later load, then later line): the last valid row wins. Rejected
     /// rows are never stored, so they never override.
-    static let activityWinners = Derivation(inputs: ["activity", "appleHealthExport"]) { db in
+    static let activityWinners = Derivation(name: "activity winners", inputs: ["activity", "appleHealthExport"]) { db in
         try db.execute(sql: """
             DELETE FROM activity_day;
             INSERT INTO activity_day

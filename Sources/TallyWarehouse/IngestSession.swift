@@ -112,11 +112,16 @@ public final class IngestSession {
             .execute(arguments: [fileId, line, String(id.prefix(rejectIdLength)), reason])
     }
 
-    /// Brings derived tables up to date; called before the transaction commits.
-    func finish() throws {
+    /// Brings derived tables up to date; called before the transaction
+    /// commits. Returns how long each derivation took.
+    func finish() throws -> [DerivationTiming] {
+        var timings: [DerivationTiming] = []
         for derivation in WarehouseSchema.derivations where !derivation.inputs.isDisjoint(with: changedTables) {
+            let started = Date()
             try derivation.refresh(db)
+            timings.append(DerivationTiming(name: derivation.name, seconds: Date().timeIntervalSince(started)))
         }
+        return timings
     }
 
     // MARK: - helpers

@@ -56,7 +56,7 @@ enum SubscriptionLogSchema {
     /// SQLite sorts in memory up to the cache size, and sorting 2M rows in
     /// one 256 MiB run measured slower (and 500 MiB of RSS) than sorting
     /// 4 MiB runs and merging them (3.3 s instead of 5.6 s of CPU for 2M events).
-    static let events = Derivation(inputs: inputs) { db in
+    static let events = Derivation(name: "subscription event winners", inputs: inputs) { db in
         let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
         try db.execute(sql: "PRAGMA cache_size = -4096")
         defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }

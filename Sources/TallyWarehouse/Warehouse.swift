@@ -12,6 +12,8 @@ public final class Warehouse {
     public let path: String
     let queue: DatabaseQueue
     private let lock: WarehouseLock
+    /// How long each derived table took to rebuild in the last ``ingest(_:)``.
+    public private(set) var lastDerivations: [DerivationTiming] = []
 
     /// Opens (creating when needed) the warehouse at `path`.
     public init(path: String) throws {
@@ -57,16 +59,18 @@ public final class Warehouse {
     /// rolled back, so the warehouse keeps its previous state.
     public func ingest<T>(_ body: (IngestSession) throws -> T) throws -> T {
         var result: T?
+        var timings: [DerivationTiming] = []
         do {
             try queue.inTransaction(.immediate) { db in
                 let session = IngestSession(db: db)
                 result = try body(session)
-                try session.finish()
+                timings = try session.finish()
                 return .commit
             }
         } catch let error as DatabaseError where Self.isStorageFailure(error) {
             throw WarehouseError("cannot write the warehouse \(path): \(error.message ?? "\(error.resultCode)") (SQLite \(error.extendedResultCode)); nothing of this ingest was kept")
         }
+        lastDerivations = timings
         return result!
     }
 
@@ -84,4 +88,10 @@ public final class Warehouse {
     public func integrityCheck() throws -> String {
         try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
     }
+}
+
+/// How long rebuilding one derived table took (run.json's "derive …" stages).
+public struct DerivationTiming: Sendable {
+    public var name: String
+    public var seconds: Double
 }

@@ -60,6 +60,8 @@ enum WarehouseSchema {
 /// A derived table: rebuilt from its inputs at the end of an ingest in which
 /// any of them changed (names as `InputFile.tableName`).
 struct Derivation: Sendable {
+    /// What it derives, as run.json names its stage ("swipe matches").
+    var name: String
     var inputs: Set<String>
     var refresh: @Sendable (Database) throws -> Void
 }

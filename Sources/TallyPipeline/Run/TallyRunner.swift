@@ -166,6 +166,7 @@ public struct TallyRunner {
             + ingest.files.filter(\.loaded).map {
                 .init(name: "ingest \($0.path)", seconds: $0.seconds, rows: $0.rowsRead, bytes: $0.bytes)
             }
+            + ingest.derivations.map { .init(name: "derive \($0.name)", seconds: $0.seconds) }
     }
 
     /// The process's peak resident set size so far (getrusage), in MiB.

@@ -28,6 +28,8 @@ public struct IngestStage {
         public var files: [FileOutcome]
         public var ignored: [(path: String, why: String)]
         public var seconds: Double
+        /// The derived tables rebuilt at the end of the ingest, with their times.
+        public var derivations: [DerivationTiming] = []
         public var filesLoaded: Int { files.filter(\.loaded).count }
         public var rowsRead: Int { files.filter(\.loaded).map(\.rowsRead).reduce(0, +) }
         public var bytesRead: Int64 { files.filter(\.loaded).map(\.bytes).reduce(0, +) }
@@ -80,7 +82,11 @@ public struct IngestStage {
         for i in outcomes.indices {
             if let id = outcomes[i].fileId, let count = rejected[id] { outcomes[i].rowsRejected = count }
         }
-        return Outcome(files: outcomes, ignored: ignored, seconds: Date().timeIntervalSince(started))
+        for derived in warehouse.lastDerivations {
+            progress.step(["stage": "derive", "table": derived.name, "seconds": String(format: "%.3f", derived.seconds)])
+        }
+        return Outcome(files: outcomes, ignored: ignored, seconds: Date().timeIntervalSince(started),
+                       derivations: warehouse.lastDerivations)
     }
 
     private func load(_ file: InputFile, into session: IngestSession) throws -> FileOutcome {

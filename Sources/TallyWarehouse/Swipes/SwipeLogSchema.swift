@@ -54,7 +54,7 @@ enum SwipeLogSchema {
     /// The superseded repeats (counted per file) and the matches, derived
     /// pair by pair with ``TallyCore/MatchRule``. Passes are left out: a pass
     /// never makes or unmakes a match.
-    static let derivation = Derivation(inputs: ["swipes"]) { db in
+    static let derivation = Derivation(name: "swipe repeats and matches", inputs: ["swipes"]) { db in
         try db.execute(sql: """
             DELETE FROM swipe_superseded;
             INSERT INTO swipe_superseded (row)
@@ -81,8 +81,11 @@ enum SwipeLogSchema {
         var forward: Bool
     }
 
-    /// Memory for one partition of the match pass.
-    static let matchPassBudget = 64 << 20
+    /// Memory for one partition of the match pass. Each partition is one
+    /// scan of `swipe_row` (~3.5 s for the 50M rows of the large scale), so a
+    /// roomier budget means fewer scans: 128 MiB makes medium one partition
+    /// and large five.
+    static let matchPassBudget = 128 << 20
 
     /// The match pass, partition by partition of pairs (`(from + to) % n`,
     /// n sized so a partition's swipes fit ``matchPassBudget``): a
