@@ -19,7 +19,11 @@ final class WarehouseLock {
             var holder = [UInt8](repeating: 0, count: 32)
             let n = pread(fd, &holder, 31, 0)
             let pid = n > 0 ? String(decoding: holder[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "?"
-            close(fd)
+            // No close here: `fd` is initialized, so deinit runs when this
+            // init throws and closes it. Closing it here too closed it twice,
+            // and the second close could hit a descriptor another thread had
+            // just opened under the same number (seen as SQLite "disk I/O
+            // error"s in tests running beside the busy-warehouse test).
             throw WarehouseError("another tally run (pid \(pid)) is using the warehouse \(databasePath); wait for it to finish, or use another --db", code: .busy)
         }
         let pid = "\(getpid())\n"

@@ -106,6 +106,22 @@ struct WarehouseTests {
         _ = first
     }
 
+    @Test func aBusyWarehouseClosesItsLockFileExactlyOnce() throws {
+        let path = temporaryWarehousePath()
+        let first = try Warehouse(path: path)
+        func lockDescriptors() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == path + ".lock"
+            }.count
+        }
+        let before = try lockDescriptors()
+        for _ in 0..<20 { #expect(throws: WarehouseError.self) { _ = try Warehouse(path: path) } }
+        // Every failed opener's descriptor is closed (by deinit, once: a
+        // second close could close another thread's file).
+        #expect(try lockDescriptors() == before)
+        _ = first
+    }
+
     @Test func winnersThatCannotBeUsedBecomeRejects() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         try warehouse.ingest { s in
