@@ -9,10 +9,6 @@ import TallyCore
 /// workouts are settled after the load (CheckinLogSchema).
 @Suite("The check-in log")
 struct CheckinLogTests {
-    func file(_ table: TableID, _ name: String) -> InputFile {
-        InputFile(url: URL(fileURLWithPath: "/data/\(name)"), relativePath: name, kind: .table(table))
-    }
-
     func checkin(_ id: String, user: String = "ana", workout: String? = nil, minutes: Int = 45, at seconds: Int64) -> CheckinRecord {
         CheckinRecord(id: id, groupId: "g1", challengeId: "ch1", userId: user, displayName: user.capitalized,
                       userPhotoURL: nil, checkInPhotoURL: "https://p/\(id).jpg", workoutEntryId: workout ?? "w-\(id)",

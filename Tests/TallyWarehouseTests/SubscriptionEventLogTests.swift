@@ -9,10 +9,6 @@ import TallyCore
 /// (`SubscriptionLogSchema.events`) with the rules the keyed upsert had.
 @Suite("Subscription events: append-only log and winners")
 struct SubscriptionEventLogTests {
-    func eventsFile(_ name: String) -> InputFile {
-        InputFile(url: URL(fileURLWithPath: "/data/\(name)"), relativePath: name, kind: .table(.events))
-    }
-
     func event(_ id: String, user: String, _ kind: SubscriptionEventKind, at seconds: Int64, product: String? = "p.m")
         -> SubscriptionEventRecord {
         SubscriptionEventRecord(id: id, app: "FisioFlow", userId: user,
@@ -34,7 +30,7 @@ struct SubscriptionEventLogTests {
     @Test func aRepeatedIdInOneFileKeepsTheFirstRowAndRejectsTheRepeat() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         try warehouse.ingest { s in
-            let f = try s.beginFile(eventsFile("a/events.csv"), absolutePath: "/a/events.csv", bytes: 1, sha256: "a")
+            let f = try s.beginFile(file(.events, "a/events.csv"), absolutePath: "/a/events.csv", bytes: 1, sha256: "a")
             try s.insert(event("e1", user: "u1", .subscribed, at: 100), file: f, line: 2)
             try s.insert(event("e2", user: "u1", .renewed, at: 200), file: f, line: 3)
             try s.insert(event("e1", user: "u2", .refunded, at: 50), file: f, line: 4)    // repeat: rejected
@@ -54,7 +50,7 @@ struct SubscriptionEventLogTests {
 
         // A later ingest of another file neither counts nor rejects the repeats again.
         try warehouse.ingest { s in
-            let g = try s.beginFile(eventsFile("b/events.csv"), absolutePath: "/b/events.csv", bytes: 1, sha256: "b")
+            let g = try s.beginFile(file(.events, "b/events.csv"), absolutePath: "/b/events.csv", bytes: 1, sha256: "b")
             try s.insert(event("e9", user: "u3", .signup, at: 10, product: nil), file: g, line: 2)
             try s.finishFile(g, read: 1, rejected: 0, superseded: 0, unknownFields: [])
         }
@@ -83,7 +79,7 @@ struct SubscriptionEventLogTests {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         let id = String(repeating: "e\u{301}", count: 250)   // 250 characters, 500 scalars
         try warehouse.ingest { s in
-            let f = try s.beginFile(eventsFile("events.csv"), absolutePath: "/d/events.csv", bytes: 1, sha256: "a")
+            let f = try s.beginFile(file(.events, "events.csv"), absolutePath: "/d/events.csv", bytes: 1, sha256: "a")
             try s.insert(event(id, user: "u1", .subscribed, at: 100), file: f, line: 2)
             try s.insert(event(id, user: "u1", .subscribed, at: 100), file: f, line: 3)
             try s.finishFile(f, read: 2, rejected: 0, superseded: 0, unknownFields: [])
@@ -96,12 +92,12 @@ struct SubscriptionEventLogTests {
     @Test func aLaterLoadedFileReplacesAnEarlierFilesEventOfTheSameId() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         try warehouse.ingest { s in
-            let f = try s.beginFile(eventsFile("a/events.csv"), absolutePath: "/a/events.csv", bytes: 1, sha256: "a")
+            let f = try s.beginFile(file(.events, "a/events.csv"), absolutePath: "/a/events.csv", bytes: 1, sha256: "a")
             try s.insert(event("e1", user: "u1", .subscribed, at: 100), file: f, line: 2)
             try s.insert(event("e2", user: "u1", .renewed, at: 200), file: f, line: 3)
             try s.finishFile(f, read: 2, rejected: 0, superseded: 0, unknownFields: [])
             // In the same ingest, a later file: its first e1 wins, its repeat is still a reject.
-            let g = try s.beginFile(eventsFile("b/events.csv"), absolutePath: "/b/events.csv", bytes: 1, sha256: "b")
+            let g = try s.beginFile(file(.events, "b/events.csv"), absolutePath: "/b/events.csv", bytes: 1, sha256: "b")
             try s.insert(event("e1", user: "u1", .trialStarted, at: 90), file: g, line: 2)
             try s.insert(event("e1", user: "u1", .refunded, at: 95), file: g, line: 3)
             try s.finishFile(g, read: 2, rejected: 0, superseded: 0, unknownFields: [])
@@ -109,7 +105,7 @@ struct SubscriptionEventLogTests {
         #expect(try stored(warehouse) == ["u1 trial_started b/events.csv:2", "u1 renewed a/events.csv:3"])
         // A file loaded in a later ingest replaces the winner again.
         try warehouse.ingest { s in
-            let h = try s.beginFile(eventsFile("c/events.csv"), absolutePath: "/c/events.csv", bytes: 1, sha256: "c")
+            let h = try s.beginFile(file(.events, "c/events.csv"), absolutePath: "/c/events.csv", bytes: 1, sha256: "c")
             try s.insert(event("e2", user: "u1", .cancelled, at: 250), file: h, line: 7)
             try s.finishFile(h, read: 1, rejected: 0, superseded: 0, unknownFields: [])
         }
@@ -120,7 +116,7 @@ struct SubscriptionEventLogTests {
         }
         // Reloading the first file (a new version) makes its rows the latest again.
         try warehouse.ingest { s in
-            let f = try s.beginFile(eventsFile("a/events.csv"), absolutePath: "/a/events.csv", bytes: 1, sha256: "a2")
+            let f = try s.beginFile(file(.events, "a/events.csv"), absolutePath: "/a/events.csv", bytes: 1, sha256: "a2")
             try s.insert(event("e1", user: "u1", .subscribed, at: 100), file: f, line: 2)
             try s.finishFile(f, read: 1, rejected: 0, superseded: 0, unknownFields: [])
         }
@@ -130,7 +126,7 @@ struct SubscriptionEventLogTests {
     @Test func aVanishedFileTakesItsEventsAlong() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         try warehouse.ingest { s in
-            let f = try s.beginFile(eventsFile("events.csv"), absolutePath: "/d/events.csv", bytes: 1, sha256: "a")
+            let f = try s.beginFile(file(.events, "events.csv"), absolutePath: "/d/events.csv", bytes: 1, sha256: "a")
             try s.insert(event("e1", user: "u1", .subscribed, at: 100), file: f, line: 2)
             try s.finishFile(f, read: 1, rejected: 0, superseded: 0, unknownFields: [])
         }
@@ -168,7 +164,7 @@ struct SubscriptionEventLogTests {
         }
         #expect(try stored(warehouse).isEmpty)
         try warehouse.ingest { s in
-            let f = try s.beginFile(eventsFile("subscriptions/events.csv"), absolutePath: "/d/subscriptions/events.csv",
+            let f = try s.beginFile(file(.events, "subscriptions/events.csv"), absolutePath: "/d/subscriptions/events.csv",
                                     bytes: 1, sha256: "e")
             try s.insert(event("e1", user: "u1", .subscribed, at: 5), file: f, line: 2)
             try s.finishFile(f, read: 1, rejected: 0, superseded: 0, unknownFields: [])

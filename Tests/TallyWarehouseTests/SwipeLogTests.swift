@@ -7,10 +7,6 @@ import TallyCore
 
 @Suite("Swipes in the warehouse: person numbers, repeated ids, matches")
 struct SwipeLogTests {
-    func swipesFile(_ name: String) -> InputFile {
-        InputFile(url: URL(fileURLWithPath: "/data/\(name)"), relativePath: name, kind: .table(.swipes))
-    }
-
     func insert(_ s: IngestSession, _ id: String, _ from: String, _ to: String, _ action: SwipeAction,
                 at seconds: Int64, file: Int64, line: Int) throws {
         let (i, f, t) = (Array(id.utf8), Array(from.utf8), Array(to.utf8))
@@ -58,7 +54,7 @@ struct SwipeLogTests {
     @Test func aRepeatedIdCountsOnceLatestFileFirstRowWithinAFile() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         try warehouse.ingest { s in
-            let a = try s.beginFile(swipesFile("a/swipes.ndjson"), absolutePath: "/a/swipes.ndjson", bytes: 100, sha256: "a")
+            let a = try s.beginFile(file(.swipes, "a/swipes.ndjson"), absolutePath: "/a/swipes.ndjson", bytes: 100, sha256: "a")
             try insert(s, "s1", "ana", "bia", .like, at: 100, file: a, line: 1)
             try insert(s, "s1", "ana", "bia", .report, at: 100, file: a, line: 2)  // repeat within the file: the first row counts
             try insert(s, "s2", "bia", "ana", .superLike, at: 200, file: a, line: 3)
@@ -85,7 +81,7 @@ struct SwipeLogTests {
         // A later file's row of the same id replaces the earlier file's; the
         // session restores the people and ids already stored.
         try warehouse.ingest { s in
-            let b = try s.beginFile(swipesFile("b/swipes.ndjson"), absolutePath: "/b/swipes.ndjson", bytes: 100, sha256: "b")
+            let b = try s.beginFile(file(.swipes, "b/swipes.ndjson"), absolutePath: "/b/swipes.ndjson", bytes: 100, sha256: "b")
             try insert(s, "s1", "ana", "bia", .report, at: 150, file: b, line: 1)
             try insert(s, "s4", "ana", "caio", .like, at: 400, file: b, line: 2)
             try s.finishFile(b, read: 2, rejected: 0, superseded: 0, unknownFields: [])
@@ -141,7 +137,7 @@ struct SwipeLogTests {
     @Test func aBatchStoresEveryRowWhateverItsSize() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         try warehouse.ingest { s in
-            let f = try s.beginFile(swipesFile("s/swipes.ndjson"), absolutePath: "/s/swipes.ndjson", bytes: 100, sha256: "s")
+            let f = try s.beginFile(file(.swipes, "s/swipes.ndjson"), absolutePath: "/s/swipes.ndjson", bytes: 100, sha256: "s")
             var batch = SwipeBatch()
             let stager = try s.swipeStager()
             for n in 0..<150 {   // two statements of 64 rows, then 22 rows one by one

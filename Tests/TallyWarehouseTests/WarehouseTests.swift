@@ -8,10 +8,6 @@ import TallyCore
 struct WarehouseTests {
     let brl = Currency(code: "BRL")!
 
-    func file(_ table: TableID, _ name: String) -> InputFile {
-        InputFile(url: URL(fileURLWithPath: "/data/\(name)"), relativePath: name, kind: .table(table))
-    }
-
     func version(_ id: String, updated: Int64, amount: Int64, deleted: Bool = false, error: String? = nil) -> ExpenseVersion {
         let body = ExpenseVersion.Body(coupleId: "c1", paidBy: "m1", amount: amount, currency: brl,
                                        date: LocalDate(year: 2026, month: 10, day: 1)!, description: "d", tag: "food",
