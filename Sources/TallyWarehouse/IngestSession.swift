@@ -72,8 +72,26 @@ public final class IngestSession {
         try db.execute(sql: """
             INSERT INTO input_file (path, display_path, dataset, table_name, bytes, sha256, load_seq)
             VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [absolutePath, file.relativePath, file.dataset, file.tableName, bytes, sha256, seq])
+            """, arguments: [absolutePath, try displayPath(file.relativePath, absolutePath: absolutePath),
+                             file.dataset, file.tableName, bytes, sha256, seq])
         return db.lastInsertedRowID
+    }
+
+    /// How reports name a file: its path in its data folder, unless a file
+    /// loaded from another folder already shows as that (monthly folders run
+    /// into one warehouse both hold `expenses/expenses.csv`); then the
+    /// folder's name leads it (`2026-10/expenses/expenses.csv`), or, if that
+    /// is taken too, the absolute path. Display paths stay unique, so
+    /// rejects and row accounting never mix two files.
+    func displayPath(_ relative: String, absolutePath: String) throws -> String {
+        func taken(_ candidate: String) throws -> Bool {
+            try Int.fetchOne(db, sql: "SELECT 1 FROM input_file WHERE display_path = ? AND path <> ?",
+                             arguments: [candidate, absolutePath]) != nil
+        }
+        guard try taken(relative) else { return relative }
+        let folder = URL(fileURLWithPath: String(absolutePath.dropLast(relative.count))).lastPathComponent
+        let named = folder.isEmpty ? absolutePath : folder + "/" + relative
+        return try taken(named) ? absolutePath : named
     }
 
     /// Removes a loaded file with every row it brought (by foreign key, and

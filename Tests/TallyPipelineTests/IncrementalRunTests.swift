@@ -88,4 +88,31 @@ struct IncrementalRunTests {
         #expect(try modified(out)["kpis/mrr.csv"] != before["kpis/mrr.csv"])
         try expectSameReports(repositoryRoot.appendingPathComponent("reports"), out)
     }
+
+    @Test("monthly folders run into one warehouse: each file keeps its own name and accounting")
+    func monthlyFoldersShareAWarehouse() throws {
+        let work = try temporaryFolder("months")
+        defer { try? fm.removeItem(at: work) }
+        let september = work.appendingPathComponent("2026-09"), october = work.appendingPathComponent("2026-10")
+        try fm.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: september)
+        try fm.createDirectory(at: october, withIntermediateDirectories: true)
+        try fm.copyItem(at: september.appendingPathComponent("expenses"), to: october.appendingPathComponent("expenses"))
+        // October's export changes one row, so it is another file with the same relative path.
+        let expenses = october.appendingPathComponent("expenses/expenses.csv")
+        var lines = try String(contentsOf: expenses, encoding: .utf8).components(separatedBy: "\n")
+        lines[1] = lines[1].replacingOccurrences(of: ",BRL,", with: ",USD,")
+        try lines.joined(separator: "\n").write(to: expenses, atomically: true, encoding: .utf8)
+
+        let out = work.appendingPathComponent("out"), db = work.appendingPathComponent("tally.sqlite")
+        var request = request(september, out: out)
+        request.databasePath = db.path
+        _ = try runner.run(request)
+        request.dataDirectory = october
+        let second = try runner.run(request)   // a reconciliation failure would throw
+        #expect(second.ingest?.filesLoaded == 7)
+        let paths = second.manifest.inputs.map(\.path)
+        #expect(paths.contains("expenses/expenses.csv") && paths.contains("2026-10/expenses/expenses.csv"))
+        #expect(Set(paths).count == paths.count)
+        #expect(second.manifest.checks.filter { !$0.passed }.isEmpty)
+    }
 }
