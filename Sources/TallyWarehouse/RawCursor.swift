@@ -30,8 +30,6 @@ final class RawCursor {
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
-
     /// The UTF-8 bytes of a text column, valid until the next call to
     /// ``next()``; nil for NULL.
     func text(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {
