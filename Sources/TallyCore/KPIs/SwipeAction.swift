@@ -11,11 +11,25 @@ public enum SwipeAction: String, Sendable, CaseIterable, Hashable {
     /// The action spelled `text`, exactly as the contract spells it, or nil.
     public init?(contract text: String) { self.init(rawValue: text) }
 
-    /// The action whose contract spelling is `bytes`, or nil.
-    public init?<C: Collection<UInt8>>(utf8 bytes: C) {
-        guard let match = Self.allCases.first(where: { $0.rawValue.utf8.elementsEqual(bytes) }) else { return nil }
-        self = match
+    /// The action whose contract spelling is `bytes`, or nil. Concrete and
+    /// table-driven: the generic version (`elementsEqual` over
+    /// `rawValue.utf8`) ran unspecialized, with metadata lookups per byte, and
+    /// measured as ~8% of the CPU of loading and matching 10M swipes.
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        for (action, spelling) in Self.utf8Spellings where spelling.count == bytes.count && spelling.elementsEqual(bytes) {
+            self = action
+            return
+        }
+        return nil
     }
+
+    /// The action whose contract spelling is `bytes`, or nil.
+    public init?(utf8 bytes: [UInt8]) {
+        guard let action = bytes.withUnsafeBufferPointer({ SwipeAction(utf8: $0) }) else { return nil }
+        self = action
+    }
+
+    private static let utf8Spellings: [(Self, [UInt8])] = allCases.map { ($0, Array($0.rawValue.utf8)) }
 
     /// The contract's spellings, for messages.
     public static var spellings: String { allCases.map(\.rawValue).joined(separator: ", ") }
