@@ -15,7 +15,7 @@ struct StringCache {
     }
 
     mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let hash = ByteHash.fnv1a(bytes)
+        let hash = ByteHash.of(bytes)
         let mask = slots.count - 1
         var i = Int(truncatingIfNeeded: hash) & mask
         while let slot = slots[i] {

@@ -30,7 +30,7 @@ struct SwipeIdFilter {
 
     /// Adds `bytes`; returns true when they may have been added before.
     mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let hash = ByteHash.fnv1a(bytes)
+        let hash = ByteHash.of(bytes)
         let block = Int((hash >> 32) & blockMask) * 8
         // The probes take their bits from a remix, not from the block's bits.
         var bits = (hash ^ (hash >> 29)) &* 0x9e37_79b9_7f4a_7c15
