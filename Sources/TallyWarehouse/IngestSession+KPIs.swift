@@ -23,7 +23,9 @@ extension IngestSession {
     /// Appends one swipe row (see ``store(_:file:)`` for many).
     public func insert(_ r: SwipeFields, file: Int64, line: Int) throws {
         var batch = SwipeBatch()
-        try swipeStager().stage(r, line: line, into: &batch)
+        let stager = try swipeStager()
+        stager.stage(r, line: line, into: &batch)
+        stager.seal(&batch)
         try store(batch, file: file)
     }
 
@@ -31,6 +33,7 @@ extension IngestSession {
     /// and the rows. Which row of a repeated id counts is decided after the
     /// load (``SwipeLogSchema/derivation``). Rejects are the caller's.
     public func store(_ batch: SwipeBatch, file: Int64) throws {
+        precondition(batch.from.count == batch.count, "a swipe batch is stored only once sealed (SwipeStager.seal)")
         for (id, name) in batch.people {
             let person = try statement("INSERT INTO swipe_person (id, name) VALUES (?, ?)")
             person.bind(1, id); person.bind(2, name)

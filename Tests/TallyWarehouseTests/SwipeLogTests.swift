@@ -151,6 +151,7 @@ struct SwipeLogTests {
                     }
                 }
             }
+            stager.seal(&batch)   // users numbered (a user repeats within the batch), ids flagged
             try s.store(batch, file: f)
             try s.finishFile(f, read: 150, rejected: 0, superseded: 0, unknownFields: [])
         }

@@ -32,11 +32,13 @@ enum PipelinedLoad {
         var progress: (bytes: Int64, records: Int) = (0, 0)
     }
 
-    /// Reads `reader` through `stage` (reading thread) and `store` (this
-    /// thread; returns rows it refused, e.g. a key repeated in the file).
+    /// Reads `reader` through `stage` (reading thread; `seal` finishes each
+    /// batch there before it is handed over) and `store` (this thread;
+    /// returns rows it refused, e.g. a key repeated in the file).
     /// Returns the rows rejected.
     static func run<Rows: StagedRows>(_ reader: TableReader, fields: [String], sink: LoadSink,
                                       stage: @escaping (inout Rows, FieldDecoder) throws(FieldError) -> Void,
+                                      seal: @escaping (inout Rows) -> Void = { _ in },
                                       store: (Rows) throws -> [Reject]) throws -> Int {
         let idIndex = fields.firstIndex(of: "id")
         var rejected = 0
@@ -44,6 +46,7 @@ enum PipelinedLoad {
             var batch = Batch<Rows>()
             func send() throws {
                 batch.progress = (reader.bytesConsumed, reader.recordsRead)
+                seal(&batch.rows)
                 try emit(batch)
                 batch = Batch<Rows>()
             }

@@ -14,6 +14,8 @@ enum SwipesBulkLoad {
         let stager = try session.swipeStager()
         return try PipelinedLoad.run(reader, fields: fields, sink: sink, stage: { (rows: inout SwipeBatch, f) throws(FieldError) in
             stager.stage(try KPIDecoders.swipe(f), line: f.line, into: &rows)
+        }, seal: { rows in
+            stager.seal(&rows)
         }, store: { rows in
             try session.store(rows, file: fileId)
             return []

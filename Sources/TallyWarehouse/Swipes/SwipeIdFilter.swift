@@ -30,7 +30,18 @@ struct SwipeIdFilter {
 
     /// Adds `bytes`; returns true when they may have been added before.
     mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let hash = ByteHash.of(bytes)
+        insert(hash: ByteHash.of(bytes))
+    }
+
+    /// Loads the block of an id whose ``ByteHash`` is `hash` (to warm the
+    /// cache before a batch of inserts); returns what it read.
+    func touchBlock(_ hash: UInt64) -> UInt64 {
+        let word = Int((hash >> 32) & blockMask) * 8
+        return words.withUnsafeBufferPointer { $0[word] }
+    }
+
+    /// ``insert(_:)`` for an id whose ``ByteHash`` is `hash`.
+    mutating func insert(hash: UInt64) -> Bool {
         let block = Int((hash >> 32) & blockMask) * 8
         // The probes take their bits from a remix, not from the block's bits.
         var bits = (hash ^ (hash >> 29)) &* 0x9e37_79b9_7f4a_7c15

@@ -37,7 +37,11 @@ struct SwipePersonIndex {
 
     /// The number of the user whose id is `bytes`, adding it when new.
     mutating func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64 {
-        let hash = ByteHash.of(bytes)
+        number(bytes, hash: ByteHash.of(bytes))
+    }
+
+    /// ``number(_:)`` for bytes whose ``ByteHash`` is `hash`.
+    mutating func number(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int64 {
         let fingerprint = hash & 0xffff_ffff_0000_0000
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
@@ -55,6 +59,23 @@ struct SwipePersonIndex {
         slots[slot] = fingerprint | UInt64(count)
         if count * 2 > slots.count { grow() }
         return Int64(count)
+    }
+
+    /// Loads the first slot `hash` probes (to warm the cache before a
+    /// batch of lookups, ``SwipeStager/seal(_:)``); returns what it read.
+    func touchSlot(_ hash: UInt64) -> UInt64 {
+        slots.withUnsafeBufferPointer { $0[Int(truncatingIfNeeded: hash) & ($0.count - 1)] }
+    }
+
+    /// Loads the name of the person in the first slot `hash` probes, when
+    /// its fingerprint matches (see ``touchSlot(_:)``).
+    func touchName(_ hash: UInt64) -> UInt64 {
+        let entry = touchSlot(hash)
+        guard entry != 0, entry & 0xffff_ffff_0000_0000 == hash & 0xffff_ffff_0000_0000 else { return 0 }
+        let n = Int(entry & 0xffff_ffff)
+        return ends.withUnsafeBufferPointer { ends in
+            arena.withUnsafeBufferPointer { arena in ends[n - 1] < arena.count ? UInt64(arena[ends[n - 1]]) : 0 }
+        }
     }
 
     private func equals(_ n: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
