@@ -23,6 +23,9 @@ public final class Warehouse {
         lock = try WarehouseLock(databasePath: path)
         var config = Configuration()
         config.foreignKeysEnabled = true
+        // Only this process opens the file (the lock), but report stages may
+        // read beside the main connection (``openReadConnection()``).
+        config.busyMode = .timeout(Warehouse.busyTimeout)
         config.prepareDatabase { db in
             // A rollback journal, not WAL: one process holds the warehouse at a
             // time (the lock), so WAL's concurrent readers buy nothing, and

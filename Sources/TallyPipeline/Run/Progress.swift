@@ -8,6 +8,8 @@ import Glibc
 /// On a terminal: one self-rewriting line with rows and MB read, the rate
 /// and an ETA, at most 5 times a second. Elsewhere (a pipe, a log file, CI):
 /// no animation, one `key=value` line per finished step, easy to grep.
+/// Stages running side by side may share one (its state is locked); the
+/// terminal line then shows whichever updated last.
 public final class Progress: @unchecked Sendable {
     public enum Mode: Sendable { case terminal, lines, silent }
 
@@ -17,6 +19,7 @@ public final class Progress: @unchecked Sendable {
     private var started = Date()
     private var lastDraw = Date.distantPast
     private var drawn = false
+    private let lock = NSLock()
 
     public init(mode: Mode) { self.mode = mode }
 
@@ -25,6 +28,8 @@ public final class Progress: @unchecked Sendable {
 
     /// Starts a stage over `totalBytes` of input (0 when unknown).
     public func begin(_ stage: String, totalBytes: Int64 = 0) {
+        lock.lock()
+        defer { lock.unlock() }
         self.stage = stage
         self.totalBytes = totalBytes
         started = Date()
@@ -34,6 +39,8 @@ public final class Progress: @unchecked Sendable {
     /// Reports bytes and rows done so far in the stage.
     public func update(bytes: Int64, rows: Int, detail: String = "") {
         guard mode == .terminal else { return }
+        lock.lock()
+        defer { lock.unlock() }
         let now = Date()
         guard now.timeIntervalSince(lastDraw) >= 0.2 else { return }
         lastDraw = now
@@ -51,10 +58,12 @@ public final class Progress: @unchecked Sendable {
 
     /// Reports a finished step (a file loaded, a report written) as `key=value` fields.
     public func step(_ fields: KeyValuePairs<String, String>) {
+        lock.lock()
+        defer { lock.unlock() }
         switch mode {
         case .silent: return
         case .terminal:
-            clear()
+            clearLine()
         case .lines:
             let text = fields.map { "\($0.key)=\(Progress.quoted($0.value))" }.joined(separator: " ")
             FileHandle.standardError.write((text + "\n").data(using: .utf8)!)
@@ -63,6 +72,12 @@ public final class Progress: @unchecked Sendable {
 
     /// Erases the progress line, if drawn.
     public func clear() {
+        lock.lock()
+        defer { lock.unlock() }
+        clearLine()
+    }
+
+    private func clearLine() {
         if drawn {
             FileHandle.standardError.write("\r\u{1B}[K".data(using: .utf8)!)
             drawn = false

@@ -82,9 +82,9 @@ public struct TallyRunner {
             return kept
         }
         let context = ReportContext(config: config, locale: locale, period: period, timezone: timezone,
-                                    outDirectory: request.outDirectory, warehouse: warehouse, logger: logger,
-                                    progress: progress, outputs: OutputSet(), asOf: request.asOf)
-        let reports = try ReportStages.all.map { try $0.run(context) }
+                                    outDirectory: request.outDirectory, warehouse: warehouse, reads: warehouse,
+                                    logger: logger, progress: progress, outputs: OutputSet(), asOf: request.asOf)
+        let reports = try ReportLanes.run(ReportStages.all, context: context)
         let reportRejects = reports.flatMap(\.rejects)
         let (ingestRejects, files) = try warehouse.read { r in (try r.ingestRejects(), try r.inputFiles()) }
         let rejectCount = try RejectsFile.write(ingestRejects + reportRejects,

@@ -14,6 +14,7 @@ import TallyWarehouse
 /// users' average scores and a sparkline per user over the month's days).
 struct ActivityStage: ReportStage {
     let name = "activity"
+    let readsOnOneCore = true
 
     func run(_ context: ReportContext) throws -> ReportOutcome {
         let started = Date()
@@ -31,7 +32,7 @@ struct ActivityStage: ReportStage {
         let first = period.firstDay.daysSinceEpoch
         context.progress.begin("activity")
 
-        try context.warehouse.read { reader in
+        try context.reads.read { reader in
             try reader.forEachActivityUser(in: period.firstDay...period.lastDay) { userId, days in
                 for day in days {
                     try scores.writeRow([userId, day.date.description,

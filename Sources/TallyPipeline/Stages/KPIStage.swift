@@ -13,13 +13,14 @@ import TallyWarehouse
 /// Writes `kpis/*.csv`, `kpis/kpis.xlsx` and `kpis/kpis.txt`.
 struct KPIStage: ReportStage {
     let name = "kpis"
+    let readsOnOneCore = true
     /// The most months the monthly series (churn, MRR history, movements) go back.
     static let seriesMonths = 24
 
     func run(_ context: ReportContext) throws -> ReportOutcome {
         let started = Date()
         context.progress.begin("kpis")
-        let (report, rejects, users) = try context.warehouse.read { reader in try build(reader, context) }
+        let (report, rejects, users) = try context.reads.read { reader in try build(reader, context) }
         let folder = context.outDirectory.appendingPathComponent("kpis")
         var outputs = try KPICSVFiles.write(report, to: folder, publish: context.outputs)
         let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("kpis.xlsx"))

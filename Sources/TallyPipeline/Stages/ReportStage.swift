@@ -15,11 +15,14 @@ struct ReportContext {
     /// The warehouse: read in a snapshot with `read`; a stage that stores
     /// what it computed (leaderboard snapshots) writes in its own transaction.
     let warehouse: Warehouse
+    /// Where a stage that only reads reads from: the warehouse, or a
+    /// connection of its own when it runs beside other stages (``ReportLanes``).
+    var reads: any WarehouseReading
     let logger: Logger
     let progress: Progress
     /// Where stages put their finished files; the runner moves them all into
     /// place once every stage succeeded.
-    let outputs: OutputSet
+    var outputs: OutputSet
     /// `--as-of`: the day leaderboards are computed as of; nil for the period's last day.
     var asOf: LocalDate? = nil
 }
@@ -45,10 +48,19 @@ struct ReportOutcome {
 /// file to `context.outputs` (never commits it itself), returns its outcome.
 protocol ReportStage: Sendable {
     var name: String { get }
+    /// Whether the stage computes on one thread and only reads the
+    /// warehouse (through `context.reads`): such stages run beside the others
+    /// (``ReportLanes``).
+    var readsOnOneCore: Bool { get }
     func run(_ context: ReportContext) throws -> ReportOutcome
 }
 
-/// Every report family, in the order they run. A family adds itself here once.
+extension ReportStage {
+    var readsOnOneCore: Bool { false }
+}
+
+/// Every report family, in the order of run.json and the terminal summary.
+/// A family adds itself here once.
 enum ReportStages {
     static let all: [any ReportStage] = [StatementsStage(), LeaderboardsStage(), ActivityStage(), KPIStage()]
 }

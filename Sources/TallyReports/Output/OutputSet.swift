@@ -25,6 +25,15 @@ public final class OutputSet {
         files.append(csv.file)
     }
 
+    /// Takes over `other`'s files and entity folders (to be moved into place
+    /// after this set's own), leaving `other` empty.
+    public func absorb(_ other: OutputSet) {
+        files += other.files
+        entityFolders += other.entityFolders
+        other.files.removeAll()
+        other.entityFolders.removeAll()
+    }
+
     /// How many files wait to be moved into place.
     public var count: Int { files.count }
 

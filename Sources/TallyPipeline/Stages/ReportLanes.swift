@@ -1,0 +1,55 @@
+import Foundation
+import TallyReports
+
+/// Runs the report stages in two lanes: the stages that use every core
+/// (statements, leaderboards: partitions computed in parallel) one after the
+/// other on the calling thread and the warehouse's connection, and the
+/// stages that compute on one thread and only read (activity, KPIs) on a
+/// thread and read connection of their own, beside them.
+///
+/// Measured at medium scale: run one after the other, the four stages kept
+/// ~1.2 cores busy on average (activity and KPIs ~4.5 s on one); side by
+/// side, those seconds overlap the parallel stages' waits (SQLite reads,
+/// file writes).
+///
+/// Each lane gathers its files in its own ``OutputSet``; the side lane's
+/// join the main set once both lanes finished, so nothing is moved into
+/// place unless every stage succeeded. Outcomes come back in
+/// ``ReportStages/all`` order, whatever the lane.
+enum ReportLanes {
+    static func run(_ stages: [any ReportStage], context: ReportContext) throws -> [ReportOutcome] {
+        let side = stages.filter(\.readsOnOneCore)
+        guard !side.isEmpty else { return try stages.map { try $0.run(context) } }
+        var sideContext = context
+        sideContext.outputs = OutputSet()
+        sideContext.reads = try context.warehouse.openReadConnection()
+        let lane = SideLane(stages: side, context: sideContext)
+        let thread = Thread { lane.run() }
+        thread.stackSize = 16 << 20
+        thread.start()
+        let mainResult = Result { try stages.filter { !$0.readsOnOneCore }.map { try $0.run(context) } }
+        lane.finished.wait()
+        var main = try mainResult.get().makeIterator(), beside = try lane.result.get().makeIterator()
+        context.outputs.absorb(sideContext.outputs)
+        return stages.map { $0.readsOnOneCore ? beside.next()! : main.next()! }
+    }
+}
+
+/// The side lane's stages, run on their thread; `result` is set before
+/// `finished` is signalled.
+private final class SideLane: @unchecked Sendable {
+    let stages: [any ReportStage]
+    let context: ReportContext
+    let finished = DispatchSemaphore(value: 0)
+    var result: Result<[ReportOutcome], Error> = .success([])
+
+    init(stages: [any ReportStage], context: ReportContext) {
+        self.stages = stages
+        self.context = context
+    }
+
+    func run() {
+        result = Result { try stages.map { try $0.run(context) } }
+        finished.signal()
+    }
+}

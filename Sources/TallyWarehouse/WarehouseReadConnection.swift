@@ -1,0 +1,53 @@
+import GRDB
+
+/// Reads the warehouse in snapshots (``read(_:)``): the warehouse itself, or
+/// a second connection to it (``WarehouseReadConnection``) for work that runs
+/// beside the first.
+public protocol WarehouseReading: AnyObject {
+    /// Runs `body` in one read transaction.
+    func read<T>(_ body: (WarehouseReader) throws -> T) throws -> T
+}
+
+extension Warehouse: WarehouseReading {}
+
+/// A read-only connection to a warehouse this process has open, so that
+/// report stages can read beside one another: a ``Warehouse`` serialises
+/// everything on its one connection.
+///
+/// It takes no lock of its own (the ``Warehouse`` holds the process's) and
+/// waits while the main connection commits, as the main connection waits
+/// for its reads to end: the rollback journal lets readers and one writer
+/// share the file, a commit waiting for the readers of the moment.
+public final class WarehouseReadConnection: WarehouseReading {
+    private let queue: DatabaseQueue
+
+    init(path: String) throws {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(Warehouse.busyTimeout)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA cache_size = -65536")
+            try db.execute(sql: "PRAGMA temp_store = FILE")
+        }
+        do {
+            queue = try DatabaseQueue(path: path, configuration: config)
+        } catch let error as DatabaseError {
+            throw WarehouseError("cannot open the warehouse \(path) to read: \(error.message ?? "\(error)")")
+        }
+    }
+
+    public func read<T>(_ body: (WarehouseReader) throws -> T) throws -> T {
+        try queue.read { db in try body(WarehouseReader(db: db)) }
+    }
+}
+
+extension Warehouse {
+    /// How long a connection waits for another connection of this process
+    /// to finish (a commit waits for reads beside it to end).
+    static let busyTimeout: Double = 600
+
+    /// A second, read-only connection to this warehouse (see ``WarehouseReadConnection``).
+    public func openReadConnection() throws -> WarehouseReadConnection {
+        try WarehouseReadConnection(path: path)
+    }
+}
