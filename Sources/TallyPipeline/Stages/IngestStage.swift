@@ -69,12 +69,14 @@ public struct IngestStage {
         }
         let folder = dataDirectory.standardizedFileURL.path
         let present = Set(catalog.files.map { $0.url.standardizedFileURL.path })
+        let fingerprints = FingerprintsAhead(files.map(\.url))
+        defer { fingerprints.cancel() }
         var outcomes = try warehouse.ingest { session in
             for path in try session.unloadVanished(under: folder, present: present) {
                 logger.notice("\(path) is no longer in the data folder: its rows were unloaded")
                 progress.step(["stage": "ingest", "file": path, "status": "unloaded"])
             }
-            return try files.map { file in try load(file, into: session) }
+            return try files.indices.map { i in try load(files[i], fingerprint: fingerprints.fingerprint(i), into: session) }
         }
         // Repeated ids of some tables (subscription events) are rejected after
         // the load, when the derived tables are built: take the final counts.
@@ -89,10 +91,11 @@ public struct IngestStage {
                        derivations: warehouse.lastDerivations)
     }
 
-    private func load(_ file: InputFile, into session: IngestSession) throws -> FileOutcome {
+    private func load(_ file: InputFile, fingerprint: FingerprintsAhead.Fingerprint,
+                      into session: IngestSession) throws -> FileOutcome {
         let started = Date()
         let path = file.url.standardizedFileURL.path
-        let (bytes, sha) = try FileFingerprint.of(url: file.url)
+        let (bytes, sha) = fingerprint
         if let known = try session.knownFile(path: path), known.sha256 == sha, try !summedInAnotherZone(file, known, session) {
             logger.info("unchanged, not reloaded: \(file.relativePath)")
             progress.step(["stage": "ingest", "file": file.relativePath, "status": "unchanged"])
