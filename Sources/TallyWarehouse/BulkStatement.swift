@@ -64,6 +64,17 @@ extension BulkStatement {
                               Int32(bytes.count), nil)
     }
 
+    /// Binds UTF-8 bytes as text, an empty buffer as the empty text (never
+    /// NULL), copied by SQLite.
+    func bind(_ index: Int32, text bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            _ = sqlite3_bind_text(handle, index, "", 0, BulkStatement.transient)
+            return
+        }
+        _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                              Int32(bytes.count), BulkStatement.transient)
+    }
+
     /// Binds UTF-8 bytes as text without making a String (SQLite copies them).
     func bind(_ index: Int32, bytes: UnsafeBufferPointer<UInt8>?) {
         guard let bytes, let base = bytes.baseAddress else { sqlite3_bind_null(handle, index); return }

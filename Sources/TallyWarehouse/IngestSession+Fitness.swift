@@ -51,6 +51,30 @@ extension IngestSession {
         appendedKeys[file, default: KeyHashes()].add(bytes: UnsafeRawBufferPointer(r.id), rowid: db.lastInsertedRowID)
     }
 
+    /// The check-in columns a ``RowBatch`` stages, in order (see ``stage(_:into:)``).
+    static let checkinColumns = ["id", "group_id", "challenge_id", "user_id", "display_name", "user_photo_url", "photo_url",
+                                 "workout_entry_id", "minutes", "created_at"]
+
+    /// Stages check-in `r`, read at `line`, for ``store(checkins:file:)``
+    /// (pure: runs on a reading thread).
+    public static func stage(_ r: CheckinFields, line: Int, into batch: inout RowBatch) {
+        batch.append(r.id); batch.append(r.groupId); batch.append(r.challengeId); batch.append(r.userId)
+        batch.append(r.displayName ?? r.userId); batch.append(r.userPhotoURL); batch.append(r.checkInPhotoURL)
+        batch.append(r.workoutEntryId); batch.append(Int64(r.minutes)); batch.append(r.createdAt.microseconds)
+        batch.endRow(line: line)
+    }
+
+    /// Appends staged check-ins (see ``insert(_:file:line:)-(CheckinFields,_,_)``
+    /// for what happens to repeated ids).
+    public func store(checkins batch: RowBatch, file: Int64) throws {
+        guard let rowids = try append(batch, to: "checkin_row", columns: Self.checkinColumns, file: file) else { return }
+        var keys = appendedKeys[file, default: KeyHashes()]
+        for (row, rowid) in zip(0..<batch.count, rowids) {
+            batch.withText(row: row, column: 0) { keys.add(bytes: UnsafeRawBufferPointer($0), rowid: rowid) }
+        }
+        appendedKeys[file] = keys
+    }
+
     /// Removes the check-ins of `file` whose id an earlier row of the same
     /// file has (the first row of an id is kept) and returns them by line,
     /// for the caller to reject. Call once, after the file's last row.

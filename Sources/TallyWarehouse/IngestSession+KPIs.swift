@@ -94,6 +94,21 @@ extension IngestSession {
         try s.step()
     }
 
+    /// The subscription event columns a ``RowBatch`` stages, in order (see ``stage(_:into:)``).
+    static let eventColumns = ["id", "app", "user_id", "event", "product_id", "context", "at"]
+
+    /// Stages event `r` for ``store(events:file:)`` (pure: runs on a reading thread).
+    public static func stage(_ r: SubscriptionEventFields, into batch: inout RowBatch) {
+        batch.append(r.id); batch.append(r.app); batch.append(r.userId); batch.append(r.kind.rawValue)
+        batch.append(r.productId); batch.append(r.context); batch.append(r.timestamp.microseconds)
+        batch.endRow(line: r.line)
+    }
+
+    /// Appends staged events. Repeated ids are settled after the load, as for a record.
+    public func store(events batch: RowBatch, file: Int64) throws {
+        _ = try append(batch, to: "subscription_event_row", columns: Self.eventColumns, file: file)
+    }
+
     private func eventStatement() throws -> BulkStatement {
         try statement("""
             INSERT INTO subscription_event_row (id, app, user_id, event, product_id, context, at, file_id, line)

@@ -164,6 +164,36 @@ public final class IngestSession {
     /// `INSERT INTO table (columns) VALUES (…), (…), …` for `rows` rows at
     /// once, prepared once per session. For the largest logs: one step per
     /// `rows` rows instead of one per row (parameters bind in row order).
+    /// Appends `batch`'s rows to the log `table`: `columns` from the batch's
+    /// cells, then `file_id` and `line`, 64 rows to a statement (one VDBE
+    /// run per 64 rows: measured as the largest saving on the writer's
+    /// thread for the swipes). Returns the rowid of each row, in order
+    /// (appended rows take consecutive rowids).
+    func append(_ batch: RowBatch, to table: String, columns: [String], file: Int64) throws -> ClosedRange<Int64>? {
+        guard batch.count > 0 else { return nil }
+        precondition(batch.width == columns.count, "\(table): \(batch.width) staged cells per row for \(columns.count) columns")
+        let all = columns + ["file_id", "line"]
+        let many = 64
+        var first: Int64?
+        var row = 0
+        while row < batch.count {
+            let rows = batch.count - row >= many ? many : 1
+            let statement = try multiRowInsert(table, all, rows: rows)
+            for r in 0..<rows {
+                let at = Int32(r * all.count)
+                batch.bind(row: row + r, to: statement, from: at + 1)
+                statement.bind(at + Int32(columns.count) + 1, file)
+                statement.bind(at + Int32(columns.count) + 2, batch.lines[row + r])
+            }
+            try statement.step()
+            if first == nil { first = db.lastInsertedRowID - Int64(rows) + 1 }
+            row += rows
+        }
+        let last = db.lastInsertedRowID
+        precondition(last - first! + 1 == Int64(batch.count), "\(table): appended rows did not take consecutive rowids")
+        return first!...last
+    }
+
     func multiRowInsert(_ table: String, _ columns: [String], rows: Int) throws -> BulkStatement {
         let key = "\(table) \(rows)"
         if let cached = multiRowStatements[key] { return cached }

@@ -9,6 +9,7 @@ protocol StagedRows: Sendable {
 }
 
 extension SwipeBatch: StagedRows {}
+extension RowBatch: StagedRows {}
 
 /// Decoded records with the line each came from and, for tables whose key
 /// may repeat within a file, the row's id for the duplicate reject.
