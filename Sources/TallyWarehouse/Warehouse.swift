@@ -33,6 +33,12 @@ public final class Warehouse {
             // (measured: a 3.7 GB WAL for 1.6 GB of input). With a rollback
             // journal, pages appended to the file are not journaled at all;
             // commits stay atomic, and FULL sync makes them durable.
+            // 16 KiB pages for a new warehouse (an existing one keeps its own):
+            // measured at medium, the derivations took 10–30% less time than
+            // with 4 KiB pages (fewer pages to sort through and to balance,
+            // a quarter of the reads and writes), the whole run ~2 s less.
+            // 64 KiB measured no better.
+            try db.execute(sql: "PRAGMA page_size = 16384")
             try db.execute(sql: "PRAGMA journal_mode = TRUNCATE")
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // A 64 MiB page cache. Loads append (logs) or touch small keyed
