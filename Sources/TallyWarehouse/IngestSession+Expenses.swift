@@ -54,19 +54,33 @@ extension IngestSession {
 
     /// Stores one version of an expense (every version is kept; see ``finish()``).
     public func insert(_ v: ExpenseVersion, file: Int64, line: Int) throws {
-        let s = try statement("""
-            INSERT INTO expense_version (id, updated_at, deleted_at, couple_id, paid_by, amount, currency, date,
-                description, tag, card_id, agreement_id, split_type, split, error, file_id, line)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        s.bind(1, v.id); s.bind(2, v.updatedAt.microseconds); s.bind(3, v.deletedAt?.microseconds)
-        if let b = v.body {
-            s.bind(4, b.coupleId); s.bind(5, b.paidBy); s.bind(6, b.amount); s.bind(7, b.currency.code)
-            s.bind(8, b.date.description); s.bind(9, b.description); s.bind(10, b.tag); s.bind(11, b.cardId)
-            s.bind(12, b.agreementId); s.bind(13, b.split.type.rawValue); s.bind(14, SplitRuleParser.format(b.split))
-        }
-        s.bind(15, v.error); s.bind(16, file); s.bind(17, line)
-        try s.step()
+        var batch = RowBatch()
+        Self.stage(v, line: line, into: &batch)
+        try store(expenseVersions: batch, file: file)
     }
 
+    /// The expense version columns a ``RowBatch`` stages, in order (see ``stage(_:line:into:)``).
+    static let expenseVersionColumns = ["id", "updated_at", "deleted_at", "couple_id", "paid_by", "amount", "currency", "date",
+                                        "description", "tag", "card_id", "agreement_id", "split_type", "split", "error"]
+
+    /// Stages expense version `v`, read at `line`, for ``store(expenseVersions:file:)``
+    /// (pure: runs on a reading thread). A version without a body (a
+    /// deletion, an error) leaves the body's columns NULL.
+    public static func stage(_ v: ExpenseVersion, line: Int, into batch: inout RowBatch) {
+        batch.append(v.id); batch.append(v.updatedAt.microseconds); batch.append(v.deletedAt?.microseconds)
+        if let b = v.body {
+            batch.append(b.coupleId); batch.append(b.paidBy); batch.append(b.amount); batch.append(b.currency.code)
+            batch.append(b.date.description); batch.append(b.description); batch.append(b.tag); batch.append(b.cardId)
+            batch.append(b.agreementId); batch.append(b.split.type.rawValue); batch.append(SplitRuleParser.format(b.split))
+        } else {
+            for _ in 0..<11 { batch.append(nil as Int64?) }
+        }
+        batch.append(v.error)
+        batch.endRow(line: line)
+    }
+
+    /// Appends staged expense versions (every version is kept; the winner per id is derived at the end).
+    public func store(expenseVersions batch: RowBatch, file: Int64) throws {
+        _ = try append(batch, to: "expense_version", columns: Self.expenseVersionColumns, file: file)
+    }
 }

@@ -36,19 +36,12 @@ extension IngestSession {
         appendedKeys[file, default: KeyHashes()].add(r.id, rowid: db.lastInsertedRowID)
     }
 
-    /// Appends a check-in to the log, binding its bytes directly (see
-    /// the `CheckinRecord` variant for what happens to repeated ids).
+    /// Appends a check-in to the log (see the `CheckinRecord` variant for
+    /// what happens to repeated ids).
     public func insert(_ r: CheckinFields, file: Int64, line: Int) throws {
-        let s = try statement("""
-            INSERT INTO checkin_row (id, group_id, challenge_id, user_id, display_name, user_photo_url, photo_url,
-                workout_entry_id, minutes, created_at, file_id, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        s.bind(1, bytes: r.id); s.bind(2, bytes: r.groupId); s.bind(3, bytes: r.challengeId); s.bind(4, bytes: r.userId)
-        s.bind(5, bytes: r.displayName ?? r.userId); s.bind(6, bytes: r.userPhotoURL); s.bind(7, bytes: r.checkInPhotoURL)
-        s.bind(8, bytes: r.workoutEntryId); s.bind(9, r.minutes); s.bind(10, r.createdAt.microseconds)
-        s.bind(11, file); s.bind(12, line)
-        try s.step()
-        appendedKeys[file, default: KeyHashes()].add(bytes: UnsafeRawBufferPointer(r.id), rowid: db.lastInsertedRowID)
+        var batch = RowBatch()
+        Self.stage(r, line: line, into: &batch)
+        try store(checkins: batch, file: file)
     }
 
     /// The check-in columns a ``RowBatch`` stages, in order (see ``stage(_:into:)``).
@@ -101,14 +94,25 @@ extension IngestSession {
 
     /// Stores a valid activity row (every one is kept; the winner per user and day is derived at the end).
     public func insert(_ r: ActivityRecord, file: Int64, line: Int) throws {
+        var batch = RowBatch()
+        Self.stage(r, line: line, into: &batch)
+        try store(activity: batch, file: file)
+    }
+
+    /// The activity columns a ``RowBatch`` stages, in order (see ``stage(_:line:into:)``).
+    static let activityColumns = ["user_id", "date", "steps", "active_calories", "walking_km"]
+
+    /// Stages activity row `r`, read at `line`, for ``store(activity:file:)`` (pure: runs on a reading thread).
+    public static func stage(_ r: ActivityRecord, line: Int, into batch: inout RowBatch) {
         let d = r.day
-        let s = try statement("""
-            INSERT INTO activity_row (user_id, date, steps, active_calories, walking_km, file_id, line)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """)
-        s.bind(1, d.userId); s.bind(2, d.date.description); s.bind(3, d.steps); s.bind(4, d.activeCalories)
-        s.bind(5, d.walkingDistanceKm); s.bind(6, file); s.bind(7, line)
-        try s.step()
+        batch.append(d.userId); batch.append(d.date.description); batch.append(d.steps); batch.append(d.activeCalories)
+        batch.append(d.walkingDistanceKm)
+        batch.endRow(line: line)
+    }
+
+    /// Appends staged activity rows (every one is kept; the winner per user and day is derived at the end).
+    public func store(activity batch: RowBatch, file: Int64) throws {
+        _ = try append(batch, to: "activity_row", columns: Self.activityColumns, file: file)
     }
 
     /// Stores the daily values derived from an Apple Health export, local days of `timezone`.

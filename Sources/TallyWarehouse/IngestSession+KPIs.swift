@@ -83,15 +83,12 @@ extension IngestSession {
         try s.step()
     }
 
-    /// Appends a subscription event row, binding its bytes where the reader
-    /// holds them (no String is made, SQLite copies nothing until it builds
-    /// the row). Repeated ids are settled after the load, as for a record.
+    /// Appends a subscription event row from the bytes the reader holds.
+    /// Repeated ids are settled after the load, as for a record.
     public func insert(_ r: SubscriptionEventFields, file: Int64) throws {
-        let s = try eventStatement()
-        s.bind(1, borrowing: r.id); s.bind(2, borrowing: r.app); s.bind(3, borrowing: r.userId)
-        s.bind(4, r.kind.rawValue); s.bind(5, borrowing: r.productId); s.bind(6, borrowing: r.context)
-        s.bind(7, r.timestamp.microseconds); s.bind(8, file); s.bind(9, r.line)
-        try s.step()
+        var batch = RowBatch()
+        Self.stage(r, into: &batch)
+        try store(events: batch, file: file)
     }
 
     /// The subscription event columns a ``RowBatch`` stages, in order (see ``stage(_:into:)``).

@@ -11,6 +11,7 @@ public struct RowBatch: Sendable {
         case null
         case text(start: Int, end: Int)
         case integer(Int64)
+        case real(Double)
     }
 
     private var arena: [UInt8] = []
@@ -33,15 +34,20 @@ public struct RowBatch: Sendable {
         cells.append(.text(start: start, end: arena.count))
     }
 
-    /// Adds a text cell to the current row.
-    public mutating func append(_ text: String) {
-        var copy = text
+    /// Adds a text cell to the current row (nil: NULL).
+    public mutating func append(_ text: String?) {
+        guard var copy = text else { cells.append(.null); return }
         copy.withUTF8 { append($0) }
     }
 
     /// Adds an integer cell to the current row (nil: NULL).
     public mutating func append(_ value: Int64?) {
         cells.append(value.map(Cell.integer) ?? .null)
+    }
+
+    /// Adds a floating-point cell to the current row (nil: NULL).
+    public mutating func append(_ value: Double?) {
+        cells.append(value.map(Cell.real) ?? .null)
     }
 
     /// Ends the current row, read at `line`. Every row has as many cells as the first.
@@ -61,6 +67,8 @@ public struct RowBatch: Sendable {
                 case .null:
                     statement.bind(index, nil as Int64?)
                 case .integer(let value):
+                    statement.bind(index, value)
+                case .real(let value):
                     statement.bind(index, value)
                 case .text(let start, let end):
                     statement.bind(index, text: UnsafeBufferPointer(rebasing: arena[start..<end]))

@@ -13,9 +13,8 @@ enum ExpensesLoaders {
         .agreements: TableLoader { f, s, file in try s.insert(ExpenseDecoders.agreement(f), file: file, line: f.line) },
         .settlements: TableLoader { f, s, file in try s.insert(ExpenseDecoders.settlement(f), file: file, line: f.line) },
         // Every version is stored; the winner per id is derived when the ingest ends.
-        .expenses: .pipelined(decode: ExpenseDecoders.expenseVersion) { version, s, file, line in
-            try s.insert(version, file: file, line: line)
-            return true
-        },
+        .expenses: .staged(stage: { f, rows throws(FieldError) in
+            IngestSession.stage(try ExpenseDecoders.expenseVersion(f), line: f.line, into: &rows)
+        }, store: { rows, s, file in try s.store(expenseVersions: rows, file: file) }),
     ]
 }

@@ -9,22 +9,13 @@ enum FitnessLoaders {
         .groupMembers: TableLoader(store: { f, s, file in try s.insert(FitnessDecoders.groupMember(f), file: file, line: f.line) },
                                    keyDescription: "membership (same groupId, userId and joinedAt)"),
         // Appended to a log; an id repeated within the file is rejected once the file is read.
-        .checkins: TableLoader(store: { f, s, file in
-            try s.insert(FitnessDecoders.checkinFields(f), file: file, line: f.line)
-            return true
-        }, removeRepeats: { s, file in try s.removeRepeatedCheckins(file: file) }, bulk: { reader, fields, file, session, sink in
-            // Read, decoded and staged as bytes on the reading thread; stored 64 rows to a statement.
-            try PipelinedLoad.run(reader, fields: fields, sink: sink, stage: { (rows: inout RowBatch, f) throws(FieldError) in
-                IngestSession.stage(try FitnessDecoders.checkinFields(f), line: f.line, into: &rows)
-            }, store: { rows in
-                try session.store(checkins: rows, file: file)
-                return []
-            })
-        }),
+        .checkins: .staged(stage: { f, rows throws(FieldError) in
+            IngestSession.stage(try FitnessDecoders.checkinFields(f), line: f.line, into: &rows)
+        }, store: { rows, s, file in try s.store(checkins: rows, file: file) },
+        removeRepeats: { s, file in try s.removeRepeatedCheckins(file: file) }),
         // Every valid row is stored; the last one per user and day wins when the ingest ends.
-        .activity: .pipelined(decode: HealthDecoders.activity) { record, s, file, line in
-            try s.insert(record, file: file, line: line)
-            return true
-        },
+        .activity: .staged(stage: { f, rows throws(FieldError) in
+            IngestSession.stage(try HealthDecoders.activity(f), line: f.line, into: &rows)
+        }, store: { rows, s, file in try s.store(activity: rows, file: file) }),
     ]
 }

@@ -15,18 +15,9 @@ enum KPILoaders {
         .products: TableLoader(store: { f, s, file in try s.insert(KPIDecoders.product(f), file: file, line: f.line) },
                                keyDescription: "productId"),
         // A repeated id within a file is a reject, found after the load (see SubscriptionLogSchema.events).
-        .events: TableLoader(store: { f, s, file in
-            try s.insert(KPIDecoders.eventFields(f), file: file)
-            return true
-        }, bulk: { reader, fields, file, session, sink in
-            // Read, decoded and staged as bytes on the reading thread; stored 64 rows to a statement.
-            try PipelinedLoad.run(reader, fields: fields, sink: sink, stage: { (rows: inout RowBatch, f) throws(FieldError) in
-                IngestSession.stage(try KPIDecoders.eventFields(f), into: &rows)
-            }, store: { rows in
-                try session.store(events: rows, file: file)
-                return []
-            })
-        }),
+        .events: .staged(stage: { f, rows throws(FieldError) in
+            IngestSession.stage(try KPIDecoders.eventFields(f), into: &rows)
+        }, store: { rows, s, file in try s.store(events: rows, file: file) }),
         .connections: TableLoader(store: { f, s, file in try s.insert(KPIDecoders.connection(f), file: file, line: f.line) },
                                   keyDescription: "connection (same userId, partnerId and connectedAt)"),
     ]

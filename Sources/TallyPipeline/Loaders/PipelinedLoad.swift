@@ -11,13 +11,6 @@ protocol StagedRows: Sendable {
 extension SwipeBatch: StagedRows {}
 extension RowBatch: StagedRows {}
 
-/// Decoded records with the line each came from and, for tables whose key
-/// may repeat within a file, the row's id for the duplicate reject.
-struct StagedRecords<Record: Sendable>: StagedRows {
-    var records: [(record: Record, line: Int, id: String?)] = []
-    var count: Int { records.count }
-}
-
 /// Loads a table file on two cores (``BatchPipeline``): the reading thread
 /// reads, decodes and stages rows in batches; the writer stores each batch.
 /// Rejects carry the same lines, ids and reasons as a row-by-row load
@@ -79,31 +72,35 @@ enum PipelinedLoad {
 }
 
 extension TableLoader {
-    /// A loader that decodes records (owned values) on the reading thread and
-    /// stores them on the writer; `store` returns false when the record's key
-    /// repeats within the file (set `keysMayRepeat` so the reject names its id).
-    static func pipelined<Record: Sendable>(
-        decode: @escaping @Sendable (FieldDecoder) throws(FieldError) -> Record,
-        keysMayRepeat: Bool = false, keyDescription: String = "id",
-        store: @escaping @Sendable (Record, IngestSession, _ fileId: Int64, _ line: Int) throws -> Bool
+    /// A loader for an append-only log table: each record is decoded and
+    /// staged as bytes (`stage`, pure) on the reading thread, and the writer
+    /// appends each batch (`store`, 64 rows to a statement). Every valid row
+    /// is kept; what repeats is settled after the file (`removeRepeats`) or
+    /// after the ingest (a derivation).
+    ///
+    /// The row-by-row `store` (used where no reading thread is wanted) goes
+    /// through the same two functions with a batch of one row, so both
+    /// paths store the same columns.
+    static func staged(
+        stage: @escaping @Sendable (FieldDecoder, inout RowBatch) throws(FieldError) -> Void,
+        store: @escaping @Sendable (RowBatch, IngestSession, _ fileId: Int64) throws -> Void,
+        removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String)])? = nil
     ) -> TableLoader {
-        var loader = TableLoader(store: { _, _, _ in true }, keyDescription: keyDescription)
-        let duplicate = loader.duplicateReason
-        loader = TableLoader(
-            store: { f, session, fileId in try store(decode(f), session, fileId, f.line) },
-            keyDescription: keyDescription,
+        TableLoader(
+            store: { f, session, fileId in
+                var batch = RowBatch()
+                try stage(f, &batch)
+                try store(batch, session, fileId)
+                return true
+            },
+            removeRepeats: removeRepeats,
             bulk: { reader, fields, fileId, session, sink in
-                let idIndex = fields.firstIndex(of: "id")
-                return try PipelinedLoad.run(reader, fields: fields, sink: sink, stage: { (rows: inout StagedRecords<Record>, f) throws(FieldError) in
-                    rows.records.append((try decode(f), f.line, keysMayRepeat ? idIndex.flatMap { f.view.string($0) } ?? "" : nil))
+                try PipelinedLoad.run(reader, fields: fields, sink: sink, stage: { (rows: inout RowBatch, f) throws(FieldError) in
+                    try stage(f, &rows)
                 }, store: { rows in
-                    var refused: [PipelinedLoad.Reject] = []
-                    for (record, line, id) in rows.records where try !store(record, session, fileId, line) {
-                        refused.append((line, id ?? "", duplicate))
-                    }
-                    return refused
+                    try store(rows, session, fileId)
+                    return []
                 })
             })
-        return loader
     }
 }
