@@ -23,7 +23,8 @@ public final class LeaderboardsWorkbook {
         self.path = path
         self.locale = locale
         book = try XLSXWorkbook(path: path, options: XLSXWorkbook.Options(
-            constantMemory: constantMemory, created: asOf, title: "\(locale.fitness(.leaderboardTitle)) — \(asOf)",
+            constantMemory: constantMemory, temporaryDirectory: XLSXWorkbook.ramTemporaryDirectory, created: asOf,
+            title: "\(locale.fitness(.leaderboardTitle)) — \(asOf)",
             subject: asOf.description, author: "tally"))
         let date = try book.format(.date(locale.excelDateFormat))
         formats = (try book.format(.title), try book.format(.header), date, try book.format(.integer),
