@@ -27,31 +27,22 @@ public final class Warehouse {
         // read beside the main connection (``openReadConnection()``).
         config.busyMode = .timeout(Warehouse.busyTimeout)
         config.prepareDatabase { db in
-            // A rollback journal, not WAL: one process holds the warehouse at a
-            // time (the lock), so WAL's concurrent readers buy nothing, and
-            // large loads into a WAL re-wrote every spilled page as new frames
-            // (measured: a 3.7 GB WAL for 1.6 GB of input). With a rollback
-            // journal, pages appended to the file are not journaled at all;
-            // commits stay atomic, and FULL sync makes them durable.
             // 16 KiB pages for a new warehouse (an existing one keeps its own):
             // measured at medium, the derivations took 10–30% less time than
             // with 4 KiB pages (fewer pages to sort through and to balance,
             // a quarter of the reads and writes), the whole run ~2 s less.
             // 64 KiB measured no better.
             try db.execute(sql: "PRAGMA page_size = 16384")
+            // A rollback journal, not WAL: one process holds the warehouse at a
+            // time (the lock), and it reads beside its writer only once the
+            // ingest has committed (report stages), so WAL's concurrent readers
+            // buy nothing; large loads into a WAL re-wrote every spilled page
+            // as new frames (measured: a 3.7 GB WAL for 1.6 GB of input). With
+            // a rollback journal, pages appended to the file are not journaled
+            // at all; commits stay atomic, and FULL sync makes them durable.
             try db.execute(sql: "PRAGMA journal_mode = TRUNCATE")
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            // A 64 MiB page cache. Loads append (logs) or touch small keyed
-            // tables, so a bigger cache bought little; and SQLite's sorter
-            // keeps up to cache_size of rows in memory per sorting thread,
-            // so this also bounds every large sort to (threads + 1) × 64 MiB.
-            try db.execute(sql: "PRAGMA cache_size = -65536")
-            // Sorts and temporary tables spill to files, so memory stays flat
-            // whatever the input size.
-            try db.execute(sql: "PRAGMA temp_store = FILE")
-            // Large sorts (window functions, CREATE INDEX, ORDER BY) may use
-            // helper threads: one per core, at most 4 (memory, above).
-            try db.execute(sql: "PRAGMA threads = \(min(ProcessInfo.processInfo.activeProcessorCount, 4))")
+            try Warehouse.configureMemory(db)
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: config)
@@ -59,6 +50,21 @@ public final class Warehouse {
         } catch let error as DatabaseError {
             throw WarehouseError("cannot open the warehouse \(path): \(error.message ?? "\(error)")")
         }
+    }
+
+    /// The page cache and sorting settings of every connection to a warehouse.
+    static func configureMemory(_ db: Database) throws {
+        // A 64 MiB page cache. Loads append (logs) or touch small keyed
+        // tables, so a bigger cache bought little; and SQLite's sorter
+        // keeps up to cache_size of rows in memory per sorting thread,
+        // so this also bounds every large sort to (threads + 1) × 64 MiB.
+        try db.execute(sql: "PRAGMA cache_size = -65536")
+        // Sorts and temporary tables spill to files, so memory stays flat
+        // whatever the input size.
+        try db.execute(sql: "PRAGMA temp_store = FILE")
+        // Large sorts (window functions, CREATE INDEX, ORDER BY) may use
+        // helper threads: one per core, at most 4 (memory, above).
+        try db.execute(sql: "PRAGMA threads = \(min(ProcessInfo.processInfo.activeProcessorCount, 4))")
     }
 
     /// Runs `body` in one immediate transaction; it commits only when `body` returns.

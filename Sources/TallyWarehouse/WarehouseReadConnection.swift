@@ -25,10 +25,7 @@ public final class WarehouseReadConnection: WarehouseReading {
         var config = Configuration()
         config.readonly = true
         config.busyMode = .timeout(Warehouse.busyTimeout)
-        config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA cache_size = -65536")
-            try db.execute(sql: "PRAGMA temp_store = FILE")
-        }
+        config.prepareDatabase { db in try Warehouse.configureMemory(db) }
         do {
             queue = try DatabaseQueue(path: path, configuration: config)
         } catch let error as DatabaseError {
