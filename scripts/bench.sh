@@ -27,6 +27,13 @@ start=$(date +%s.%N)
 cat $(find "$DATA" -type f ! -name .complete) > /dev/null
 floor=$(echo "$(date +%s.%N) - $start" | bc)
 
+# A fixed CPU task, timed before and after the runs: this machine is a VM
+# whose CPU speed varies by up to ~1.7× over the day (the same loop took
+# 1.25–2.2 s), so runs compare only at similar probes.
+probe() { /usr/bin/time -f '%e' python3 -c 's = 0
+for i in range(20_000_000): s += i' 2>&1 >/dev/null | tail -1; }
+probe_before=$(probe)
+
 # The previous output is moved aside and deleted after the runs, not before:
 # on a journal-less ext4 (this VM's), creating a file scans past every inode
 # freed in the last few minutes (the kernel's recently_deleted check), so
@@ -40,8 +47,9 @@ cp "$OUT/run.json" "$OUT.run1.json"
 cp "$OUT/run.json" "$OUT.run2.json"
 
 [ -n "$previous" ] && rm -rf "$previous"
+probe_after=$(probe)
 
-python3 - "$OUT" "$floor" "$DATA" <<'PY'
+python3 - "$OUT" "$floor" "$DATA" "$probe_before" "$probe_after" <<'PY'
 import json, os, sys
 out, floor, data = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 run1 = json.load(open(out + ".run1.json"))
@@ -59,4 +67,5 @@ w1 = float(wall1)
 print(f"\nfull run:        {w1:7.2f} s wall, peak RSS {int(rss1) / 1024:7.1f} MiB")
 print(f"unchanged rerun: {float(wall2):7.2f} s wall, peak RSS {int(rss2) / 1024:7.1f} MiB ({float(wall2) / w1 * 100:.1f}% of the full run)")
 print(f"cat floor:       {floor:7.2f} s to read every input byte; the full run takes {w1 / max(floor, 1e-9):.1f}× that")
+print(f"cpu probe:       {float(sys.argv[4]):7.2f} s before the runs, {float(sys.argv[5]):.2f} s after (a fixed Python loop; ~1.25 s on a quiet host)")
 PY
