@@ -43,6 +43,7 @@ enum WarehouseSchema {
         SwipeLogSchema.register(&migrator)
         SubscriptionLogSchema.register(&migrator)
         PublicationSchema.register(&migrator)
+        SubscriptionLogSchema.registerLogView(&migrator)
         return migrator
     }
 

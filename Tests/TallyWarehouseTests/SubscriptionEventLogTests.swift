@@ -172,4 +172,30 @@ struct SubscriptionEventLogTests {
         #expect(try stored(warehouse) == ["u1 subscribed subscriptions/events.csv:2"])
         #expect(try warehouse.integrityCheck() == "ok")
     }
+
+    @Test("a warehouse made before the event view keeps its later-loaded rows, and its counted events read the same")
+    func upgradeToTheEventViewKeepsTheWinners() throws {
+        let path = temporaryWarehousePath()
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try WarehouseSchema.migrator.migrate(queue, upTo: "v7: report publications")
+            try queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO input_file (id, path, display_path, dataset, table_name, bytes, sha256, load_seq) VALUES
+                        (1, '/d/a/subscriptions/events.csv', 'a/subscriptions/events.csv', 'subscriptions', 'events', 1, 'a', 1),
+                        (2, '/d/b/subscriptions/events.csv', 'b/subscriptions/events.csv', 'subscriptions', 'events', 1, 'b', 2);
+                    INSERT INTO subscription_event_row (id, app, user_id, event, product_id, context, at, file_id, line) VALUES
+                        ('e1', 'FisioFlow', 'u1', 'subscribed', 'p.m', NULL, 5000000, 1, 2),
+                        ('e2', 'FisioFlow', 'u1', 'renewed', 'p.m', NULL, 6000000, 1, 3),
+                        ('e1', 'FisioFlow', 'u1', 'trial_started', 'p.m', NULL, 4000000, 2, 2);
+                    """)
+            }
+        }
+        let warehouse = try Warehouse(path: path)
+        // e1 of the later-loaded file wins; the earlier file's row is superseded, not lost.
+        #expect(try stored(warehouse) == ["u1 trial_started b/subscriptions/events.csv:2", "u1 renewed a/subscriptions/events.csv:3"])
+        #expect(try warehouse.read { try Int.fetchOne($0.db, sql: "SELECT count(*) FROM subscription_event_superseded") } == 1)
+        #expect(try warehouse.read { try Int.fetchOne($0.db, sql: "SELECT count(*) FROM subscription_event_row") } == 3)
+        #expect(try warehouse.integrityCheck() == "ok")
+    }
 }
