@@ -139,23 +139,16 @@ struct SubscriptionEventLogTests {
 
     @Test("a warehouse made before the event log forgets its event files, so they load again")
     func upgradeForgetsEventFiles() throws {
-        let path = temporaryWarehousePath()
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try WarehouseSchema.migrator.migrate(queue, upTo: "v3: swipes and subscriptions")
-            try queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO input_file (id, path, display_path, dataset, table_name, bytes, sha256, load_seq) VALUES
-                        (1, '/d/subscriptions/products.csv', 'subscriptions/products.csv', 'subscriptions', 'products', 1, 'p', 1),
-                        (2, '/d/subscriptions/events.csv', 'subscriptions/events.csv', 'subscriptions', 'events', 1, 'e', 2),
-                        (3, '/d/subscriptions/Subscriber_Report.txt', 'subscriptions/Subscriber_Report.txt', 'subscriptions',
-                         'appStoreConnectReport', 1, 's', 3);
-                    INSERT INTO product VALUES ('p.m', 'FisioFlow', 'gold', 'monthly', 100, 'BRL', 1, 2);
-                    INSERT INTO subscription_event VALUES ('e1', 'FisioFlow', 'u1', 'subscribed', 'p.m', NULL, 5, 2, 2);
-                    INSERT INTO ingest_reject VALUES (2, 3, 'e1', 'duplicate id in this file (the first row is kept)');
-                    """)
-            }
-        }
+        let path = try legacyWarehouse(upTo: "v3: swipes and subscriptions", """
+            INSERT INTO input_file (id, path, display_path, dataset, table_name, bytes, sha256, load_seq) VALUES
+                (1, '/d/subscriptions/products.csv', 'subscriptions/products.csv', 'subscriptions', 'products', 1, 'p', 1),
+                (2, '/d/subscriptions/events.csv', 'subscriptions/events.csv', 'subscriptions', 'events', 1, 'e', 2),
+                (3, '/d/subscriptions/Subscriber_Report.txt', 'subscriptions/Subscriber_Report.txt', 'subscriptions',
+                 'appStoreConnectReport', 1, 's', 3);
+            INSERT INTO product VALUES ('p.m', 'FisioFlow', 'gold', 'monthly', 100, 'BRL', 1, 2);
+            INSERT INTO subscription_event VALUES ('e1', 'FisioFlow', 'u1', 'subscribed', 'p.m', NULL, 5, 2, 2);
+            INSERT INTO ingest_reject VALUES (2, 3, 'e1', 'duplicate id in this file (the first row is kept)');
+            """)
         let warehouse = try Warehouse(path: path)
         try warehouse.read { (r: WarehouseReader) throws in
             #expect(try r.inputFiles().map(\.displayPath) == ["subscriptions/products.csv"])
@@ -175,22 +168,15 @@ struct SubscriptionEventLogTests {
 
     @Test("a warehouse made before the event view keeps its later-loaded rows, and its counted events read the same")
     func upgradeToTheEventViewKeepsTheWinners() throws {
-        let path = temporaryWarehousePath()
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try WarehouseSchema.migrator.migrate(queue, upTo: "v7: report publications")
-            try queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO input_file (id, path, display_path, dataset, table_name, bytes, sha256, load_seq) VALUES
-                        (1, '/d/a/subscriptions/events.csv', 'a/subscriptions/events.csv', 'subscriptions', 'events', 1, 'a', 1),
-                        (2, '/d/b/subscriptions/events.csv', 'b/subscriptions/events.csv', 'subscriptions', 'events', 1, 'b', 2);
-                    INSERT INTO subscription_event_row (id, app, user_id, event, product_id, context, at, file_id, line) VALUES
-                        ('e1', 'FisioFlow', 'u1', 'subscribed', 'p.m', NULL, 5000000, 1, 2),
-                        ('e2', 'FisioFlow', 'u1', 'renewed', 'p.m', NULL, 6000000, 1, 3),
-                        ('e1', 'FisioFlow', 'u1', 'trial_started', 'p.m', NULL, 4000000, 2, 2);
-                    """)
-            }
-        }
+        let path = try legacyWarehouse(upTo: "v7: report publications", """
+            INSERT INTO input_file (id, path, display_path, dataset, table_name, bytes, sha256, load_seq) VALUES
+                (1, '/d/a/subscriptions/events.csv', 'a/subscriptions/events.csv', 'subscriptions', 'events', 1, 'a', 1),
+                (2, '/d/b/subscriptions/events.csv', 'b/subscriptions/events.csv', 'subscriptions', 'events', 1, 'b', 2);
+            INSERT INTO subscription_event_row (id, app, user_id, event, product_id, context, at, file_id, line) VALUES
+                ('e1', 'FisioFlow', 'u1', 'subscribed', 'p.m', NULL, 5000000, 1, 2),
+                ('e2', 'FisioFlow', 'u1', 'renewed', 'p.m', NULL, 6000000, 1, 3),
+                ('e1', 'FisioFlow', 'u1', 'trial_started', 'p.m', NULL, 4000000, 2, 2);
+            """)
         let warehouse = try Warehouse(path: path)
         // e1 of the later-loaded file wins; the earlier file's row is superseded, not lost.
         #expect(try stored(warehouse) == ["u1 trial_started b/subscriptions/events.csv:2", "u1 renewed a/subscriptions/events.csv:3"])

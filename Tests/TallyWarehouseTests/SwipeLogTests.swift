@@ -115,19 +115,12 @@ struct SwipeLogTests {
     }
 
     @Test func aWarehouseOfTheTextLayoutReloadsItsSwipes() throws {
-        let path = temporaryWarehousePath()
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try WarehouseSchema.migrator.migrate(queue, upTo: "v3: swipes and subscriptions")
-            try queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO input_file (id, path, display_path, dataset, table_name, bytes, sha256, load_seq)
-                    VALUES (1, '/d/swipes/swipes.ndjson', 'swipes/swipes.ndjson', 'swipes', 'swipes', 10, 'x', 1),
-                           (2, '/d/swipes/users.jsonl', 'swipes/users.jsonl', 'swipes', 'swipeUsers', 10, 'y', 2);
-                    INSERT INTO swipe_row VALUES ('s1', 'ana', 'bia', 'like', 0, 1, 1);
-                    """)
-            }
-        }
+        let path = try legacyWarehouse(upTo: "v3: swipes and subscriptions", """
+            INSERT INTO input_file (id, path, display_path, dataset, table_name, bytes, sha256, load_seq)
+            VALUES (1, '/d/swipes/swipes.ndjson', 'swipes/swipes.ndjson', 'swipes', 'swipes', 10, 'x', 1),
+                   (2, '/d/swipes/users.jsonl', 'swipes/users.jsonl', 'swipes', 'swipeUsers', 10, 'y', 2);
+            INSERT INTO swipe_row VALUES ('s1', 'ana', 'bia', 'like', 0, 1, 1);
+            """)
         let warehouse = try Warehouse(path: path)
         let files = try warehouse.read { try $0.inputFiles().map(\.displayPath) }
         #expect(files == ["swipes/users.jsonl"])  // swipes/swipes.ndjson loads again, into the new layout
