@@ -27,13 +27,13 @@ enum PipelinedLoad {
     }
 
     /// Reads `reader` through `stage` (reading thread; `seal` finishes each
-    /// batch there before it is handed over) and `store` (this thread;
-    /// returns rows it refused, e.g. a key repeated in the file).
-    /// Returns the rows rejected.
+    /// batch there before it is handed over) and `store` (this thread).
+    /// Every staged row is stored: repeats are settled after the file or the
+    /// ingest. Returns the rows rejected (unreadable or undecodable).
     static func run<Rows: StagedRows>(_ reader: TableReader, fields: [String], sink: LoadSink,
                                       stage: @escaping (inout Rows, FieldDecoder) throws(FieldError) -> Void,
                                       seal: @escaping (inout Rows) -> Void = { _ in },
-                                      store: (Rows) throws -> [Reject]) throws -> Int {
+                                      store: (Rows) throws -> Void) throws -> Int {
         let idIndex = fields.firstIndex(of: "id")
         var rejected = 0
         try BatchPipeline.run(produce: { emit in
@@ -59,12 +59,12 @@ enum PipelinedLoad {
             }
             try send()
         }, consume: { (batch: Batch<Rows>) in
-            let refused = try store(batch.rows)
-            // Rejects in line order, as a row-by-row load stores them.
-            for reject in (batch.rejects + refused).sorted(by: { $0.line < $1.line }) {
+            try store(batch.rows)
+            // In line order (as read), as a row-by-row load stores them.
+            for reject in batch.rejects {
                 try sink.reject(reject.line, reject.id, reject.reason)
             }
-            rejected += batch.rejects.count + refused.count
+            rejected += batch.rejects.count
             sink.progress(batch.progress.bytes, batch.progress.records)
         })
         return rejected
@@ -97,10 +97,7 @@ extension TableLoader {
             bulk: { reader, fields, fileId, session, sink in
                 try PipelinedLoad.run(reader, fields: fields, sink: sink, stage: { (rows: inout RowBatch, f) throws(FieldError) in
                     try stage(f, &rows)
-                }, store: { rows in
-                    try store(rows, session, fileId)
-                    return []
-                })
+                }, store: { rows in try store(rows, session, fileId) })
             })
     }
 }
