@@ -25,4 +25,28 @@ enum PublicationSchema {
                 """)
         }
     }
+
+    /// v9: the snapshot counter moves once per stored board, from
+    /// ``LeaderboardSnapshots/store(_:)``, instead of from a trigger per row.
+    ///
+    /// A statement that fires a trigger needs a statement journal in a
+    /// transaction, and once that journal outgrows 64 KiB SQLite keeps it in
+    /// a temporary file for the rest of the transaction: measured at medium,
+    /// the leaderboards' ~200k snapshot rows wrote 1.3 GB of 16 KiB pages
+    /// there (`strace`), on the report stage's writer thread. The digest only
+    /// needs the counter to move whenever a snapshot is written.
+    static func registerCounterWithoutTriggers(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v9: leaderboard snapshot counter without triggers") { db in
+            try db.execute(sql: """
+                DROP TRIGGER leaderboard_snapshot_inserted;
+                DROP TRIGGER leaderboard_snapshot_deleted;
+                """)
+        }
+    }
+
+    /// Moves the counter of leaderboard snapshot writes (part of the
+    /// digest that decides whether published reports can be kept).
+    static func countSnapshotWrite(_ db: Database) throws {
+        try db.execute(sql: "UPDATE warehouse_counter SET value = value + 1 WHERE name = 'leaderboard_snapshot'")
+    }
 }

@@ -28,8 +28,10 @@ extension Warehouse {
 public final class LeaderboardSnapshots {
     private let delete: Statement
     private let insert: Statement
+    private let db: Database
 
     init(_ db: Database) throws {
+        self.db = db
         delete = try db.makeStatement(sql: "DELETE FROM leaderboard_snapshot WHERE challenge_id = ? AND as_of = ?")
         insert = try db.makeStatement(sql: """
             INSERT INTO leaderboard_snapshot (challenge_id, as_of, user_id, rank, display_name, checkins, minutes,
@@ -37,7 +39,8 @@ public final class LeaderboardSnapshots {
             """)
     }
 
-    /// Stores `board` as the snapshot of its challenge on its as-of day, replacing an earlier one of that day.
+    /// Stores `board` as the snapshot of its challenge on its as-of day, replacing an earlier one of that day,
+    /// and moves the counter of snapshot writes (see `reportInputsDigest()`).
     public func store(_ board: Leaderboard) throws {
         let asOf = board.asOf.description
         try delete.execute(arguments: [board.challenge.id, asOf])
@@ -45,5 +48,6 @@ public final class LeaderboardSnapshots {
             try insert.execute(arguments: [board.challenge.id, asOf, e.userId, e.rank, e.displayName, e.checkins,
                                            e.minutes, e.rankChange, e.streaks.current, e.streaks.best])
         }
+        try PublicationSchema.countSnapshotWrite(db)
     }
 }

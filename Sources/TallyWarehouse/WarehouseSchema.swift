@@ -44,6 +44,7 @@ enum WarehouseSchema {
         SubscriptionLogSchema.register(&migrator)
         PublicationSchema.register(&migrator)
         SubscriptionLogSchema.registerLogView(&migrator)
+        PublicationSchema.registerCounterWithoutTriggers(&migrator)
         return migrator
     }
 
