@@ -15,7 +15,7 @@ extension IngestSession {
     /// warehouse holds). Stage on a reading thread, store here.
     public func swipeStager() throws -> SwipeStager {
         if let swipeStagerMade { return swipeStagerMade }
-        let made = try SwipeStager(db, incomingBytes: currentFileBytes)
+        let made = try SwipeStager(db, incomingBytes: swipesFileBytes)
         swipeStagerMade = made
         return made
     }

@@ -13,8 +13,10 @@ public final class IngestSession {
     private var multiRowStatements: [String: BulkStatement] = [:]
     /// Input tables (`InputFile.tableName`) whose rows changed in this transaction.
     private(set) var changedTables: Set<String> = []
-    /// The size of the file being loaded (sizes the swipe id filter).
-    private(set) var currentFileBytes: Int64 = 0
+    /// The size of the last swipes file begun (sizes the swipe id filter).
+    /// Per table, not per session: files of other datasets may begin
+    /// between a swipes file's start and its first batch (`WriterLanes`).
+    private(set) var swipesFileBytes: Int64 = 0
     /// Person numbers and the id filter of the swipes loaded in this session.
     var swipeStagerMade: SwipeStager?
     /// Per file being loaded into an append-only log whose key must not
@@ -67,7 +69,7 @@ public final class IngestSession {
     public func beginFile(_ file: InputFile, absolutePath: String, bytes: Int64, sha256: String) throws -> Int64 {
         if let old = try knownFile(path: absolutePath) { try unload(fileId: old.id) }
         changedTables.insert(file.tableName)
-        currentFileBytes = bytes
+        if file.tableName == SwipeLogSchema.table { swipesFileBytes = bytes }
         let seq = (try Int64.fetchOne(db, sql: "SELECT max(load_seq) FROM input_file") ?? 0) + 1
         try db.execute(sql: """
             INSERT INTO input_file (path, display_path, dataset, table_name, bytes, sha256, load_seq)

@@ -35,10 +35,13 @@ struct TableLoader: Sendable {
 
 /// Where a loader reports what it refused and how far it got.
 struct LoadSink {
-    /// Stores a reject for the current file.
+    /// Stores a reject for the current file (on the writer thread).
     var reject: (_ line: Int, _ id: String, _ reason: String) throws -> Void
     /// Reports progress (bytes of the file consumed, records read).
     var progress: (_ bytes: Int64, _ rows: Int) -> Void
+    /// Runs warehouse work on the writer thread, when the load runs in a
+    /// lane of its own (``WriterLanes``); else where it is called.
+    var onWriter: (_ work: () throws -> Void) throws -> Void = { work in try work() }
 }
 
 /// Loads a whole input file that is not a contract table (an Apple Health

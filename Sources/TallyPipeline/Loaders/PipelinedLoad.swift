@@ -27,7 +27,8 @@ enum PipelinedLoad {
     }
 
     /// Reads `reader` through `stage` (reading thread; `seal` finishes each
-    /// batch there before it is handed over) and `store` (this thread).
+    /// batch there before it is handed over) and `store` (the writer thread,
+    /// through `sink.onWriter`).
     /// Every staged row is stored: repeats are settled after the file or the
     /// ingest. Returns the rows rejected (unreadable or undecodable).
     static func run<Rows: StagedRows>(_ reader: TableReader, fields: [String], sink: LoadSink,
@@ -59,10 +60,12 @@ enum PipelinedLoad {
             }
             try send()
         }, consume: { (batch: Batch<Rows>) in
-            try store(batch.rows)
-            // In line order (as read), as a row-by-row load stores them.
-            for reject in batch.rejects {
-                try sink.reject(reject.line, reject.id, reject.reason)
+            try sink.onWriter {
+                try store(batch.rows)
+                // In line order (as read), as a row-by-row load stores them.
+                for reject in batch.rejects {
+                    try sink.reject(reject.line, reject.id, reject.reason)
+                }
             }
             rejected += batch.rejects.count
             sink.progress(batch.progress.bytes, batch.progress.records)

@@ -12,7 +12,9 @@ import TallyWarehouse
 enum SwipesBulkLoad {
     @Sendable static func load(_ reader: TableReader, _ fields: [String], _ fileId: Int64,
                                _ session: IngestSession, _ sink: LoadSink) throws -> Int {
-        let stager = try session.swipeStager()
+        var made: SwipeStager?
+        try sink.onWriter { made = try session.swipeStager() }
+        let stager = made!
         return try PipelinedLoad.run(reader, fields: fields, sink: sink, stage: { (rows: inout SwipeBatch, f) throws(FieldError) in
             stager.stage(try KPIDecoders.swipe(f), line: f.line, into: &rows)
         }, seal: { rows in

@@ -8,15 +8,15 @@ import Glibc
 /// On a terminal: one self-rewriting line with rows and MB read, the rate
 /// and an ETA, at most 5 times a second. Elsewhere (a pipe, a log file, CI):
 /// no animation, one `key=value` line per finished step, easy to grep.
-/// Stages running side by side may share one (its state is locked); the
-/// terminal line then shows whichever updated last.
+/// Stages running side by side (ingest lanes, report lanes) share one: its
+/// state is locked, each update names its stage, and the terminal line shows
+/// whichever stage updated last, with that stage's own rate and ETA.
 public final class Progress: @unchecked Sendable {
     public enum Mode: Sendable { case terminal, lines, silent }
 
     public let mode: Mode
-    private var stage = ""
-    private var totalBytes: Int64 = 0
-    private var started = Date()
+    /// Each stage begun: when, and over how many bytes.
+    private var stages: [String: (started: Date, totalBytes: Int64)] = [:]
     private var lastDraw = Date.distantPast
     private var drawn = false
     private let lock = NSLock()
@@ -30,26 +30,24 @@ public final class Progress: @unchecked Sendable {
     public func begin(_ stage: String, totalBytes: Int64 = 0) {
         lock.lock()
         defer { lock.unlock() }
-        self.stage = stage
-        self.totalBytes = totalBytes
-        started = Date()
+        stages[stage] = (Date(), totalBytes)
         lastDraw = .distantPast
     }
 
-    /// Reports bytes and rows done so far in the stage.
-    public func update(bytes: Int64, rows: Int, detail: String = "") {
+    /// Reports bytes and rows done so far in `stage` (as named to ``begin(_:totalBytes:)``).
+    public func update(_ stage: String, bytes: Int64, rows: Int, detail: String = "") {
         guard mode == .terminal else { return }
         lock.lock()
         defer { lock.unlock() }
         let now = Date()
-        guard now.timeIntervalSince(lastDraw) >= 0.2 else { return }
+        guard now.timeIntervalSince(lastDraw) >= 0.2, let begun = stages[stage] else { return }
         lastDraw = now
-        let elapsed = max(now.timeIntervalSince(started), 0.001)
+        let elapsed = max(now.timeIntervalSince(begun.started), 0.001)
         let mb = Double(bytes) / 1_048_576
         var line = String(format: "%@: %@ rows, %.1f MB, %.1f MB/s", stage, Progress.grouped(rows), mb, mb / elapsed)
-        if totalBytes > 0, bytes > 0 {
-            let remaining = Double(totalBytes - bytes) / (Double(bytes) / elapsed)
-            line += String(format: ", %3.0f%%, ETA %@", Double(bytes) * 100 / Double(totalBytes), Progress.duration(remaining))
+        if begun.totalBytes > 0, bytes > 0 {
+            let remaining = Double(begun.totalBytes - bytes) / (Double(bytes) / elapsed)
+            line += String(format: ", %3.0f%%, ETA %@", Double(bytes) * 100 / Double(begun.totalBytes), Progress.duration(remaining))
         }
         if !detail.isEmpty { line += " · " + detail }
         FileHandle.standardError.write(("\r\u{1B}[K" + line).data(using: .utf8)!)

@@ -49,7 +49,7 @@ struct ActivityStage: ReportStage {
                 for day in days { line[Int(day.date.daysSinceEpoch - first)] = day.score }
                 userSummaries.append(summary)
                 sparklines.append((userId, line))
-                context.progress.update(bytes: 0, rows: userSummaries.count, detail: "users")
+                context.progress.update("activity", bytes: 0, rows: userSummaries.count, detail: "users")
             }
         }
         try workbook.close()

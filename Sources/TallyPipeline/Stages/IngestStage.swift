@@ -69,15 +69,25 @@ public struct IngestStage {
         }
         let folder = dataDirectory.standardizedFileURL.path
         let present = Set(catalog.files.map { $0.url.standardizedFileURL.path })
-        let fingerprints = FingerprintsAhead(files.map(\.url))
-        defer { fingerprints.cancel() }
-        var outcomes = try warehouse.ingest { session in
+        var loaded = [FileOutcome?](repeating: nil, count: files.count)
+        try warehouse.ingest { session in
             for path in try session.unloadVanished(under: folder, present: present) {
                 logger.notice("\(path) is no longer in the data folder: its rows were unloaded")
                 progress.step(["stage": "ingest", "file": path, "status": "unloaded"])
             }
-            return try files.indices.map { i in try load(files[i], fingerprint: fingerprints.fingerprint(i), into: session) }
+            // Derived tables are rebuilt when every lane has loaded (the
+            // session's end): run beside the swipes' reading, a derivation
+            // (one writer job of seconds) stalled that reading thread for as long.
+            try WriterLanes.serve(Self.lanes(files).map { lane in { writer in
+                let fingerprints = FingerprintsAhead(lane.map { files[$0].url })
+                defer { fingerprints.cancel() }
+                for (k, i) in lane.enumerated() {
+                    let outcome = try load(files[i], fingerprint: fingerprints.fingerprint(k), into: session, writer: writer)
+                    try writer.onWriter { loaded[i] = outcome }
+                }
+            } })
         }
+        var outcomes = loaded.map { $0! }
         // Repeated ids of some tables (subscription events) are rejected after
         // the load, when the derived tables are built: take the final counts.
         let rejected = Dictionary(uniqueKeysWithValues: try warehouse.read { try $0.inputFiles() }.map { ($0.id, $0.rowsRejected) })
@@ -91,34 +101,54 @@ public struct IngestStage {
                        derivations: warehouse.lastDerivations)
     }
 
+    /// The ingest's lanes (indices into `files`, each in load order): the
+    /// swipes, and every other dataset. The swipes' reading thread keeps a
+    /// core busy while their writer idles half the time; the other datasets'
+    /// loads keep the writer busy and leave a core idle: side by side
+    /// (``WriterLanes``) each fills the other's gaps. A table's files all go
+    /// to one lane, in their order, so load order (`load_seq`) still decides
+    /// between two files of a table as it did in one sequence.
+    static func lanes(_ files: [InputFile]) -> [[Int]] {
+        let swipes = files.indices.filter { files[$0].dataset == "swipes" }
+        let others = files.indices.filter { files[$0].dataset != "swipes" }
+        return [swipes, others].filter { !$0.isEmpty }
+    }
+
+    /// Loads one file from a lane's thread; the warehouse work runs on the
+    /// writer's (`writer.onWriter`).
     private func load(_ file: InputFile, fingerprint: FingerprintsAhead.Fingerprint,
-                      into session: IngestSession) throws -> FileOutcome {
+                      into session: IngestSession, writer: WriterLanes) throws -> FileOutcome {
         let started = Date()
         let path = file.url.standardizedFileURL.path
         let (bytes, sha) = fingerprint
-        if let known = try session.knownFile(path: path), known.sha256 == sha, try !summedInAnotherZone(file, known, session) {
+        let unchanged = try writer.onWriter { () throws -> Bool in
+            guard let known = try session.knownFile(path: path), known.sha256 == sha else { return false }
+            return try !summedInAnotherZone(file, known, session)
+        }
+        if unchanged {
             logger.info("unchanged, not reloaded: \(file.relativePath)")
             progress.step(["stage": "ingest", "file": file.relativePath, "status": "unchanged"])
             return FileOutcome(path: file.relativePath, kind: file.kind, loaded: false, rowsRead: 0, rowsRejected: 0,
                                bytes: bytes, seconds: Date().timeIntervalSince(started))
         }
-        let fileId = try session.beginFile(file, absolutePath: path, bytes: bytes, sha256: sha)
-        progress.begin("ingest \(file.relativePath)", totalBytes: bytes)
+        let fileId = try writer.onWriter { try session.beginFile(file, absolutePath: path, bytes: bytes, sha256: sha) }
+        let stage = "ingest \(file.relativePath)"
+        progress.begin(stage, totalBytes: bytes)
         let sink = LoadSink(
             reject: { line, id, reason in
                 try session.reject(file: fileId, line: line, id: id, reason: reason)
             },
-            progress: { bytes, rows in self.progress.update(bytes: bytes, rows: rows) })
-        let (read, rejected, unknown): (Int, Int, [String])
+            progress: { bytes, rows in self.progress.update(stage, bytes: bytes, rows: rows) },
+            onWriter: { work in try writer.onWriter(work) })
+        var (read, rejected, unknown): (Int, Int, [String]) = (0, 0, [])
         if let table = file.table, let loader = InputLoaders.tables[table] {
             (read, rejected, unknown) = try loadTable(file, table: table, loader: loader, fileId: fileId, session: session, sink: sink)
         } else if let loader = InputLoaders.export(for: file.kind, timezone: timezone) {
-            (read, rejected) = try loader.load(file, fileId: fileId, session: session, sink: sink)
-            unknown = []
+            try writer.onWriter { (read, rejected) = try loader.load(file, fileId: fileId, session: session, sink: sink) }
         } else {
             preconditionFailure("no loader for \(file.relativePath)")
         }
-        try session.finishFile(fileId, read: read, rejected: rejected, superseded: 0, unknownFields: unknown)
+        try writer.onWriter { try session.finishFile(fileId, read: read, rejected: rejected, superseded: 0, unknownFields: unknown) }
         if !unknown.isEmpty {
             logger.notice("\(file.relativePath): unknown fields ignored: \(unknown.joined(separator: ", "))")
         }
@@ -139,7 +169,8 @@ public struct IngestStage {
     }
 
     /// Reads a table file record by record; a record the loader cannot decode
-    /// or whose key repeats is rejected with its line and reason.
+    /// or whose key repeats is rejected with its line and reason. Called on
+    /// a lane's thread: warehouse work goes through `sink.onWriter`.
     private func loadTable(_ file: InputFile, table: TableID, loader: TableLoader, fileId: Int64,
                            session: IngestSession, sink: LoadSink) throws -> (Int, Int, [String]) {
         let reader = try TableReader(url: file.url, fields: table.fields, maxRecordBytes: IngestStage.maxRecordBytes)
@@ -148,11 +179,15 @@ public struct IngestStage {
         if let bulk = loader.bulk {
             rejected = try bulk(reader, table.fields, fileId, session, sink)
         } else {
-            try loadRows(reader, table: table, loader: loader, fileId: fileId, session: session, sink: sink, rejected: &rejected)
+            try sink.onWriter {
+                try loadRows(reader, table: table, loader: loader, fileId: fileId, session: session, sink: sink, rejected: &rejected)
+            }
         }
-        for repeated in try loader.removeRepeats?(session, fileId) ?? [] {
-            rejected += 1
-            try sink.reject(repeated.line, repeated.id, loader.duplicateReason)
+        try sink.onWriter {
+            for repeated in try loader.removeRepeats?(session, fileId) ?? [] {
+                rejected += 1
+                try sink.reject(repeated.line, repeated.id, loader.duplicateReason)
+            }
         }
         return (reader.recordsRead, rejected, reader.unknownFields)
     }

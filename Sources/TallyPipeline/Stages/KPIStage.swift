@@ -86,7 +86,7 @@ struct KPIStage: ReportStage {
                 }
             }
             kpis.add(SubscriptionTimeline(app: app, userId: user, events: kept))
-            if kpis.users % 1000 == 0 { context.progress.update(bytes: 0, rows: kpis.users, detail: "subscribers") }
+            if kpis.users % 1000 == 0 { context.progress.update("kpis", bytes: 0, rows: kpis.users, detail: "subscribers") }
         }
         let appStore = try reader.appStoreEventCounts(first: period.firstDay, last: period.lastDay).map {
             AppStoreEventCountRow(date: $0.date, app: $0.app, subscription: $0.subscription, appleEvent: $0.appleEvent,

@@ -87,7 +87,7 @@ struct LeaderboardsStage: ReportStage {
                 if biggest.map({ (board.entries.count, $0.challenge.id) > ($0.entries.count, board.challenge.id) }) ?? true {
                     biggest = board
                 }
-                context.progress.update(bytes: 0, rows: boardCount, detail: "challenges")
+                context.progress.update("leaderboards", bytes: 0, rows: boardCount, detail: "challenges")
             })
             try reader.forEachChallenge { try batches.add($0) }
             try batches.flush()

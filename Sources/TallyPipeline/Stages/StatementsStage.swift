@@ -90,7 +90,7 @@ struct StatementsStage: ReportStage {
             textFiles += 1
             totals.add(statement)
             couples += 1
-            progress.update(bytes: 0, rows: couples, detail: "couples")
+            progress.update("statements", bytes: 0, rows: couples, detail: "couples")
         })
         try reader.forEachCouple { try batches.add($0) }
         try batches.flush()

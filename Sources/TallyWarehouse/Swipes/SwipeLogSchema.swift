@@ -54,7 +54,10 @@ enum SwipeLogSchema {
     /// The superseded repeats (counted per file) and the matches, derived
     /// pair by pair with ``TallyCore/MatchRule``. Passes are left out: a pass
     /// never makes or unmakes a match.
-    static let derivation = Derivation(name: "swipe repeats and matches", inputs: ["swipes"]) { db in
+    /// The input table (`InputFile.tableName`) of the swipes log.
+    static let table = "swipes"
+
+    static let derivation = Derivation(name: "swipe repeats and matches", inputs: [table]) { db in
         try markCandidateRows(db)
         try db.execute(sql: """
             DELETE FROM swipe_superseded;
