@@ -12,10 +12,15 @@ import Glibc
 /// file after file, while most loads keep only one core busy. The thread
 /// runs at the lowest priority: while a load keeps both cores busy (a
 /// reading thread and the writer), hashing ahead would only slow it down.
+/// So that a load never waits for that thread while the cores are busy
+/// elsewhere (the other ingest lane), a file the thread has not started yet
+/// is hashed by the caller that needs it.
 final class FingerprintsAhead: @unchecked Sendable {
     typealias Fingerprint = (bytes: Int64, sha256: String)
     private let urls: [URL]
     private var results: [Result<Fingerprint, ReaderError>?]
+    /// Files whose hashing has started (by the thread or a caller).
+    private var claimed: [Bool]
     private var cancelled = false
     private let condition = NSCondition()
 
@@ -23,17 +28,33 @@ final class FingerprintsAhead: @unchecked Sendable {
     init(_ urls: [URL]) {
         self.urls = urls
         results = Array(repeating: nil, count: urls.count)
+        claimed = Array(repeating: false, count: urls.count)
         let thread = Thread { [self] in hashAll() }
         thread.start()
     }
 
-    /// The fingerprint of `urls[index]`, waiting for it when needed.
+    /// The fingerprint of `urls[index]`: hashed here when the thread has not
+    /// started it, else waited for.
     func fingerprint(_ index: Int) throws(ReaderError) -> Fingerprint {
         condition.lock()
+        if !claimed[index] {
+            claimed[index] = true
+            condition.unlock()
+            hash(index)
+            condition.lock()
+        }
         while results[index] == nil { condition.wait() }
         let result = results[index]!
         condition.unlock()
         return try result.get()
+    }
+
+    private func hash(_ index: Int) {
+        let result = Result { () throws(ReaderError) in try FileFingerprint.of(url: urls[index]) }
+        condition.lock()
+        results[index] = result
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Stops hashing after the current file (the ingest ended early).
@@ -49,14 +70,11 @@ final class FingerprintsAhead: @unchecked Sendable {
         #endif
         for index in urls.indices {
             condition.lock()
-            let stop = cancelled
+            let stop = cancelled, taken = claimed[index]
+            claimed[index] = true
             condition.unlock()
             if stop { return }
-            let result = Result { () throws(ReaderError) in try FileFingerprint.of(url: urls[index]) }
-            condition.lock()
-            results[index] = result
-            condition.broadcast()
-            condition.unlock()
+            if !taken { hash(index) }
         }
     }
 }
