@@ -208,7 +208,9 @@ public final class IngestSession {
         // measured at medium, 17.6 GB of 16 KiB pages written to /var/tmp
         // (`strace`), each append copying its table's last pages there. No
         // failure is undone row by row here: any error ends the ingest and
-        // rolls its whole transaction back.
+        // rolls its whole transaction back. (A foreign key checked at once
+        // needs the journal too: the logs' keys are deferred, see
+        // `LogForeignKeys`.)
         let made = try BulkStatement(db, sql: "INSERT OR FAIL INTO \(table) (\(columns.joined(separator: ", "))) VALUES \(values)")
         multiRowStatements[key] = made
         return made

@@ -45,6 +45,7 @@ enum WarehouseSchema {
         PublicationSchema.register(&migrator)
         SubscriptionLogSchema.registerLogView(&migrator)
         PublicationSchema.registerCounterWithoutTriggers(&migrator)
+        LogForeignKeys.register(&migrator)
         return migrator
     }
 
