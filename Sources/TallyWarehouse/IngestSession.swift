@@ -9,7 +9,7 @@ import TallyIngest
 public final class IngestSession {
     let db: Database
     private var literalStatements: [Int: BulkStatement] = [:]
-    private var upsertStatements: [String: BulkStatement] = [:]
+    private var upsertStatements: [String: UpsertStatement] = [:]
     private var multiRowStatements: [String: BulkStatement] = [:]
     /// Input tables (`InputFile.tableName`) whose rows changed in this transaction.
     private(set) var changedTables: Set<String> = []
@@ -157,10 +157,10 @@ public final class IngestSession {
         return made
     }
 
-    func finishUpsert(_ s: BulkStatement, file: Int64, line: Int, next: Int32) throws -> Bool {
+    func finishUpsert(_ s: UpsertStatement, file: Int64, line: Int, next: Int32) throws -> Bool {
         s.bind(next, file)
         s.bind(next + 1, line)
-        return try s.step() > 0
+        return try s.step()
     }
 
     /// `INSERT INTO table (columns) VALUES (…), (…), …` for `rows` rows at
@@ -209,8 +209,8 @@ public final class IngestSession {
         // (`strace`), each append copying its table's last pages there. No
         // failure is undone row by row here: any error ends the ingest and
         // rolls its whole transaction back. (A foreign key checked at once
-        // needs the journal too: the logs' keys are deferred, see
-        // `LogForeignKeys`.)
+        // needs the journal too: the keys are deferred, see
+        // `DeferredForeignKeys`.)
         let made = try BulkStatement(db, sql: "INSERT OR FAIL INTO \(table) (\(columns.joined(separator: ", "))) VALUES \(values)")
         multiRowStatements[key] = made
         return made
@@ -219,16 +219,9 @@ public final class IngestSession {
     /// An upsert that replaces a row from another file, and leaves a row from
     /// the same file alone (a duplicate key within one file). Prepared once
     /// per session and table.
-    func upsert(_ table: String, _ columns: [String], key: [String]) throws -> BulkStatement {
+    func upsert(_ table: String, _ columns: [String], key: [String]) throws -> UpsertStatement {
         if let cached = upsertStatements[table] { return cached }
-        let all = columns + ["file_id", "line"]
-        let placeholders = Array(repeating: "?", count: all.count).joined(separator: ", ")
-        let updates = all.filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        let made = try BulkStatement(db, sql: """
-            INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(placeholders))
-            ON CONFLICT(\(key.joined(separator: ", "))) DO UPDATE SET \(updates)
-            WHERE \(table).file_id <> excluded.file_id
-            """)
+        let made = try UpsertStatement(db, table: table, columns: columns + ["file_id", "line"], key: key)
         upsertStatements[table] = made
         return made
     }

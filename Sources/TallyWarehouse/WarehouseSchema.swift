@@ -45,7 +45,7 @@ enum WarehouseSchema {
         PublicationSchema.register(&migrator)
         SubscriptionLogSchema.registerLogView(&migrator)
         PublicationSchema.registerCounterWithoutTriggers(&migrator)
-        LogForeignKeys.register(&migrator)
+        DeferredForeignKeys.register(&migrator)
         return migrator
     }
 
