@@ -58,4 +58,53 @@ struct SplitRuleCombiningMarkTests {
             }
         }
     }
+
+    /// The parser before it worked on bytes: splits and trims Unicode scalars.
+    /// Kept here as the reference the byte parser must agree with.
+    static func scalarReference(type: SplitType, split: String?) -> Result<SplitRule, SplitRuleParser.ParseError> {
+        func trim(_ text: String) -> String {
+            var s = Substring(text).unicodeScalars
+            while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+            while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+            return String(s)
+        }
+        if type == .equal { return .success(.equal) }
+        guard let split, !trim(split).isEmpty else { return .failure(.missingSplit(type)) }
+        var entries: [SplitEntry] = []
+        for rawPair in split.unicodeScalars.split(separator: ";", omittingEmptySubsequences: true) {
+            let pair = trim(String(String.UnicodeScalarView(rawPair)))
+            if pair.isEmpty { continue }
+            let parts = pair.unicodeScalars.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                .map { String(String.UnicodeScalarView($0)) }
+            let member = trim(parts[0])
+            guard !member.isEmpty else { return .failure(.malformedPair(pair)) }
+            if type == .full {
+                guard parts.count == 1 else { return .failure(.malformedPair(pair)) }
+                entries.append(SplitEntry(memberId: member, value: nil))
+                continue
+            }
+            guard parts.count == 2 else { return .failure(.malformedPair(pair)) }
+            let valueText = trim(parts[1])
+            guard case .success(let value) = Decimal10.parse(valueText) else {
+                return .failure(.invalidValue(member: member, value: valueText))
+            }
+            entries.append(SplitEntry(memberId: member, value: value))
+        }
+        guard !entries.isEmpty else { return .failure(.missingSplit(type)) }
+        return .success(SplitRule(type: type, entries: entries))
+    }
+
+    @Test("the byte parser reads every split as the scalar parser did, malformed ones included")
+    func byteParserAgreesWithTheScalarReference() {
+        let pieces = [";", ":", " ", "\t", "m1", "m2", "é", "e\u{301}", "\u{301}", "👩‍❤️‍👨", "60", "40.5", "-1", ".", "x", "0"]
+        var rng = SplitMix(seed: 20261121)
+        for _ in 0..<20_000 {
+            let split = (0..<Int.random(in: 0...9, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            for type in SplitType.allCases {
+                #expect(SplitRuleParser.parse(type: type, split: split) == Self.scalarReference(type: type, split: split),
+                        "\(type.rawValue) '\(split)'")
+            }
+        }
+        #expect(SplitRuleParser.parse(type: .shares, split: nil) == .failure(.missingSplit(.shares)))
+    }
 }

@@ -30,30 +30,52 @@ public enum SplitRuleParser {
     }
 
     /// Parses `split` for `type`. `equal` ignores the field.
+    ///
+    /// Works on the UTF-8 bytes: the delimiters (`;`, `:`) and the trimmed
+    /// spaces and tabs are ASCII, which never occurs inside a multi-byte
+    /// character, so splitting bytes splits exactly where splitting Unicode
+    /// scalars does (a combining mark after `;` or `:` never glues itself to
+    /// the delimiter). Strings are made only for member ids and messages:
+    /// the String-by-scalar version measured ~1.2 µs a split, ~1 s for the
+    /// million expenses of the medium bench, paid again by the statements.
     public static func parse(type: SplitType, split: String?) -> Result<SplitRule, ParseError> {
         if type == .equal { return .success(.equal) }
-        guard let split, !split.trimmingSpaces.isEmpty else { return .failure(.missingSplit(type)) }
+        guard var split else { return .failure(.missingSplit(type)) }
+        return split.withUTF8 { parse(type: type, utf8: $0) }
+    }
+
+    private static func parse(type: SplitType, utf8 bytes: UnsafeBufferPointer<UInt8>) -> Result<SplitRule, ParseError> {
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        func trimmed(_ range: Range<Int>) -> Range<Int> {
+            var lower = range.lowerBound, upper = range.upperBound
+            while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
+            while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+            return lower..<upper
+        }
+        guard !trimmed(0..<bytes.count).isEmpty else { return .failure(.missingSplit(type)) }
         var entries: [SplitEntry] = []
-        // Delimiters are split on as Unicode scalars, not Characters: a
-        // combining mark after `;` or `:` must not glue itself to the delimiter.
-        for rawPair in split.unicodeScalars.split(separator: ";", omittingEmptySubsequences: true) {
-            let pair = String(String.UnicodeScalarView(rawPair)).trimmingSpaces
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != 0x3B /* ; */ { end += 1 }
+            defer { start = end + 1 }
+            let pair = trimmed(start..<end)
             if pair.isEmpty { continue }
-            let parts = pair.unicodeScalars.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-                .map { String(String.UnicodeScalarView($0)) }
-            let member = parts[0].trimmingSpaces
-            guard !member.isEmpty else { return .failure(.malformedPair(pair)) }
+            var colon = pair.lowerBound
+            while colon < pair.upperBound && bytes[colon] != 0x3A /* : */ { colon += 1 }
+            let member = trimmed(pair.lowerBound..<colon)
+            guard !member.isEmpty else { return .failure(.malformedPair(text(pair))) }
             if type == .full {
-                guard parts.count == 1 else { return .failure(.malformedPair(pair)) }
-                entries.append(SplitEntry(memberId: member, value: nil))
+                guard colon == pair.upperBound else { return .failure(.malformedPair(text(pair))) }
+                entries.append(SplitEntry(memberId: text(member), value: nil))
                 continue
             }
-            guard parts.count == 2 else { return .failure(.malformedPair(pair)) }
-            let valueText = parts[1].trimmingSpaces
-            guard case .success(let value) = Decimal10.parse(valueText) else {
-                return .failure(.invalidValue(member: member, value: valueText))
+            guard colon < pair.upperBound else { return .failure(.malformedPair(text(pair))) }
+            let value = trimmed(colon + 1..<pair.upperBound)
+            guard case .success(let decimal) = Decimal10.parse(utf8: UnsafeBufferPointer(rebasing: bytes[value])) else {
+                return .failure(.invalidValue(member: text(member), value: text(value)))
             }
-            entries.append(SplitEntry(memberId: member, value: value))
+            entries.append(SplitEntry(memberId: text(member), value: decimal))
         }
         guard !entries.isEmpty else { return .failure(.missingSplit(type)) }
         return .success(SplitRule(type: type, entries: entries))
@@ -69,16 +91,5 @@ public enum SplitRuleParser {
         rule.entries.map { entry in
             entry.value.map { "\(entry.memberId):\($0)" } ?? entry.memberId
         }.joined(separator: ";")
-    }
-}
-
-extension String {
-    /// The string without leading and trailing spaces and tabs (compared
-    /// as Unicode scalars, so a tab followed by a combining mark is kept whole).
-    var trimmingSpaces: String {
-        var s = Substring(self).unicodeScalars
-        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
-        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
-        return String(s)
     }
 }
