@@ -137,13 +137,24 @@ enum SwipeLogSchema {
         let partitions = max(1, (likesAndReports * MemoryLayout<PairRow>.stride + budget - 1) / budget)
         var rows: [PairRow] = []
         rows.reserveCapacity(likesAndReports / partitions + likesAndReports / (8 * partitions) + 16)
+        // The superseded rows (few: the repeats) are skipped by walking their
+        // sorted rowids beside the scan, which runs in rowid order; a
+        // `NOT IN` probe on every row, and the partition test when there is
+        // one partition, measured ~0.3 s of a 0.8 s scan at medium.
+        let superseded = try Int64.fetchAll(db, sql: "SELECT row FROM swipe_superseded ORDER BY row")
         for partition in 0..<partitions {
             rows.removeAll(keepingCapacity: true)
-            let read = try RawCursor(db, sql: """
-                SELECT from_person, to_person, action, at FROM swipe_row
-                WHERE action <> 'pass' AND (from_person + to_person) % ? = ? AND rowid NOT IN (SELECT row FROM swipe_superseded)
-                """, arguments: [partitions, partition])
+            let read = partitions == 1
+                ? try RawCursor(db, sql: "SELECT from_person, to_person, action, at, rowid FROM swipe_row WHERE action <> 'pass' ORDER BY rowid")
+                : try RawCursor(db, sql: """
+                    SELECT from_person, to_person, action, at, rowid FROM swipe_row
+                    WHERE action <> 'pass' AND (from_person + to_person) % ? = ? ORDER BY rowid
+                    """, arguments: [partitions, partition])
+            var skip = 0
             while try read.next() {
+                let rowid = read.int64(4)
+                while skip < superseded.count && superseded[skip] < rowid { skip += 1 }
+                if skip < superseded.count && superseded[skip] == rowid { continue }
                 guard let action = read.withText(2, SwipeAction.init(utf8:)) else { continue }
                 let from = UInt64(read.int64(0)), to = UInt64(read.int64(1))
                 let (a, b) = from < to ? (from, to) : (to, from)
