@@ -29,10 +29,8 @@ struct DeferredForeignKeysTests {
 
     @Test("an upgraded warehouse keeps its rows; unloading a file still removes its rows at once")
     func upgradeKeepsRowsAndCascades() throws {
-        let path = try legacyWarehouse(upTo: "v9: leaderboard snapshot counter without triggers", """
-            INSERT INTO input_file (id, path, display_path, dataset, table_name, bytes, sha256, load_seq) VALUES
-                (1, '/d/health/activity.csv', 'health/activity.csv', 'health', 'activity', 1, 'a', 1),
-                (2, '/d/b/health/activity.csv', 'b/health/activity.csv', 'health', 'activity', 1, 'b', 2);
+        let path = try legacyWarehouse(upTo: "v9: leaderboard snapshot counter without triggers",
+                                       twoLoads(of: "activity.csv", dataset: "health", table: "activity") + """
             INSERT INTO activity_row (user_id, date, steps, active_calories, walking_km, file_id, line) VALUES
                 ('u1', '2026-10-01', 100, 10, 0.1, 1, 2), ('u1', '2026-10-02', 200, 20, 0.2, 2, 2);
             """)

@@ -168,10 +168,7 @@ struct SubscriptionEventLogTests {
 
     @Test("a warehouse made before the event view keeps its later-loaded rows, and its counted events read the same")
     func upgradeToTheEventViewKeepsTheWinners() throws {
-        let path = try legacyWarehouse(upTo: "v7: report publications", """
-            INSERT INTO input_file (id, path, display_path, dataset, table_name, bytes, sha256, load_seq) VALUES
-                (1, '/d/a/subscriptions/events.csv', 'a/subscriptions/events.csv', 'subscriptions', 'events', 1, 'a', 1),
-                (2, '/d/b/subscriptions/events.csv', 'b/subscriptions/events.csv', 'subscriptions', 'events', 1, 'b', 2);
+        let path = try legacyWarehouse(upTo: "v7: report publications", twoLoads(of: "events.csv", dataset: "subscriptions", table: "events") + """
             INSERT INTO subscription_event_row (id, app, user_id, event, product_id, context, at, file_id, line) VALUES
                 ('e1', 'FisioFlow', 'u1', 'subscribed', 'p.m', NULL, 5000000, 1, 2),
                 ('e2', 'FisioFlow', 'u1', 'renewed', 'p.m', NULL, 6000000, 1, 3),

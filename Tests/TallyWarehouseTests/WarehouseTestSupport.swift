@@ -24,3 +24,13 @@ func legacyWarehouse(upTo version: String, _ sql: String, arguments: StatementAr
     try queue.write { db in try db.execute(sql: sql, arguments: arguments) }
     return path
 }
+
+/// `INSERT INTO input_file` of two loads of `dataset/name`, from the data
+/// folders `/d/a` (id 1, loaded first) and `/d/b` (id 2): for legacy warehouses.
+func twoLoads(of name: String, dataset: String, table: String) -> String {
+    """
+    INSERT INTO input_file (id, path, display_path, dataset, table_name, bytes, sha256, load_seq) VALUES
+        (1, '/d/a/\(dataset)/\(name)', 'a/\(dataset)/\(name)', '\(dataset)', '\(table)', 1, 'a', 1),
+        (2, '/d/b/\(dataset)/\(name)', 'b/\(dataset)/\(name)', '\(dataset)', '\(table)', 1, 'b', 2);
+    """
+}
