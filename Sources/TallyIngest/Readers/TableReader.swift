@@ -112,8 +112,9 @@ public final class TableReader {
         self.fields = fields
         self.maxRecordBytes = max(maxRecordBytes, 1)
         matcher = FieldMatcher(fields: fields)
+        // gzip is inflated ahead on a thread of its own (ReadAheadByteSource).
         let source: any ByteSource = name.isCompressed
-            ? try GzipByteSource(url: url, inputChunkSize: chunkSize)
+            ? ReadAheadByteSource(try GzipByteSource(url: url, inputChunkSize: chunkSize), chunkSize: chunkSize)
             : try FileByteSource(url: url)
         buffer = ChunkBuffer(source: source, chunkSize: chunkSize, keepLimit: self.maxRecordBytes)
         spans = .allocate(capacity: max(2 * fields.count, 1))
