@@ -35,7 +35,7 @@ struct TableLoader: Sendable {
 
 /// Where a loader reports what it refused and how far it got.
 struct LoadSink {
-    /// Stores a reject for the current file (on the writer thread).
+    /// Stores a reject for the current file (the work runs on the writer thread).
     var reject: (_ line: Int, _ id: String, _ reason: String) throws -> Void
     /// Reports progress (bytes of the file consumed, records read).
     var progress: (_ bytes: Int64, _ rows: Int) -> Void

@@ -136,7 +136,8 @@ public struct IngestStage {
         progress.begin(stage, totalBytes: bytes)
         let sink = LoadSink(
             reject: { line, id, reason in
-                try session.reject(file: fileId, line: line, id: id, reason: reason)
+                // At once when already on the writer (the usual case: inside a store).
+                try writer.onWriter { try session.reject(file: fileId, line: line, id: id, reason: reason) }
             },
             progress: { bytes, rows in self.progress.update(stage, bytes: bytes, rows: rows) },
             onWriter: { work in try writer.onWriter(work) })
