@@ -14,6 +14,22 @@ struct BatchPipelineTests {
         #expect(seen == Array(0..<10_000))
     }
 
+    @Test func aConsumerTakingEveryWaitingBatchGetsThemAllInOrderAtMostDepthAtATime() throws {
+        var seen: [Int] = []
+        var largest = 0
+        try BatchPipeline.run(depth: 8, produce: { emit in
+            for i in 0..<10_000 { try emit(i) }
+        }, consumeWaiting: { batches in
+            #expect(!batches.isEmpty)
+            largest = max(largest, batches.count)
+            // A slow first call: the producer fills the queue meanwhile.
+            if seen.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+            seen += batches
+        })
+        #expect(seen == Array(0..<10_000))
+        #expect(largest > 1 && largest <= 8)
+    }
+
     @Test func aProducerFailureComesAfterTheBatchesMadeBeforeIt() {
         var seen: [Int] = []
         #expect(throws: Boom(at: 50)) {

@@ -13,6 +13,18 @@ enum BatchPipeline {
     static func run<Batch>(depth: Int = 4,
                            produce: @escaping (_ emit: (Batch) throws -> Void) throws -> Void,
                            consume: (Batch) throws -> Void) throws {
+        try run(depth: depth, produce: produce, consumeWaiting: { batches in
+            for batch in batches { try consume(batch) }
+        })
+    }
+
+    /// As ``run(depth:produce:consume:)``, but the consumer takes every batch
+    /// waiting at once (at least one, in order): a consumer that must queue
+    /// for a shared resource (the warehouse writer, ``WriterLanes``) queues
+    /// once for all of them instead of once per batch.
+    static func run<Batch>(depth: Int = 4,
+                           produce: @escaping (_ emit: (Batch) throws -> Void) throws -> Void,
+                           consumeWaiting: ([Batch]) throws -> Void) throws {
         let channel = Channel<Batch>(depth: depth)
         let producer = UncheckedBox(produce)
         let thread = Thread {
@@ -26,7 +38,7 @@ enum BatchPipeline {
         thread.stackSize = 16 << 20
         thread.start()
         do {
-            while let batch = try channel.take() { try consume(batch) }
+            while let batches = try channel.takeAll() { try consumeWaiting(batches) }
         } catch {
             channel.cancel()
             channel.waitUntilFinished()
@@ -56,14 +68,16 @@ private final class Channel<Batch>: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// The next batch; nil when the producer finished and everything was taken.
-    func take() throws -> Batch? {
+    /// Every batch waiting (at least one), in order; nil when the producer
+    /// finished and everything was taken.
+    func takeAll() throws -> [Batch]? {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty && !finished { condition.wait() }
         if !queue.isEmpty {
             condition.broadcast()
-            return queue.removeFirst()
+            defer { queue.removeAll(keepingCapacity: true) }
+            return queue
         }
         if let failure { throw failure }
         return nil

@@ -31,13 +31,13 @@ enum PipelinedLoad {
     /// through `sink.onWriter`).
     /// Every staged row is stored: repeats are settled after the file or the
     /// ingest. Returns the rows rejected (unreadable or undecodable).
-    static func run<Rows: StagedRows>(_ reader: TableReader, fields: [String], sink: LoadSink,
+    static func run<Rows: StagedRows>(_ reader: TableReader, fields: [String], sink: LoadSink, depth: Int = 4,
                                       stage: @escaping (inout Rows, FieldDecoder) throws(FieldError) -> Void,
                                       seal: @escaping (inout Rows) -> Void = { _ in },
                                       store: (Rows) throws -> Void) throws -> Int {
         let idIndex = fields.firstIndex(of: "id")
         var rejected = 0
-        try BatchPipeline.run(produce: { emit in
+        try BatchPipeline.run(depth: depth, produce: { emit in
             var batch = Batch<Rows>()
             func send() throws {
                 batch.progress = (reader.bytesConsumed, reader.recordsRead)
@@ -59,16 +59,18 @@ enum PipelinedLoad {
                 if batch.rows.count + batch.rejects.count >= batchRows { try send() }
             }
             try send()
-        }, consume: { (batch: Batch<Rows>) in
+        }, consumeWaiting: { (batches: [Batch<Rows>]) in
             try sink.onWriter {
-                try store(batch.rows)
-                // In line order (as read), as a row-by-row load stores them.
-                for reject in batch.rejects {
-                    try sink.reject(reject.line, reject.id, reject.reason)
+                for batch in batches {
+                    try store(batch.rows)
+                    // In line order (as read), as a row-by-row load stores them.
+                    for reject in batch.rejects {
+                        try sink.reject(reject.line, reject.id, reject.reason)
+                    }
                 }
             }
-            rejected += batch.rejects.count
-            sink.progress(batch.progress.bytes, batch.progress.records)
+            for batch in batches { rejected += batch.rejects.count }
+            if let last = batches.last { sink.progress(last.progress.bytes, last.progress.records) }
         })
         return rejected
     }
