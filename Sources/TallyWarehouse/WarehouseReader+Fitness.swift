@@ -91,10 +91,15 @@ extension WarehouseReader {
     /// user id then date. Memory holds one user at a time.
     public func forEachActivityUser(in days: ClosedRange<LocalDate>,
                                     _ body: (_ userId: String, _ days: [DailyActivity]) throws -> Void) throws {
+        // The `activity_day` view's rule, with the dates filtered before
+        // grouping (SQLite would filter a grouped view's rows after grouping all).
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT user_id, date, steps, active_calories, walking_km FROM activity_day
-            WHERE date >= ? AND date <= ? ORDER BY user_id, date
-            """, arguments: [days.lowerBound.description, days.upperBound.description])
+            SELECT user_id, date, steps, active_calories, walking_km FROM (
+                SELECT user_id, date, steps, active_calories, walking_km, max(rank_key) FROM (
+                    \(FitnessSchema.rankedActivity(datesBetween: true))
+                ) GROUP BY user_id, date
+            ) ORDER BY user_id, date
+            """, arguments: ["first": days.lowerBound.description, "last": days.upperBound.description])
         var user: String?
         var batch: [DailyActivity] = []
         while let row = try rows.next() {

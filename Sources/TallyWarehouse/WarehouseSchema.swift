@@ -46,6 +46,7 @@ enum WarehouseSchema {
         SubscriptionLogSchema.registerLogView(&migrator)
         PublicationSchema.registerCounterWithoutTriggers(&migrator)
         DeferredForeignKeys.register(&migrator)
+        FitnessSchema.registerActivityView(&migrator)
         return migrator
     }
 
@@ -55,7 +56,7 @@ enum WarehouseSchema {
 
     /// Derived tables, each refreshed when one of its input tables changed.
     static let derivations: [Derivation] = [
-        ExpensesSchema.winners, FitnessSchema.activityWinners, SwipeLogSchema.derivation, CheckinLogSchema.winners,
+        ExpensesSchema.winners, FitnessSchema.activityRepeats, SwipeLogSchema.derivation, CheckinLogSchema.winners,
         SubscriptionLogSchema.events,
     ]
 }
