@@ -134,12 +134,31 @@ public final class IngestSession {
 
     /// Brings derived tables up to date; called before the transaction
     /// commits. Returns how long each derivation took.
+    /// A derivation that leaves a tail (``DerivationTail``) is timed from
+    /// its start to its tail's store, beside the derivations that follow it.
     func finish() throws -> [DerivationTiming] {
         var timings: [DerivationTiming] = []
+        var tails: [(name: String, started: Date, tail: DerivationTail, done: DispatchSemaphore)] = []
+        defer { for pending in tails { pending.done.wait() } }  // no tail's thread outlives the ingest
         for derivation in WarehouseSchema.derivations where !derivation.inputs.isDisjoint(with: changedTables) {
             let started = Date()
-            try derivation.refresh(db)
-            timings.append(DerivationTiming(name: derivation.name, seconds: Date().timeIntervalSince(started)))
+            if let tail = try derivation.refresh(db) {
+                let done = DispatchSemaphore(value: 0)
+                let compute = tail.compute
+                Thread.detachNewThread {
+                    compute()
+                    done.signal()
+                }
+                tails.append((derivation.name, started, tail, done))
+            } else {
+                timings.append(DerivationTiming(name: derivation.name, seconds: Date().timeIntervalSince(started)))
+            }
+        }
+        while let pending = tails.first {
+            pending.done.wait()
+            tails.removeFirst()
+            try pending.tail.store(db)
+            timings.append(DerivationTiming(name: pending.name, seconds: Date().timeIntervalSince(pending.started)))
         }
         return timings
     }

@@ -55,8 +55,10 @@ enum WarehouseSchema {
     static let logsWithoutForeignKey = ["swipe_row"]
 
     /// Derived tables, each refreshed when one of its input tables changed.
+    /// The swipes go first: their match pass's sort and fold run on a thread
+    /// of their own while the writer refreshes the others (``DerivationTail``).
     static let derivations: [Derivation] = [
-        ExpensesSchema.winners, FitnessSchema.activityRepeats, SwipeLogSchema.derivation, CheckinLogSchema.winners,
+        SwipeLogSchema.derivation, ExpensesSchema.winners, FitnessSchema.activityRepeats, CheckinLogSchema.winners,
         SubscriptionLogSchema.events,
     ]
 }
@@ -67,5 +69,40 @@ struct Derivation: Sendable {
     /// What it derives, as run.json names its stage ("swipe matches").
     var name: String
     var inputs: Set<String>
-    var refresh: @Sendable (Database) throws -> Void
+    /// Rebuilds the table, possibly leaving work to finish after the
+    /// derivations that follow it.
+    var refresh: @Sendable (Database) throws -> DerivationTail?
+
+    /// A derivation done entirely in `refresh`.
+    init(name: String, inputs: Set<String>, refresh: @escaping @Sendable (Database) throws -> Void) {
+        self.name = name
+        self.inputs = inputs
+        self.refresh = { db in
+            try refresh(db)
+            return nil
+        }
+    }
+
+    /// A derivation whose `refresh` may leave a ``DerivationTail``.
+    static func leavingTail(name: String, inputs: Set<String>,
+                            _ refresh: @escaping @Sendable (Database) throws -> DerivationTail?) -> Derivation {
+        var made = Derivation(name: name, inputs: inputs) { _ in }
+        made.refresh = refresh
+        return made
+    }
+}
+
+/// The end of a derivation that needs no database for a while: `compute`
+/// runs on a thread of its own while the writer goes on with the next
+/// derivations, then `store` writes its result, on the writer. The ingest
+/// has two cores and derivations ran one after the other on one.
+struct DerivationTail {
+    var compute: @Sendable () -> Void
+    var store: (Database) throws -> Void
+
+    /// Runs both parts here, one after the other.
+    func finish(_ db: Database) throws {
+        compute()
+        try store(db)
+    }
 }

@@ -57,8 +57,26 @@ enum SwipeLogSchema {
     /// The superseded repeats (counted per file) and the matches, derived
     /// pair by pair with ``TallyCore/MatchRule``. Passes are left out: a pass
     /// never makes or unmakes a match.
-    static let derivation = Derivation(name: "swipe repeats and matches", inputs: [table]) { db in
-        let likesAndReports = try markCandidateRows(db)
+    static let derivation = Derivation.leavingTail(name: "swipe repeats and matches", inputs: [table]) { db in
+        try deriveLeavingTail(db, budget: matchPassBudget)
+    }
+
+    /// The derivation (see ``derivation``), with `budget` bytes for the match
+    /// pass's swipes, done here.
+    static func derive(_ db: Database, budget: Int) throws {
+        try deriveLeavingTail(db, budget: budget)?.finish(db)
+    }
+
+    /// The derivation, with `budget` bytes for the match pass's swipes.
+    ///
+    /// One scan of the log finds the rows that may hold a repeated id and,
+    /// when the likes and reports fit `budget`, collects them for the match
+    /// pass too (a 10M-row scan takes ~1.3 s at medium, and the match pass
+    /// scanned the log again): their sort and fold are then left as a tail
+    /// (~1.3 s at medium). Otherwise the pass reads the log partition by
+    /// partition (``deriveMatches(_:budget:likesAndReports:)``).
+    private static func deriveLeavingTail(_ db: Database, budget: Int) throws -> DerivationTail? {
+        var scan = try scanLog(db, budget: budget)
         try db.execute(sql: """
             DELETE FROM swipe_superseded;
             INSERT INTO swipe_superseded (row)
@@ -76,36 +94,78 @@ enum SwipeLogSchema {
             WHERE table_name = 'swipes';
             DELETE FROM swipe_match;
             """)
-        try deriveMatches(db, likesAndReports: likesAndReports)
+        guard var pairs = scan.pairs else {
+            try deriveMatches(db, budget: budget, likesAndReports: scan.likesAndReports)
+            return nil
+        }
+        scan.pairs = nil  // the one reference: changed in place below, not copied
+        // A superseded like or report does not count: it becomes a pass.
+        if !scan.candidatePairs.isEmpty {
+            let superseded = Set(try Int64.fetchAll(db, sql: "SELECT row FROM swipe_superseded"))
+            for (rowid, index) in scan.candidatePairs where superseded.contains(rowid) { pairs[index].action = .pass }
+        }
+        let fold = MatchFold(consume pairs)
+        return DerivationTail(compute: { fold.compute() }, store: { try fold.store($0) })
+    }
+
+    /// What one scan of the log found (``scanLog(_:budget:)``).
+    private struct LogScan {
+        /// The likes and reports in the log.
+        var likesAndReports = 0
+        /// Every like and report, when they fit the budget.
+        var pairs: [PairRow]?
+        /// The pairs (indexes in `pairs`) of rows that may hold a repeated id, by rowid.
+        var candidatePairs: [(rowid: Int64, index: Int)] = []
     }
 
     /// Fills `temp.swipe_candidate_row` with the rows whose id hashes like
     /// a candidate's (a superset of the rows holding a candidate id; the
-    /// caller compares the ids exactly), and returns the log's likes and
-    /// reports (what the match pass will read), in one scan of the log: a
-    /// scan of the 10M rows at medium takes ~0.8 s, and counting them in a
-    /// scan of its own took as long.
+    /// caller compares the ids exactly), counts the likes and reports, and
+    /// collects them as pairs while they fit `budget` bytes.
     ///
     /// Measured at medium scale: probing the candidates' text index once per
     /// row (`id IN (SELECT …)`, ~9 text comparisons each) took ~3 s for 10M
     /// rows; hashing each id in place and looking it up in memory takes a
     /// fraction of that. Memory grows with the candidates (8 bytes each),
-    /// not with the swipes.
-    static func markCandidateRows(_ db: Database) throws -> Int {
+    /// not with the swipes, beside the pairs' budget.
+    private static func scanLog(_ db: Database, budget: Int) throws -> LogScan {
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS swipe_candidate_row (row INTEGER PRIMARY KEY)")
         var candidates = Set<UInt64>()
         let ids = try RawCursor(db, sql: "SELECT id FROM swipe_id_candidate")
         while try ids.next() { candidates.insert(ids.withText(0, ByteHash.of)) }
         let insert = try BulkStatement(db, sql: "INSERT OR IGNORE INTO temp.swipe_candidate_row (row) VALUES (?)")
-        let rows = try RawCursor(db, sql: "SELECT action, rowid, id FROM swipe_row")
-        var likesAndReports = 0
-        while try rows.next() {
-            if rows.withText(0, SwipeAction.init(utf8:)) != .pass { likesAndReports += 1 }
-            guard !candidates.isEmpty, candidates.contains(rows.withText(2, ByteHash.of)) else { continue }
-            insert.bind(1, rows.int64(1))
-            try insert.step()
+
+        let room = budget / MemoryLayout<PairRow>.stride
+        var scan = LogScan()
+        var pairs: [PairRow] = []
+        var collecting = room > 0
+        if collecting {
+            // At most one row per rowid; reserved, not touched, until used.
+            let rows = try Int.fetchOne(db, sql: "SELECT max(rowid) FROM swipe_row") ?? 0
+            pairs.reserveCapacity(min(rows, room))
         }
-        return likesAndReports
+        let rows = try RawCursor(db, sql: "SELECT action, rowid, id, from_person, to_person, at FROM swipe_row")
+        while try rows.next() {
+            let action = rows.withText(0, SwipeAction.init(utf8:))
+            let counted = action != nil && action != .pass
+            if counted { scan.likesAndReports += 1 }
+            if counted && collecting {
+                if pairs.count < room {
+                    pairs.append(PairRow(from: rows.int64(3), to: rows.int64(4), at: rows.int64(5), action: action!))
+                } else {
+                    collecting = false
+                    pairs = []
+                    scan.candidatePairs = []
+                }
+            }
+            guard !candidates.isEmpty, candidates.contains(rows.withText(2, ByteHash.of)) else { continue }
+            let rowid = rows.int64(1)
+            insert.bind(1, rowid)
+            try insert.step()
+            if counted && collecting { scan.candidatePairs.append((rowid, pairs.count - 1)) }
+        }
+        if collecting { scan.pairs = pairs }
+        return scan
     }
 
     /// One swipe of the match pass: the pair (first user in the high half),
@@ -115,6 +175,15 @@ enum SwipeLogSchema {
         var at: Int64
         var action: SwipeAction
         var forward: Bool
+
+        init(from: Int64, to: Int64, at: Int64, action: SwipeAction) {
+            let from = UInt64(from), to = UInt64(to)
+            let (a, b) = from < to ? (from, to) : (to, from)
+            self.pair = a << 32 | b
+            self.at = at
+            self.action = action
+            self.forward = from == a
+        }
     }
 
     /// Memory for one partition of the match pass. Each partition is one
@@ -132,7 +201,6 @@ enum SwipeLogSchema {
     /// `likesAndReports` sizes the partitions: the log's rows whose action
     /// is not a pass (counted here when not given).
     static func deriveMatches(_ db: Database, budget: Int = matchPassBudget, likesAndReports: Int? = nil) throws {
-        let insert = try BulkStatement(db, sql: "INSERT INTO swipe_match (user_a, user_b, formed_at) VALUES (?, ?, ?)")
         let likesAndReports = try likesAndReports ?? Int.fetchOne(db, sql: "SELECT count(*) FROM swipe_row WHERE action <> 'pass'") ?? 0
         let partitions = max(1, (likesAndReports * MemoryLayout<PairRow>.stride + budget - 1) / budget)
         var rows: [PairRow] = []
@@ -156,11 +224,37 @@ enum SwipeLogSchema {
                 while skip < superseded.count && superseded[skip] < rowid { skip += 1 }
                 if skip < superseded.count && superseded[skip] == rowid { continue }
                 guard let action = read.withText(2, SwipeAction.init(utf8:)) else { continue }
-                let from = UInt64(read.int64(0)), to = UInt64(read.int64(1))
-                let (a, b) = from < to ? (from, to) : (to, from)
-                rows.append(PairRow(pair: a << 32 | b, at: read.int64(3), action: action, forward: from == a))
+                rows.append(PairRow(from: read.int64(0), to: read.int64(1), at: read.int64(3), action: action))
             }
+            try foldMatches(db, &rows)
+        }
+    }
+
+    /// Sorts `rows` by pair, folds each pair's swipes with the rule and
+    /// stores the pairs that matched.
+    private static func foldMatches(_ db: Database, _ rows: inout [PairRow]) throws {
+        try MatchFold.store(MatchFold.fold(&rows), db)
+    }
+
+    /// The match pass over one set of swipes: sorted by pair and folded
+    /// (``compute()``, no database), then stored (``store(_:)``).
+    private final class MatchFold: @unchecked Sendable {
+        typealias Match = (a: Int64, b: Int64, formedAt: Int64)
+        private var rows: [PairRow]
+        private var matches: [Match] = []
+
+        init(_ rows: consuming [PairRow]) { self.rows = rows }
+
+        func compute() {
+            matches = Self.fold(&rows)
+            rows = []
+        }
+
+        func store(_ db: Database) throws { try Self.store(matches, db) }
+
+        static func fold(_ rows: inout [PairRow]) -> [Match] {
             rows.sort { $0.pair < $1.pair }
+            var matches: [Match] = []
             var start = 0
             while start < rows.count {
                 let pair = rows[start].pair
@@ -171,11 +265,17 @@ enum SwipeLogSchema {
                                                   timestamp: Timestamp(microseconds: rows[end].at)))
                     end += 1
                 }
-                if let formed = state.matchedAt {
-                    insert.bind(1, Int64(pair >> 32)); insert.bind(2, Int64(pair & 0xffff_ffff)); insert.bind(3, formed.microseconds)
-                    try insert.step()
-                }
+                if let formed = state.matchedAt { matches.append((Int64(pair >> 32), Int64(pair & 0xffff_ffff), formed.microseconds)) }
                 start = end
+            }
+            return matches
+        }
+
+        static func store(_ matches: [Match], _ db: Database) throws {
+            let insert = try BulkStatement(db, sql: "INSERT INTO swipe_match (user_a, user_b, formed_at) VALUES (?, ?, ?)")
+            for m in matches {
+                insert.bind(1, m.a); insert.bind(2, m.b); insert.bind(3, m.formedAt)
+                try insert.step()
             }
         }
     }
