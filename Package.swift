@@ -28,6 +28,8 @@ let package = Package(
         // System libraries (Debian: libxlsxwriter-dev, zlib1g-dev).
         .systemLibrary(name: "CXlsxWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
         .systemLibrary(name: "CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // sqlite3_config, which Swift cannot call (variadic); libsqlite3-dev.
+        .systemLibrary(name: "CSQLiteConfig", providers: [.apt(["libsqlite3-dev"])]),
 
         // The domain: money, splits, balances, settlements, statements. No I/O.
         .target(name: "TallyCore"),
@@ -42,7 +44,7 @@ let package = Package(
 
         // The SQLite warehouse: schema migrations, idempotent loads, queries.
         .target(name: "TallyWarehouse", dependencies: [
-            "TallyCore", "TallyIngest",
+            "TallyCore", "TallyIngest", "CSQLiteConfig",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
