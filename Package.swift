@@ -25,9 +25,11 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
-        // System libraries (Debian: libxlsxwriter-dev, zlib1g-dev).
+        // System libraries (Debian: libxlsxwriter-dev, zlib1g-dev, libisal-dev).
         .systemLibrary(name: "CXlsxWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
         .systemLibrary(name: "CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Intel's ISA-L: gzip inflate ~2–3× zlib's speed (the reading of gzip inputs).
+        .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         // sqlite3_config, which Swift cannot call (variadic); libsqlite3-dev.
         .systemLibrary(name: "CSQLiteConfig", providers: [.apt(["libsqlite3-dev"])]),
 
@@ -36,7 +38,7 @@ let package = Package(
 
         // Streaming readers (CSV, NDJSON, gzip) and typed, validated records.
         .target(name: "TallyIngest", dependencies: [
-            "TallyCore", "CGzip",
+            "TallyCore", "CIsal",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             .product(name: "Logging", package: "swift-log"),

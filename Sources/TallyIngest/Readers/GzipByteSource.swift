@@ -1,7 +1,12 @@
-import CGzip
+import CIsal
 import Foundation
 
-/// The decompressed bytes of a gzip file, inflated with zlib as they are read.
+/// The decompressed bytes of a gzip file, inflated as they are read.
+///
+/// Inflates with Intel's ISA-L (`isal_inflate`), not zlib: measured on the
+/// medium swipes file (778 MB of gzip, 10M lines), ISA-L's `igzip -dc` took
+/// 2.5 s where zlib took ~4.5 s of the inflating thread (and `gzip -dc`
+/// 9.3 s); inflating is the longest part of reading a gzip input.
 ///
 /// Handles multi-member files (concatenated gzip streams, as `cat a.gz b.gz`
 /// makes) and checks each member's CRC. Corrupt data, or a file that ends in
@@ -14,10 +19,13 @@ public final class GzipByteSource: ByteSource {
     public var bytesConsumed: Int64 { file.bytesConsumed }
 
     private let file: FileByteSource
-    private let stream: UnsafeMutablePointer<z_stream>
+    /// ISA-L's state (~10 KB of Huffman tables), on the heap: it must not move.
+    private let state: UnsafeMutablePointer<inflate_state>
     private let input: UnsafeMutableRawBufferPointer
     private var inputAtEnd = false
     private var memberInProgress = false
+    /// A member just ended; the state is reset before more input is inflated.
+    private var memberEnded = false
     private var membersDone = 0
     private var finished = false
 
@@ -25,23 +33,13 @@ public final class GzipByteSource: ByteSource {
     public init(url: URL, inputChunkSize: Int = FileByteSource.defaultChunkSize) throws(ReaderError) {
         file = try FileByteSource(url: url)
         input = .allocate(byteCount: max(inputChunkSize, 1), alignment: 16)
-        // zlib keeps a pointer back to the stream, so it must not move: heap.
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        // 15 + 32: the largest window, and a gzip or zlib header detected.
-        let status = inflateInit2_(stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            input.deallocate()
-            throw ReaderError(.corruptGzip, file: url, reason: "cannot start gzip decompression (zlib status \(status))")
-        }
+        state = .allocate(capacity: 1)
+        isal_inflate_init(state)
+        state.pointee.crc_flag = UInt32(ISAL_GZIP)   // parse each header, check each trailer's CRC-32
     }
 
     deinit {
-        inflateEnd(stream)
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+        state.deallocate()
         input.deallocate()
     }
 
@@ -49,41 +47,57 @@ public final class GzipByteSource: ByteSource {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(ReaderError) -> Int {
         guard let out = buffer.baseAddress, buffer.count > 0, !finished else { return 0 }
         let wanted = UInt32(clamping: buffer.count)
-        stream.pointee.next_out = out.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_out = wanted
+        state.pointee.next_out = out.assumingMemoryBound(to: UInt8.self)
+        state.pointee.avail_out = wanted
         while true {
-            if stream.pointee.avail_in == 0 && !inputAtEnd {
+            if state.pointee.avail_in == 0 && !inputAtEnd {
                 let got = try file.read(into: input)
                 if got == 0 {
                     inputAtEnd = true
                 } else {
-                    stream.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self)
-                    stream.pointee.avail_in = UInt32(got)
+                    state.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    state.pointee.avail_in = UInt32(got)
                 }
             }
-            if stream.pointee.avail_in == 0 && inputAtEnd {
-                if memberInProgress {
-                    throw ReaderError(.corruptGzip, file: url, reason: "the gzip data is truncated: the file ends inside compressed member \(membersDone + 1)")
-                }
+            let noMoreInput = state.pointee.avail_in == 0 && inputAtEnd
+            if noMoreInput && !memberInProgress {
                 finished = true
-                return Int(wanted - stream.pointee.avail_out)
+                return Int(wanted - state.pointee.avail_out)
+            }
+            if memberEnded {
+                // Further input is the next member (reset keeps the input and output pointers).
+                isal_inflate_reset(state)
+                memberEnded = false
             }
             memberInProgress = true
-            let status = inflate(stream, Z_NO_FLUSH)
-            switch status {
-            case Z_OK, Z_BUF_ERROR:
-                break
-            case Z_STREAM_END:
-                memberInProgress = false
-                membersDone += 1
-                // Further input, if any, is the next member.
-                inflateReset(stream)
-            default:
-                let detail = stream.pointee.msg.map { String(cString: $0) } ?? "zlib status \(status)"
-                throw ReaderError(.corruptGzip, file: url, reason: "corrupt gzip data in member \(membersDone + 1): \(detail)")
+            let outBefore = state.pointee.avail_out
+            let status = isal_inflate(state)
+            guard status >= 0 else {
+                throw ReaderError(.corruptGzip, file: url, reason: "corrupt gzip data in member \(membersDone + 1): \(Self.describe(status))")
             }
-            let produced = Int(wanted - stream.pointee.avail_out)
+            if state.pointee.block_state == ISAL_BLOCK_FINISH {
+                memberInProgress = false
+                memberEnded = true
+                membersDone += 1
+            } else if noMoreInput && state.pointee.avail_out == outBefore {
+                // Every byte was given and the member still needs more.
+                throw ReaderError(.corruptGzip, file: url, reason: "the gzip data is truncated: the file ends inside compressed member \(membersDone + 1)")
+            }
+            let produced = Int(wanted - state.pointee.avail_out)
             if produced > 0 { return produced }
+        }
+    }
+
+    /// What an ISA-L error code means, for a reject's reason.
+    private static func describe(_ status: Int32) -> String {
+        switch status {
+        case ISAL_INVALID_BLOCK: return "invalid deflate block"
+        case ISAL_INVALID_SYMBOL: return "invalid deflate code"
+        case ISAL_INVALID_LOOKBACK: return "invalid back-reference distance"
+        case ISAL_INVALID_WRAPPER: return "not a gzip header"
+        case ISAL_UNSUPPORTED_METHOD: return "unsupported compression method (not deflate)"
+        case ISAL_INCORRECT_CHECKSUM: return "CRC-32 mismatch: the data is damaged"
+        default: return "ISA-L inflate status \(status)"
         }
     }
 }

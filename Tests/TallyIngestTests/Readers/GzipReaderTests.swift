@@ -38,6 +38,32 @@ struct GzipReaderTests {
         }
     }
 
+    @Test("large members, an empty one among them, inflate byte for byte whatever the chunk and buffer sizes")
+    func largeMembersAtEveryBoundary() throws {
+        let dir = try TemporaryDirectory()
+        // Text with little repetition: many deflate blocks per member, and
+        // member ends falling anywhere within an input chunk.
+        var generator = SystemRandomNumberGenerator()
+        func text(_ count: Int) -> [UInt8] {
+            (0..<count).map { _ in UInt8.random(in: 97...122, using: &generator) }
+        }
+        let members = [text(300_000), [], text(1), text(500_000)]
+        let url = try dir.file("big.csv.gz", bytes: try members.flatMap { try gzip($0) })
+        let expected = members.flatMap { $0 }
+        for (chunk, buffer) in [(7, 1 << 16), (4096, 13), (1 << 20, 1 << 20)] {
+            let source = try GzipByteSource(url: url, inputChunkSize: chunk)
+            var got: [UInt8] = []
+            let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer, alignment: 1)
+            defer { scratch.deallocate() }
+            while true {
+                let n = try source.read(into: scratch)
+                if n == 0 { break }
+                got += scratch.prefix(n)
+            }
+            #expect(got == expected, "chunk \(chunk), buffer \(buffer)")
+        }
+    }
+
     @Test("corrupt or truncated gzip data is a ReaderError naming the file")
     func corrupt() throws {
         let dir = try TemporaryDirectory()
