@@ -137,6 +137,8 @@ public final class IngestSession {
     /// A derivation that leaves a tail (``DerivationTail``) is timed from
     /// its start to its tail's store, beside the derivations that follow it.
     func finish() throws -> [DerivationTiming] {
+        // The swipes' person index and id filter (tens of MB) serve loads only.
+        swipeStagerMade = nil
         var timings: [DerivationTiming] = []
         var tails: [(name: String, started: Date, tail: DerivationTail, done: DispatchSemaphore)] = []
         defer { for pending in tails { pending.done.wait() } }  // no tail's thread outlives the ingest
