@@ -1,4 +1,5 @@
 import GRDB
+import TallyCore
 import GRDBSQLite
 
 /// A query stepped through SQLite's C API, its columns read in place.
@@ -42,6 +43,12 @@ final class RawCursor {
 
     /// A text column as a String (nil for NULL).
     func string(_ column: Int32) -> String? { text(column).map { String(decoding: $0, as: UTF8.self) } }
+
+    /// A NOT NULL text column as a String ("" for NULL).
+    func textValue(_ column: Int32) -> String { string(column) ?? "" }
+
+    /// A `YYYY-MM-DD` text column as a date (nil for NULL or another text).
+    func date(_ column: Int32) -> LocalDate? { text(column).flatMap { LocalDate.parse(utf8: $0) } }
 
     /// Runs the query again from the start with `arguments` (integers) bound
     /// to its parameters, calling `body` per row; the statement is prepared once.
