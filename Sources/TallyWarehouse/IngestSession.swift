@@ -105,11 +105,23 @@ public final class IngestSession {
         try db.execute(sql: "DELETE FROM input_file WHERE id = ?", arguments: [fileId])
     }
 
-    /// Records the counts of a loaded file.
-    public func finishFile(_ fileId: Int64, read: Int, rejected: Int, superseded: Int, unknownFields: [String]) throws {
+    /// Records the counts of a loaded file, and its size and sha256 when
+    /// they were taken as it loaded (`fingerprint`; ``beginFile(_:absolutePath:bytes:sha256:)``
+    /// then had none).
+    public func finishFile(_ fileId: Int64, read: Int, rejected: Int, superseded: Int, unknownFields: [String],
+                           fingerprint: (bytes: Int64, sha256: String)? = nil) throws {
         try db.execute(sql: """
             UPDATE input_file SET rows_read = ?, rows_rejected = ?, rows_superseded = ?, unknown_fields = ? WHERE id = ?
             """, arguments: [read, rejected, superseded, unknownFields.joined(separator: ","), fileId])
+        if let fingerprint {
+            try db.execute(sql: "UPDATE input_file SET bytes = ?, sha256 = ? WHERE id = ?",
+                           arguments: [fingerprint.bytes, fingerprint.sha256, fileId])
+        }
+    }
+
+    /// The absolute paths of every file loaded.
+    public func loadedPaths() throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT path FROM input_file"))
     }
 
     /// Stores a reject found while reading. Only the id's first

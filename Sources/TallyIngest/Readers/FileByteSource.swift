@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -16,10 +17,15 @@ public final class FileByteSource: ByteSource {
     /// Bytes read from the file so far.
     public private(set) var bytesConsumed: Int64 = 0
     private let descriptor: Int32
+    /// The SHA-256 of the bytes read so far, when fingerprinting.
+    private var hasher: SHA256?
+    private var reachedEnd = false
 
-    /// Opens `url` for reading.
-    public init(url: URL) throws(ReaderError) {
+    /// Opens `url` for reading; with `fingerprinting`, the bytes are hashed
+    /// as they are read (``fingerprint``).
+    public init(url: URL, fingerprinting: Bool = false) throws(ReaderError) {
         self.url = url
+        hasher = fingerprinting ? SHA256() : nil
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw ReaderError(.cannotOpen, file: url, reason: "cannot open the file: \(Self.lastErrorText())")
@@ -42,11 +48,20 @@ public final class FileByteSource: ByteSource {
             #endif
             if got >= 0 {
                 bytesConsumed += Int64(got)
+                if got == 0 { reachedEnd = true }
+                hasher?.update(bufferPointer: UnsafeRawBufferPointer(start: base, count: got))
                 return got
             }
             if errno == EINTR { continue }
             throw ReaderError(.cannotRead, file: url, reason: "cannot read the file: \(Self.lastErrorText())")
         }
+    }
+
+    /// The file's size and SHA-256 (``FileFingerprint``), once every byte was
+    /// read with `fingerprinting` on; nil before the end or without it.
+    public var fingerprint: (bytes: Int64, sha256: String)? {
+        guard reachedEnd, let hasher else { return nil }
+        return (bytesConsumed, FileFingerprint.hex(hasher.finalize()))
     }
 
     static func lastErrorText() -> String {

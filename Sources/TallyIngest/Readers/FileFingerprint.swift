@@ -16,8 +16,12 @@ public enum FileFingerprint {
             if got == 0 { break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: chunk[0..<got]))
         }
+        return (file.bytesConsumed, hex(hasher.finalize()))
+    }
+
+    /// A digest as lowercase hex.
+    static func hex(_ digest: SHA256.Digest) -> String {
         let digits = Array("0123456789abcdef")
-        let hex = String(hasher.finalize().flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
-        return (file.bytesConsumed, hex)
+        return String(digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
     }
 }

@@ -29,9 +29,14 @@ public final class GzipByteSource: ByteSource {
     private var membersDone = 0
     private var finished = false
 
-    /// Opens the gzip file at `url`.
-    public init(url: URL, inputChunkSize: Int = FileByteSource.defaultChunkSize) throws(ReaderError) {
-        file = try FileByteSource(url: url)
+    /// The compressed file's size and SHA-256 once it was read to its end
+    /// with `fingerprinting` on (``FileByteSource/fingerprint``).
+    public var fingerprint: (bytes: Int64, sha256: String)? { file.fingerprint }
+
+    /// Opens the gzip file at `url`; with `fingerprinting`, its compressed
+    /// bytes are hashed as they are read.
+    public init(url: URL, inputChunkSize: Int = FileByteSource.defaultChunkSize, fingerprinting: Bool = false) throws(ReaderError) {
+        file = try FileByteSource(url: url, fingerprinting: fingerprinting)
         input = .allocate(byteCount: max(inputChunkSize, 1), alignment: 16)
         state = .allocate(capacity: 1)
         isal_inflate_init(state)

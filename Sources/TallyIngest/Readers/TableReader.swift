@@ -67,6 +67,16 @@ public final class TableReader {
     /// progress display. Not safe to read from another thread.
     public var bytesConsumed: Int64 { buffer.bytesConsumed }
 
+    /// The file's size and SHA-256 (as ``FileFingerprint`` gives them), once
+    /// ``read(_:)`` has read the whole file of a reader made with
+    /// `fingerprinting`; nil otherwise.
+    public var fingerprint: (bytes: Int64, sha256: String)? {
+        // A gzip file's bytes are read by the read-ahead thread, which has
+        // made its last read before the reader sees the end of the data.
+        buffer.isAtEnd ? fingerprintOfFile() : nil
+    }
+    private let fingerprintOfFile: () -> (bytes: Int64, sha256: String)?
+
     let buffer: ChunkBuffer
     /// Two entries per field (start, end) for the record being delivered.
     let spans: UnsafeMutablePointer<Int>
@@ -97,12 +107,17 @@ public final class TableReader {
     /// - Throws: ``ReaderError`` when the name has no supported extension, the
     ///   file cannot be opened or read, its gzip data is corrupt, or its CSV
     ///   header is unusable.
-    public convenience init(url: URL, fields: [String], maxRecordBytes: Int = 64 << 20) throws(ReaderError) {
-        try self.init(url: url, fields: fields, maxRecordBytes: maxRecordBytes, chunkSize: FileByteSource.defaultChunkSize)
+    ///   - fingerprinting: hash the file's bytes as they are read
+    ///     (``fingerprint``), so a new file is read once, not once to hash
+    ///     and once to load.
+    public convenience init(url: URL, fields: [String], maxRecordBytes: Int = 64 << 20,
+                            fingerprinting: Bool = false) throws(ReaderError) {
+        try self.init(url: url, fields: fields, maxRecordBytes: maxRecordBytes, chunkSize: FileByteSource.defaultChunkSize,
+                      fingerprinting: fingerprinting)
     }
 
     /// As the public initializer, with the read size chosen (tests use tiny chunks).
-    init(url: URL, fields: [String], maxRecordBytes: Int, chunkSize: Int) throws(ReaderError) {
+    init(url: URL, fields: [String], maxRecordBytes: Int, chunkSize: Int, fingerprinting: Bool = false) throws(ReaderError) {
         guard let name = TableFileName(url.lastPathComponent) else {
             throw ReaderError(.unsupportedFileName, file: url, reason: "unsupported file name: expected .csv, .ndjson or .jsonl, optionally followed by .gz")
         }
@@ -113,9 +128,16 @@ public final class TableReader {
         self.maxRecordBytes = max(maxRecordBytes, 1)
         matcher = FieldMatcher(fields: fields)
         // gzip is inflated ahead on a thread of its own (ReadAheadByteSource).
-        let source: any ByteSource = name.isCompressed
-            ? ReadAheadByteSource(try GzipByteSource(url: url, inputChunkSize: chunkSize), chunkSize: chunkSize)
-            : try FileByteSource(url: url)
+        let source: any ByteSource
+        if name.isCompressed {
+            let gzip = try GzipByteSource(url: url, inputChunkSize: chunkSize, fingerprinting: fingerprinting)
+            fingerprintOfFile = { gzip.fingerprint }
+            source = ReadAheadByteSource(gzip, chunkSize: chunkSize)
+        } else {
+            let file = try FileByteSource(url: url, fingerprinting: fingerprinting)
+            fingerprintOfFile = { file.fingerprint }
+            source = file
+        }
         buffer = ChunkBuffer(source: source, chunkSize: chunkSize, keepLimit: self.maxRecordBytes)
         spans = .allocate(capacity: max(2 * fields.count, 1))
         try skipByteOrderMark()

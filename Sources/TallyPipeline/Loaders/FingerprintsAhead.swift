@@ -4,31 +4,39 @@ import TallyIngest
 import Glibc
 #endif
 
-/// The size and sha256 of each input file (``FileFingerprint``), computed in
-/// order on a thread of its own while earlier files load.
+/// The size and sha256 of the input files that need them before they load
+/// (``FileFingerprint``), computed in order on a thread of its own while
+/// earlier files load.
 ///
-/// Hashing is a pass over every input byte (~1.2 s of one core for the
-/// 1.6 GB of the medium bench) that the loads would otherwise wait for,
-/// file after file, while most loads keep only one core busy. The thread
+/// Hashing is a pass over every byte of those files (~1.2 s of one core for
+/// the 1.6 GB of the medium bench, on a rerun) that the loads would
+/// otherwise wait for, file after file. The thread
 /// runs at the lowest priority: while a load keeps both cores busy (a
 /// reading thread and the writer), hashing ahead would only slow it down.
 /// So that a load never waits for that thread while the cores are busy
 /// elsewhere (the other ingest lane), a file the thread has not started yet
 /// is hashed by the caller that needs it.
+///
+/// Only files whose fingerprint decides whether they load need it first
+/// (a path the warehouse already holds, unchanged or not). A new table file
+/// is hashed by its reader as it loads (``TallyIngest/TableReader/fingerprint``):
+/// hashing ahead read every input byte twice, and that second read was ~1.4 s
+/// of kernel copying at medium, on cores the loads keep busy.
 final class FingerprintsAhead: @unchecked Sendable {
     typealias Fingerprint = (bytes: Int64, sha256: String)
-    private let urls: [URL]
+    private let urls: [URL?]
     private var results: [Result<Fingerprint, ReaderError>?]
-    /// Files whose hashing has started (by the thread or a caller).
+    /// Files whose hashing has started (by the thread or a caller), or that need none.
     private var claimed: [Bool]
     private var cancelled = false
     private let condition = NSCondition()
 
-    /// Starts hashing `urls`, in order.
-    init(_ urls: [URL]) {
+    /// Starts hashing `urls`, in order; a nil is a file not hashed ahead
+    /// (whose ``fingerprint(_:)`` must not be asked).
+    init(_ urls: [URL?]) {
         self.urls = urls
         results = Array(repeating: nil, count: urls.count)
-        claimed = Array(repeating: false, count: urls.count)
+        claimed = urls.map { $0 == nil }
         let thread = Thread { [self] in hashAll() }
         thread.start()
     }
@@ -36,6 +44,7 @@ final class FingerprintsAhead: @unchecked Sendable {
     /// The fingerprint of `urls[index]`: hashed here when the thread has not
     /// started it, else waited for.
     func fingerprint(_ index: Int) throws(ReaderError) -> Fingerprint {
+        precondition(urls[index] != nil, "a file not hashed ahead has no fingerprint here")
         condition.lock()
         if !claimed[index] {
             claimed[index] = true
@@ -50,7 +59,7 @@ final class FingerprintsAhead: @unchecked Sendable {
     }
 
     private func hash(_ index: Int) {
-        let result = Result { () throws(ReaderError) in try FileFingerprint.of(url: urls[index]) }
+        let result = Result { () throws(ReaderError) in try FileFingerprint.of(url: urls[index]!) }
         condition.lock()
         results[index] = result
         condition.broadcast()

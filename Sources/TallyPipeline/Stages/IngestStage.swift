@@ -78,11 +78,17 @@ public struct IngestStage {
             // Derived tables are rebuilt when every lane has loaded (the
             // session's end): run beside the swipes' reading, a derivation
             // (one writer job of seconds) stalled that reading thread for as long.
+            // A file needs its fingerprint before it loads when the warehouse
+            // holds its path (unchanged files are skipped) or when no table
+            // reader will hash it as it loads (exports).
+            let held = try session.loadedPaths()
+            func hashedAhead(_ file: InputFile) -> Bool { held.contains(file.url.standardizedFileURL.path) || file.table == nil }
             try WriterLanes.serve(Self.lanes(files).map { lane in { writer in
-                let fingerprints = FingerprintsAhead(lane.map { files[$0].url })
+                let fingerprints = FingerprintsAhead(lane.map { hashedAhead(files[$0]) ? files[$0].url : nil })
                 defer { fingerprints.cancel() }
                 for (k, i) in lane.enumerated() {
-                    let outcome = try load(files[i], fingerprint: fingerprints.fingerprint(k), into: session, writer: writer)
+                    let fingerprint = hashedAhead(files[i]) ? try fingerprints.fingerprint(k) : nil
+                    let outcome = try load(files[i], fingerprint: fingerprint, into: session, writer: writer)
                     try writer.onWriter { loaded[i] = outcome }
                 }
             } })
@@ -116,13 +122,16 @@ public struct IngestStage {
 
     /// Loads one file from a lane's thread; the warehouse work runs on the
     /// writer's (`writer.onWriter`).
-    private func load(_ file: InputFile, fingerprint: FingerprintsAhead.Fingerprint,
+    /// A new table file comes without `fingerprint`: its reader takes it as it loads.
+    private func load(_ file: InputFile, fingerprint: FingerprintsAhead.Fingerprint?,
                       into session: IngestSession, writer: WriterLanes) throws -> FileOutcome {
         let started = Date()
         let path = file.url.standardizedFileURL.path
-        let (bytes, sha) = fingerprint
+        // Until the reader's fingerprint: the size on disk, and no sha256 (the
+        // transaction commits only once finishFile recorded it).
+        let (bytes, sha) = fingerprint ?? (Self.size(of: file.url), "")
         let unchanged = try writer.onWriter { () throws -> Bool in
-            guard let known = try session.knownFile(path: path), known.sha256 == sha else { return false }
+            guard let fingerprint, let known = try session.knownFile(path: path), known.sha256 == fingerprint.sha256 else { return false }
             return try !summedInAnotherZone(file, known, session)
         }
         if unchanged {
@@ -142,14 +151,22 @@ public struct IngestStage {
             progress: { bytes, rows in self.progress.update(stage, bytes: bytes, rows: rows) },
             onWriter: { work in try writer.onWriter(work) })
         var (read, rejected, unknown): (Int, Int, [String]) = (0, 0, [])
+        var taken: FingerprintsAhead.Fingerprint?
         if let table = file.table, let loader = InputLoaders.tables[table] {
-            (read, rejected, unknown) = try loadTable(file, table: table, loader: loader, fileId: fileId, session: session, sink: sink)
+            (read, rejected, unknown, taken) = try loadTable(file, table: table, loader: loader, fileId: fileId,
+                                                             fingerprinting: fingerprint == nil, session: session, sink: sink)
         } else if let loader = InputLoaders.export(for: file.kind, timezone: timezone) {
             try writer.onWriter { (read, rejected) = try loader.load(file, fileId: fileId, session: session, sink: sink) }
         } else {
             preconditionFailure("no loader for \(file.relativePath)")
         }
-        try writer.onWriter { try session.finishFile(fileId, read: read, rejected: rejected, superseded: 0, unknownFields: unknown) }
+        if fingerprint == nil && taken == nil {
+            // Not read to its end (cannot happen for a load that succeeded): hash it apart.
+            taken = try FileFingerprint.of(url: file.url)
+        }
+        try writer.onWriter {
+            try session.finishFile(fileId, read: read, rejected: rejected, superseded: 0, unknownFields: unknown, fingerprint: taken)
+        }
         if !unknown.isEmpty {
             logger.notice("\(file.relativePath): unknown fields ignored: \(unknown.joined(separator: ", "))")
         }
@@ -157,7 +174,12 @@ public struct IngestStage {
         progress.step(["stage": "ingest", "file": file.relativePath, "rows": "\(read)",
                        "rejected": "\(rejected)", "seconds": String(format: "%.3f", seconds)])
         return FileOutcome(path: file.relativePath, kind: file.kind, loaded: true, rowsRead: read,
-                           rowsRejected: rejected, bytes: bytes, seconds: seconds, fileId: fileId)
+                           rowsRejected: rejected, bytes: taken?.bytes ?? bytes, seconds: seconds, fileId: fileId)
+    }
+
+    /// A file's size on disk (0 when it cannot be read: its reader then says why).
+    private static func size(of url: URL) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
     /// True for an Apple Health export whose days were summed in another time zone than this run's.
@@ -172,9 +194,10 @@ public struct IngestStage {
     /// Reads a table file record by record; a record the loader cannot decode
     /// or whose key repeats is rejected with its line and reason. Called on
     /// a lane's thread: warehouse work goes through `sink.onWriter`.
-    private func loadTable(_ file: InputFile, table: TableID, loader: TableLoader, fileId: Int64,
-                           session: IngestSession, sink: LoadSink) throws -> (Int, Int, [String]) {
-        let reader = try TableReader(url: file.url, fields: table.fields, maxRecordBytes: IngestStage.maxRecordBytes)
+    private func loadTable(_ file: InputFile, table: TableID, loader: TableLoader, fileId: Int64, fingerprinting: Bool,
+                           session: IngestSession, sink: LoadSink) throws -> (Int, Int, [String], FingerprintsAhead.Fingerprint?) {
+        let reader = try TableReader(url: file.url, fields: table.fields, maxRecordBytes: IngestStage.maxRecordBytes,
+                                     fingerprinting: fingerprinting)
         for missing in reader.missingFields { logger.notice("\(file.relativePath): no column \(missing)") }
         var rejected = 0
         if let bulk = loader.bulk {
@@ -190,7 +213,7 @@ public struct IngestStage {
                 try sink.reject(repeated.line, repeated.id, loader.duplicateReason)
             }
         }
-        return (reader.recordsRead, rejected, reader.unknownFields)
+        return (reader.recordsRead, rejected, reader.unknownFields, reader.fingerprint)
     }
 
     /// The row-by-row load: decode and store each record in turn.

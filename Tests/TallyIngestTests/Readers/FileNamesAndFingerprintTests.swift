@@ -42,4 +42,27 @@ struct FileNamesAndFingerprintTests {
         #expect(big.sha256 == "f30207a92765493dcdd80a5a2b541b3f67073c413676ab523b30c4feb12fac90")
         #expect(throws: ReaderError.self) { try FileFingerprint.of(url: dir.url.appendingPathComponent("missing.csv")) }
     }
+
+    @Test("a reader made with fingerprinting gives the file's fingerprint once it has read it all, plain or gzip")
+    func fingerprintWhileReading() throws {
+        let dir = try TemporaryDirectory()
+        var rows = "id,description,amount\n"
+        for i in 0..<20_000 { rows += "\(i),row \(i * 7919 % 1000),\(i)\n" }
+        let plain = try dir.file("t.csv", rows)
+        let gz = try dir.gzipFile("t.csv.gz", bytes: Array(rows.utf8))
+        for url in [plain, gz] {
+            let expected = try FileFingerprint.of(url: url)
+            for chunkSize in [7, 4096, 1 << 20] {
+                let reader = try TableReader(url: url, fields: ["id", "description", "amount"], maxRecordBytes: 1 << 20,
+                                             chunkSize: chunkSize, fingerprinting: true)
+                #expect(reader.fingerprint == nil)  // not read yet
+                try reader.read { _ in }
+                let taken = try #require(reader.fingerprint, "\(url.lastPathComponent) at chunk \(chunkSize)")
+                #expect(taken.bytes == expected.bytes && taken.sha256 == expected.sha256, "\(url.lastPathComponent) at chunk \(chunkSize)")
+            }
+            let unhashed = try TableReader(url: url, fields: ["id"])
+            try unhashed.read { _ in }
+            #expect(unhashed.fingerprint == nil)
+        }
+    }
 }
