@@ -138,12 +138,15 @@ enum SwipeLogSchema {
         let room = budget / MemoryLayout<PairRow>.stride
         var scan = LogScan()
         var pairs: [PairRow] = []
-        var collecting = room > 0
-        if collecting {
-            // At most one row per rowid; reserved, not touched, until used.
-            let rows = try Int.fetchOne(db, sql: "SELECT max(rowid) FROM swipe_row") ?? 0
-            pairs.reserveCapacity(min(rows, room))
-        }
+        // The log holds at most max(rowid) rows, about half of them likes or
+        // reports (passes are the rest): collect only when they should fit.
+        // A wrong guess costs time, never the result (collecting stops at
+        // the budget; the partitioned pass follows). At large scale (50M
+        // rows), collecting until the budget ran out and then dropping the
+        // pairs took the derivation from ~35 s to 38.7 s.
+        let lastRow = try Int.fetchOne(db, sql: "SELECT max(rowid) FROM swipe_row") ?? 0
+        var collecting = room > 0 && lastRow / 2 <= room
+        if collecting { pairs.reserveCapacity(min(lastRow, room)) }  // reserved, not touched, until used
         let rows = try RawCursor(db, sql: "SELECT action, rowid, id, from_person, to_person, at FROM swipe_row")
         while try rows.next() {
             let action = rows.withText(0, SwipeAction.init(utf8:))
