@@ -75,14 +75,14 @@ public struct IngestStage {
                 logger.notice("\(path) is no longer in the data folder: its rows were unloaded")
                 progress.step(["stage": "ingest", "file": path, "status": "unloaded"])
             }
-            // Derived tables are rebuilt when every lane has loaded (the
-            // session's end): run beside the swipes' reading, a derivation
-            // (one writer job of seconds) stalled that reading thread for as long.
             // A file needs its fingerprint before it loads when the warehouse
             // holds its path (unchanged files are skipped) or when no table
             // reader will hash it as it loads (exports).
             let held = try session.loadedPaths()
             func hashedAhead(_ file: InputFile) -> Bool { held.contains(file.url.standardizedFileURL.path) || file.table == nil }
+            // Derived tables are rebuilt when every lane has loaded (the
+            // session's end): run beside the swipes' reading, a derivation
+            // (one writer job of seconds) stalled that reading thread for as long.
             try WriterLanes.serve(Self.lanes(files).map { lane in { writer in
                 let fingerprints = FingerprintsAhead(lane.map { hashedAhead(files[$0]) ? files[$0].url : nil })
                 defer { fingerprints.cancel() }
