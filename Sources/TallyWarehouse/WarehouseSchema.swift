@@ -75,20 +75,23 @@ struct Derivation: Sendable {
 
     /// A derivation done entirely in `refresh`.
     init(name: String, inputs: Set<String>, refresh: @escaping @Sendable (Database) throws -> Void) {
-        self.name = name
-        self.inputs = inputs
-        self.refresh = { db in
+        self.init(name: name, inputs: inputs, refreshing: { db in
             try refresh(db)
             return nil
-        }
+        })
     }
 
     /// A derivation whose `refresh` may leave a ``DerivationTail``.
     static func leavingTail(name: String, inputs: Set<String>,
                             _ refresh: @escaping @Sendable (Database) throws -> DerivationTail?) -> Derivation {
-        var made = Derivation(name: name, inputs: inputs) { _ in }
-        made.refresh = refresh
-        return made
+        Derivation(name: name, inputs: inputs, refreshing: refresh)
+    }
+
+    /// Private, so that a trailing closure elsewhere names the public initializer alone.
+    private init(name: String, inputs: Set<String>, refreshing refresh: @escaping @Sendable (Database) throws -> DerivationTail?) {
+        self.name = name
+        self.inputs = inputs
+        self.refresh = refresh
     }
 }
 

@@ -7,16 +7,11 @@ public enum FileFingerprint {
     /// The file's size in bytes and its SHA-256 digest as lowercase hex (of the
     /// bytes on disk, compressed or not).
     public static func of(url: URL) throws(ReaderError) -> (bytes: Int64, sha256: String) {
-        let file = try FileByteSource(url: url)
+        let file = try FileByteSource(url: url, fingerprinting: true)
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: FileByteSource.defaultChunkSize, alignment: 16)
         defer { chunk.deallocate() }
-        var hasher = SHA256()
-        while true {
-            let got = try file.read(into: chunk)
-            if got == 0 { break }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: chunk[0..<got]))
-        }
-        return (file.bytesConsumed, hex(hasher.finalize()))
+        while try file.read(into: chunk) > 0 {}
+        return file.fingerprint!   // read to its end
     }
 
     /// A digest as lowercase hex.
