@@ -38,12 +38,6 @@ public final class IngestSession {
             .map { KnownFile(id: $0["id"], sha256: $0["sha256"], displayPath: $0["display_path"]) }
     }
 
-    /// The display path of another loaded file with this content, if any.
-    public func loadedFile(sha256: String, otherThan path: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT display_path FROM input_file WHERE sha256 = ? AND path <> ? LIMIT 1",
-                            arguments: [sha256, path])
-    }
-
     /// Unloads files loaded earlier from under `folder` (an absolute path) that
     /// are no longer there, with every row they brought: a data folder is the
     /// current state of its own files. Files loaded from other folders stay.
