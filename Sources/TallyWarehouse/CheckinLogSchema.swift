@@ -55,7 +55,7 @@ enum CheckinLogSchema {
     /// Both are found by hashing the keys in one scan of the log and
     /// comparing only rows whose hashes collide (``KeyHashes``), so the log is
     /// sorted once, narrowly, by (challenge, createdAt, id).
-    static let winners = Derivation(name: "check-in winners", inputs: ["checkins"]) { db in
+    static let winners = Derivation(.checkinWinners, inputs: ["checkins"]) { db in
         var ids = KeyHashes()
         var workouts = KeyHashes()
         try RawCursor(db, sql: "SELECT rowid, id, workout_entry_id FROM checkin_row").forEach { row in

@@ -64,7 +64,7 @@ enum ExpensesSchema {
     /// The winning version of each expense: latest updatedAt; ties go to the
     /// later load, then the later line. Also counts, per file, the versions
     /// that lost (superseded).
-    static let winners = Derivation(name: "expense winners", inputs: ["expenses"]) { db in
+    static let winners = Derivation(.expenseWinners, inputs: ["expenses"]) { db in
         try db.execute(sql: """
             DELETE FROM expense;
             -- The window sorts a narrow key (id, order, rowid), not whole rows;

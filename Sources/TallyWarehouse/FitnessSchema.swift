@@ -109,7 +109,7 @@ enum FitnessSchema {
     /// (``KeyHashes``): those few are compared exactly. Measured at medium
     /// (1M rows): a fraction of the 1.7–1.9 s that rebuilding the winners
     /// took.
-    static let activityRepeats = Derivation(name: "activity repeats", inputs: ["activity", "appleHealthExport"]) { db in
+    static let activityRepeats = Derivation(.activityRepeats, inputs: ["activity", "appleHealthExport"]) { db in
         var keys = KeyHashes()
         var key: [UInt8] = []
         func add(_ c: RawCursor, rowid: Int64) {

@@ -4,8 +4,8 @@ import TallyCore
 import TallyIngest
 
 /// The write side of one ingest transaction: registers input files, stores
-/// their records and rejects, and keeps derived tables (the winning expense
-/// versions) up to date when the transaction ends.
+/// their records and rejects, and records which derived tables (the winning
+/// expense versions, …) its changes call for.
 public final class IngestSession {
     let db: Database
     private var literalStatements: [Int: BulkStatement] = [:]
@@ -138,37 +138,17 @@ public final class IngestSession {
             .execute(arguments: [fileId, line, String(id.prefix(rejectIdLength)), reason])
     }
 
-    /// Brings derived tables up to date; called before the transaction
-    /// commits. Returns how long each derivation took.
-    /// A derivation that leaves a tail (``DerivationTail``) is timed from
-    /// its start to its tail's store, beside the derivations that follow it.
-    func finish() throws -> [DerivationTiming] {
+    /// Records which derived tables this ingest's changes call for (see
+    /// ``Warehouse/derivePending(ready:)``); called before the transaction
+    /// commits, so that the loads and the need to derive from them are kept
+    /// or lost together.
+    func markDerivationsPending() throws {
         // The swipes' person index and id filter (tens of MB) serve loads only.
         swipeStagerMade = nil
-        var timings: [DerivationTiming] = []
-        var tails: [(name: String, started: Date, tail: DerivationTail, done: DispatchSemaphore)] = []
-        defer { for pending in tails { pending.done.wait() } }  // no tail's thread outlives the ingest
         for derivation in WarehouseSchema.derivations where !derivation.inputs.isDisjoint(with: changedTables) {
-            let started = Date()
-            if let tail = try derivation.refresh(db) {
-                let done = DispatchSemaphore(value: 0)
-                let compute = tail.compute
-                Thread.detachNewThread {
-                    compute()
-                    done.signal()
-                }
-                tails.append((derivation.name, started, tail, done))
-            } else {
-                timings.append(DerivationTiming(name: derivation.name, seconds: Date().timeIntervalSince(started)))
-            }
+            try db.execute(sql: "INSERT OR IGNORE INTO derivation_pending (name) VALUES (?)",
+                           arguments: [derivation.table.rawValue])
         }
-        while let pending = tails.first {
-            pending.done.wait()
-            tails.removeFirst()
-            try pending.tail.store(db)
-            timings.append(DerivationTiming(name: pending.name, seconds: Date().timeIntervalSince(pending.started)))
-        }
-        return timings
     }
 
     // MARK: - helpers

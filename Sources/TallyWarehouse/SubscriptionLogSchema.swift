@@ -89,7 +89,7 @@ enum SubscriptionLogSchema {
     /// with a small page cache: SQLite sorts in memory up to the cache size,
     /// and sorting 2M rows in one 256 MiB run measured slower (and 500 MiB of
     /// RSS) than sorting 4 MiB runs and merging them.
-    static let events = Derivation(name: "subscription event winners", inputs: inputs) { db in
+    static let events = Derivation(.subscriptionEvents, inputs: inputs) { db in
         let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
         try db.execute(sql: "PRAGMA cache_size = -4096")
         defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }

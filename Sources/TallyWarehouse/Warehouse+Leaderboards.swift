@@ -15,17 +15,10 @@ extension Warehouse {
             for board in boards { try snapshots.store(board) }
         }
     }
-
-    /// Runs `body` in one transaction that reads like ``read(_:)`` and stores
-    /// leaderboard snapshots as they are made, so no caller has to hold every
-    /// board until the end. Nothing is stored unless `body` returns.
-    public func readStoringLeaderboards<T>(_ body: (WarehouseReader, LeaderboardSnapshots) throws -> T) throws -> T {
-        try queue.write { db in try body(WarehouseReader(db: db), try LeaderboardSnapshots(db)) }
-    }
 }
 
 /// Writes leaderboard snapshots (`leaderboard_snapshot`) within a transaction.
-public final class LeaderboardSnapshots {
+final class LeaderboardSnapshots {
     private let delete: Statement
     private let insert: Statement
     private let db: Database
@@ -41,7 +34,7 @@ public final class LeaderboardSnapshots {
 
     /// Stores `board` as the snapshot of its challenge on its as-of day, replacing an earlier one of that day,
     /// and moves the counter of snapshot writes (see `reportInputsDigest()`).
-    public func store(_ board: Leaderboard) throws {
+    func store(_ board: Leaderboard) throws {
         let asOf = board.asOf.description
         try delete.execute(arguments: [board.challenge.id, asOf])
         for e in board.entries {

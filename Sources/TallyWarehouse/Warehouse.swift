@@ -7,7 +7,10 @@ import GRDB
 /// Opening it takes an exclusive lock for the life of the value and brings
 /// the schema up to date. Every load runs in one transaction
 /// (``ingest(_:)``): an interrupted or failed ingest leaves the previous
-/// state intact. Reads for reports go through ``read(_:)``.
+/// state intact. The derived tables are rebuilt after it, each in a
+/// transaction of its own, and what is left to rebuild is recorded, so a
+/// stopped run's successor finishes it (``derivePending(ready:)``). Reads
+/// for reports go through ``read(_:)`` or a read connection of their own.
 public final class Warehouse {
     /// The SQLite file.
     public let path: String
@@ -35,13 +38,14 @@ public final class Warehouse {
             // a quarter of the reads and writes), the whole run ~2 s less.
             // 64 KiB measured no better.
             try db.execute(sql: "PRAGMA page_size = 16384")
-            // A rollback journal, not WAL: one process holds the warehouse at a
-            // time (the lock), and it reads beside its writer only once the
-            // ingest has committed (report stages), so WAL's concurrent readers
-            // buy nothing; large loads into a WAL re-wrote every spilled page
-            // as new frames (measured: a 3.7 GB WAL for 1.6 GB of input). With
-            // a rollback journal, pages appended to the file are not journaled
-            // at all; commits stay atomic, and FULL sync makes them durable.
+            // A rollback journal, not WAL, for the loads: large loads into a
+            // WAL re-wrote every spilled page as new frames (measured: a
+            // 3.7 GB WAL for 1.6 GB of input). With a rollback journal, pages
+            // appended to the file are not journaled at all; commits stay
+            // atomic, and FULL sync makes them durable. Only the derived
+            // tables are written in WAL mode, while reports read beside them
+            // (``allowReadsBesideWrites()``); a warehouse left in WAL mode by
+            // a stopped run comes back here (its WAL copied in first).
             try db.execute(sql: "PRAGMA journal_mode = TRUNCATE")
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try Warehouse.configureMemory(db)
@@ -77,26 +81,43 @@ public final class Warehouse {
         try db.execute(sql: "PRAGMA threads = \(min(ProcessInfo.processInfo.activeProcessorCount, 4))")
     }
 
-    /// Runs `body` in one immediate transaction; it commits only when `body` returns.
+    /// Runs `body` in one immediate transaction, which commits only when
+    /// `body` returns, then rebuilds the derived tables its changes call for
+    /// (``derivePending(ready:)``; their times in ``lastDerivations``).
     ///
     /// A failure to write (a full disk, a file size limit, an I/O error)
     /// throws a ``WarehouseError`` naming the warehouse; the transaction is
     /// rolled back, so the warehouse keeps its previous state.
     public func ingest<T>(_ body: (IngestSession) throws -> T) throws -> T {
+        let result = try ingestLeavingDerivations(body)
+        lastDerivations = try derivePending()
+        return result
+    }
+
+    /// ``ingest(_:)`` without the derived tables: they are left pending
+    /// (recorded in the same transaction as the loads) for
+    /// ``derivePending(ready:)``, which a run calls beside its reports.
+    public func ingestLeavingDerivations<T>(_ body: (IngestSession) throws -> T) throws -> T {
         var result: T?
-        var timings: [DerivationTiming] = []
-        do {
+        try Self.writing(path, nothingKept: "nothing of this ingest was kept") {
             try queue.inTransaction(.immediate) { db in
                 let session = IngestSession(db: db)
                 result = try body(session)
-                timings = try session.finish()
+                try session.markDerivationsPending()
                 return .commit
             }
-        } catch let error as DatabaseError where Self.isStorageFailure(error) {
-            throw WarehouseError("cannot write the warehouse \(path): \(error.message ?? "\(error.resultCode)") (SQLite \(error.extendedResultCode)); nothing of this ingest was kept")
         }
-        lastDerivations = timings
         return result!
+    }
+
+    /// Runs `body`, turning SQLite's failures to write into a ``WarehouseError``
+    /// that names the warehouse (`path`) and says what was kept (`nothingKept`).
+    static func writing(_ path: String, nothingKept: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as DatabaseError where Self.isStorageFailure(error) {
+            throw WarehouseError("cannot write the warehouse \(path): \(error.message ?? "\(error.resultCode)") (SQLite \(error.extendedResultCode)); \(nothingKept)")
+        }
     }
 
     /// Whether SQLite failed for want of room or because the disk failed.

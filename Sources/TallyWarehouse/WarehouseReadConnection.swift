@@ -14,10 +14,10 @@ extension Warehouse: WarehouseReading {}
 /// report stages can read beside one another: a ``Warehouse`` serialises
 /// everything on its one connection.
 ///
-/// It takes no lock of its own (the ``Warehouse`` holds the process's) and
-/// waits while the main connection commits, as the main connection waits
-/// for its reads to end: the rollback journal lets readers and one writer
-/// share the file, a commit waiting for the readers of the moment.
+/// It takes no lock of its own (the ``Warehouse`` holds the process's). In
+/// rollback-journal mode it waits while the main connection commits, as the
+/// main connection waits for its reads to end (the readers of the moment);
+/// in WAL mode (``Warehouse/allowReadsBesideWrites()``) neither waits.
 public final class WarehouseReadConnection: WarehouseReading {
     private let queue: DatabaseQueue
 
@@ -35,6 +35,13 @@ public final class WarehouseReadConnection: WarehouseReading {
 
     public func read<T>(_ body: (WarehouseReader) throws -> T) throws -> T {
         try queue.read { db in try body(WarehouseReader(db: db)) }
+    }
+
+    /// Closes the connection now rather than when the last reference goes
+    /// (the warehouse leaves WAL mode only with no other connection open:
+    /// ``Warehouse/endReadsBesideWrites()``).
+    public func close() throws {
+        try queue.close()
     }
 }
 

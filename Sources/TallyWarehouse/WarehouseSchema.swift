@@ -47,6 +47,7 @@ enum WarehouseSchema {
         PublicationSchema.registerCounterWithoutTriggers(&migrator)
         DeferredForeignKeys.register(&migrator)
         FitnessSchema.registerActivityView(&migrator)
+        registerPendingDerivations(&migrator)
         return migrator
     }
 
@@ -54,42 +55,58 @@ enum WarehouseSchema {
     /// `swipe_row`): an unloaded file's rows are deleted from them explicitly.
     static let logsWithoutForeignKey = ["swipe_row"]
 
-    /// Derived tables, each refreshed when one of its input tables changed.
-    /// The swipes go first: their match pass's sort and fold run on a thread
-    /// of their own while the writer refreshes the others (``DerivationTail``).
+    /// Derived tables, each refreshed when one of its input tables changed,
+    /// in this order, each in a transaction of its own while the report
+    /// stages that read none of the later ones run (``Warehouse/derivePending(ready:)``).
+    /// The expense winners go first: the statements, the longest report
+    /// stage, wait for them alone. The swipes' match pass then sorts and
+    /// folds on a thread of its own (``DerivationTail``) while the writer
+    /// refreshes the others; the check-in winners next, for the
+    /// leaderboards, which follow the statements.
     static let derivations: [Derivation] = [
-        SwipeLogSchema.derivation, ExpensesSchema.winners, FitnessSchema.activityRepeats, CheckinLogSchema.winners,
-        SubscriptionLogSchema.events,
+        ExpensesSchema.winners, SwipeLogSchema.derivation, CheckinLogSchema.winners, SubscriptionLogSchema.events,
+        FitnessSchema.activityRepeats,
     ]
+
+    /// v13: the derived tables an ingest left to rebuild. An ingest commits
+    /// its loads with the names of the derivations they call for; each
+    /// derivation removes its name in the transaction that rebuilds it. A
+    /// run stopped in between leaves the names, and the next run rebuilds
+    /// those tables before any report reads them.
+    static func registerPendingDerivations(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v13: pending derivations") { db in
+            try db.execute(sql: "CREATE TABLE derivation_pending (name TEXT PRIMARY KEY) WITHOUT ROWID")
+        }
+    }
 }
 
-/// A derived table: rebuilt from its inputs at the end of an ingest in which
-/// any of them changed (names as `InputFile.tableName`).
+/// A derived table: rebuilt from its inputs after an ingest in which any of
+/// them changed (names as `InputFile.tableName`).
 struct Derivation: Sendable {
-    /// What it derives, as run.json names its stage ("swipe matches").
-    var name: String
+    /// What it derives; run.json names its stage after it.
+    var table: DerivedTable
     var inputs: Set<String>
     /// Rebuilds the table, possibly leaving work to finish after the
     /// derivations that follow it.
     var refresh: @Sendable (Database) throws -> DerivationTail?
 
     /// A derivation done entirely in `refresh`.
-    init(name: String, inputs: Set<String>, refresh: @escaping @Sendable (Database) throws -> Void) {
-        self.init(name: name, inputs: inputs, refreshing: { db in
+    init(_ table: DerivedTable, inputs: Set<String>, refresh: @escaping @Sendable (Database) throws -> Void) {
+        self.init(table, inputs: inputs, refreshing: { db in
             try refresh(db)
             return nil
         })
     }
 
     /// A derivation whose `refresh` may leave a ``DerivationTail``.
-    static func leavingTail(name: String, inputs: Set<String>,
+    static func leavingTail(_ table: DerivedTable, inputs: Set<String>,
                             _ refresh: @escaping @Sendable (Database) throws -> DerivationTail?) -> Derivation {
-        Derivation(name: name, inputs: inputs, refreshing: refresh)
+        Derivation(table, inputs: inputs, refreshing: refresh)
     }
 
     /// Private, so that a trailing closure elsewhere names the public initializer alone.
-    private init(name: String, inputs: Set<String>, refreshing refresh: @escaping @Sendable (Database) throws -> DerivationTail?) {
-        self.name = name
+    private init(_ table: DerivedTable, inputs: Set<String>, refreshing refresh: @escaping @Sendable (Database) throws -> DerivationTail?) {
+        self.table = table
         self.inputs = inputs
         self.refresh = refresh
     }
@@ -97,11 +114,12 @@ struct Derivation: Sendable {
 
 /// The end of a derivation that needs no database for a while: `compute`
 /// runs on a thread of its own while the writer goes on with the next
-/// derivations, then `store` writes its result, on the writer. The ingest
-/// has two cores and derivations ran one after the other on one.
-struct DerivationTail {
+/// derivations, then `store` writes its result from that thread, in a
+/// transaction of its own between two of theirs. Derivations otherwise run
+/// one after the other on one core.
+struct DerivationTail: Sendable {
     var compute: @Sendable () -> Void
-    var store: (Database) throws -> Void
+    var store: @Sendable (Database) throws -> Void
 
     /// Runs both parts here, one after the other.
     func finish(_ db: Database) throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyCore
 @testable import TallyPipeline
+import TallyWarehouse
 
 /// Runs on a warehouse that already holds earlier inputs: only new files are
 /// loaded, the reports equal a from-scratch run's, and a rerun on unchanged
@@ -48,6 +49,31 @@ struct IncrementalRunTests {
         let full = try runner.run(request(data, out: scratch))
         #expect(full.ingest?.filesLoaded == second.ingest?.files.count)
         try expectSameReports(scratch, out)
+    }
+
+    @Test("a run stopped after its loads: the next run rebuilds the derived tables, and its reports equal a from-scratch run's")
+    func aStopBeforeTheDerivedTables() throws {
+        let work = try temporaryFolder("stopped")
+        defer { try? fm.removeItem(at: work) }
+        let data = repositoryRoot.appendingPathComponent("sample-data")
+        let scratch = work.appendingPathComponent("scratch")
+        _ = try runner.run(request(data, out: scratch))
+        let out = work.appendingPathComponent("stopped")
+        do {
+            // The loads' transaction commits; the process stops before any derived table is rebuilt.
+            let warehouse = try Warehouse(path: out.appendingPathComponent("tally.sqlite").path)
+            _ = try IngestStage(logger: .init(label: "test"), progress: Progress(mode: .silent))
+                .run(dataDirectory: data, warehouse: warehouse, leavingDerivations: true)
+            #expect(try warehouse.pendingDerivations() == Set(DerivedTable.allCases))
+        }
+        let next = try runner.run(request(data, out: out))
+        #expect(next.ingest?.filesLoaded == 0)   // nothing to load again
+        #expect(Set(next.ingest?.derivations.map(\.name) ?? []) == Set(DerivedTable.allCases.map(\.rawValue)))
+        try expectSameReports(scratch, out)
+        // Back in rollback-journal mode: the file format's write version (byte 18) is 1, not WAL's 2.
+        let header = try Data(contentsOf: out.appendingPathComponent("tally.sqlite")).prefix(20)
+        #expect(header[18] == 1)
+        #expect(try Warehouse(path: out.appendingPathComponent("tally.sqlite").path).pendingDerivations().isEmpty)
     }
 
     @Test("a rerun on unchanged inputs keeps the reports; a report touched by hand or --rebuild-reports writes them again")

@@ -17,7 +17,9 @@ struct ReportLanesTests {
         let readsOnOneCore: Bool
         var fails = false
         var seconds = 0.0
+        var needs: Set<DerivedTable> = []
         let log: Log
+        var derivedTables: Set<DerivedTable> { needs }
 
         func run(_ context: ReportContext) throws -> ReportOutcome {
             Thread.sleep(forTimeInterval: seconds)
@@ -53,7 +55,7 @@ struct ReportLanesTests {
         return url
     }
 
-    @Test func outcomesComeInStageOrderAndOneCoreReadersGetAConnectionOfTheirOwn() throws {
+    @Test func outcomesComeInStageOrderAndEveryLaneReadsOnAConnectionOfItsOwn() throws {
         let out = try folder(), log = Log()
         let stages: [any ReportStage] = [
             FakeStage(name: "a", readsOnOneCore: false, seconds: 0.05, log: log),
@@ -64,7 +66,7 @@ struct ReportLanesTests {
         let context = try context(out)
         let outcomes = try ReportLanes.run(stages, context: context)
         #expect(outcomes.map(\.name) == ["a", "b", "c", "d"])
-        #expect(Set(log.all) == ["a warehouse 0", "b own 0", "c warehouse 0", "d own 0"])
+        #expect(Set(log.all) == ["a own 0", "b own 0", "c own 0", "d own 0"])
         // Every lane's files wait in the run's one set, then go into place together.
         #expect(context.outputs.count == 4)
         try context.outputs.commit()
@@ -81,7 +83,7 @@ struct ReportLanesTests {
         ]
         let context = try context(out)
         #expect(throws: Boom.self) { try ReportLanes.run(stages, context: context) }
-        #expect(log.all.contains("a warehouse 0"))   // the main lane ran to its end
+        #expect(log.all.contains("a own 0"))   // the main lane ran to its end
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("a.txt").path))
     }
 
@@ -95,5 +97,38 @@ struct ReportLanesTests {
         #expect(throws: Boom.self) { try ReportLanes.run(stages, context: context) }
         // The side lane had finished (its connection closed) before the error came back.
         #expect(log.all.contains("b own 0"))
+    }
+
+    @Test func aStageStartsOnceTheDerivedTablesItReadsAreRebuilt() throws {
+        let out = try folder(), log = Log()
+        let stages: [any ReportStage] = [
+            FakeStage(name: "a", readsOnOneCore: false, needs: [.expenseWinners], log: log),
+            FakeStage(name: "b", readsOnOneCore: true, log: log),
+        ]
+        var context = try context(out)
+        let gate = DerivedTablesGate(pending: [.expenseWinners, .swipeMatches])
+        context.derived = gate
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
+            log.add("rebuilt")
+            gate.open(.expenseWinners)
+        }
+        _ = try ReportLanes.run(stages, context: context)
+        // b needs nothing and ran at once; a waited for its table (not for the swipes).
+        #expect(log.all.firstIndex(of: "b own 0")! < log.all.firstIndex(of: "rebuilt")!)
+        #expect(log.all.firstIndex(of: "rebuilt")! < log.all.firstIndex(of: "a own 0")!)
+    }
+
+    @Test func aFailedRebuildStopsTheStagesWaitingForIt() throws {
+        let out = try folder(), log = Log()
+        let stages: [any ReportStage] = [
+            FakeStage(name: "a", readsOnOneCore: false, needs: [.checkinWinners], log: log),
+            FakeStage(name: "b", readsOnOneCore: true, log: log),
+        ]
+        var context = try context(out)
+        let gate = DerivedTablesGate(pending: [.checkinWinners])
+        context.derived = gate
+        gate.fail(Boom())
+        #expect(throws: DerivationFailed.self) { try ReportLanes.run(stages, context: context) }
+        #expect(log.all == ["b own 0"])   // a never read
     }
 }

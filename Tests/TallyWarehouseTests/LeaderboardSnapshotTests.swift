@@ -43,17 +43,13 @@ struct LeaderboardSnapshotTests {
         #expect(try digest(warehouse) == second)
     }
 
-    @Test("snapshots stored within a report's transaction move the digest only when it commits")
-    func aFailedReportLeavesTheDigest() throws {
+    @Test("snapshots are stored together: one that cannot be stored leaves the others out and the digest as it was")
+    func aFailedStoreLeavesTheDigest() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         let before = try digest(warehouse)
-        struct Stop: Error {}
-        #expect(throws: Stop.self) {
-            try warehouse.readStoringLeaderboards { _, snapshots in
-                try snapshots.store(try board(asOf: "2026-10-10", ranks: [("a", 1)]))
-                throw Stop()
-            }
-        }
+        let good = try board(asOf: "2026-10-09", ranks: [("a", 1)])
+        let repeatedUser = try board(asOf: "2026-10-10", ranks: [("a", 1), ("a", 2)])   // the key (challenge, day, user) twice
+        #expect(throws: DatabaseError.self) { try warehouse.storeLeaderboards([good, repeatedUser]) }
         #expect(try digest(warehouse) == before)
         #expect(try snapshotRows(warehouse).isEmpty)
     }

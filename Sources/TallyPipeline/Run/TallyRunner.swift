@@ -70,21 +70,26 @@ public struct TallyRunner {
         var ingest: IngestStage.Outcome?
         if let data = request.dataDirectory {
             ingest = try IngestStage(logger: logger, progress: progress, timezone: ReportTimeZone(identifier: config.timezone))
-                .run(dataDirectory: data, warehouse: warehouse)
+                .run(dataDirectory: data, warehouse: warehouse, leavingDerivations: true)
         }
         guard let timezone = ReportTimeZone(identifier: config.timezone) else {
             throw ConfigError("timezone '\(config.timezone)' is not an IANA time zone")
         }
         let outPath = request.outDirectory.standardizedFileURL.path
         let ignored = (ingest?.ignored ?? []).map { RunManifest.Ignored(path: $0.path, why: $0.why) }.sorted { $0.path < $1.path }
-        if request.reuseReports,
+        // Derived tables left pending (by this ingest, or by a run stopped
+        // before rebuilding them) mean the inputs changed: the reports are
+        // written again, beside the rebuild.
+        let pending = try warehouse.pendingDerivations()
+        if request.reuseReports, pending.isEmpty,
            let kept = try keptReports(request, config: config, period: period, warehouse: warehouse, ignored: ignored, ingest: ingest) {
             return kept
         }
         let context = ReportContext(config: config, locale: locale, period: period, timezone: timezone,
                                     outDirectory: request.outDirectory, warehouse: warehouse, reads: warehouse,
                                     logger: logger, progress: progress, outputs: OutputSet(), asOf: request.asOf)
-        let reports = try ReportLanes.run(ReportStages.all, context: context)
+        let (reports, derivations) = try ReportsBesideDerivations.run(ReportStages.all, context: context, pending: pending)
+        try ingest?.recordDerivations(derivations, from: warehouse, progress: progress)
         let reportRejects = reports.flatMap(\.rejects)
         let (ingestRejects, files) = try warehouse.read { r in (try r.ingestRejects(), try r.inputFiles()) }
         let rejectCount = try RejectsFile.write(ingestRejects + reportRejects,

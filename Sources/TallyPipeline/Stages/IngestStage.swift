@@ -6,6 +6,7 @@ import TallyWarehouse
 
 /// Loads every table file of a data folder into the warehouse, in one
 /// transaction: a failure or an interruption leaves the warehouse as it was.
+/// The derived tables are rebuilt after it (see ``Warehouse/derivePending(ready:)``).
 ///
 /// A file whose path and sha256 match what is already loaded is skipped; a
 /// changed file replaces its previous version and every row it brought.
@@ -28,9 +29,24 @@ public struct IngestStage {
         public var files: [FileOutcome]
         public var ignored: [(path: String, why: String)]
         public var seconds: Double
-        /// The derived tables rebuilt at the end of the ingest, with their times.
+        /// The derived tables rebuilt after the loads, with their times.
         public var derivations: [DerivationTiming] = []
         public var filesLoaded: Int { files.filter(\.loaded).count }
+
+        /// Takes in the derived tables' rebuild (`timings`): repeated ids of
+        /// some tables (subscription events) are rejected by it, so the
+        /// files' reject counts are read again.
+        public mutating func recordDerivations(_ timings: [DerivationTiming], from warehouse: Warehouse,
+                                               progress: Progress) throws {
+            derivations += timings
+            let rejected = Dictionary(uniqueKeysWithValues: try warehouse.read { try $0.inputFiles() }.map { ($0.id, $0.rowsRejected) })
+            for i in files.indices {
+                if let id = files[i].fileId, let count = rejected[id] { files[i].rowsRejected = count }
+            }
+            for derived in timings {
+                progress.step(["stage": "derive", "table": derived.name, "seconds": String(format: "%.3f", derived.seconds)])
+            }
+        }
         public var rowsRead: Int { files.filter(\.loaded).map(\.rowsRead).reduce(0, +) }
         public var bytesRead: Int64 { files.filter(\.loaded).map(\.bytes).reduce(0, +) }
     }
@@ -53,8 +69,11 @@ public struct IngestStage {
         self.timezone = timezone
     }
 
-    /// Ingests `dataDirectory` into `warehouse`.
-    public func run(dataDirectory: URL, warehouse: Warehouse) throws -> Outcome {
+    /// Ingests `dataDirectory` into `warehouse`, then rebuilds the derived
+    /// tables, unless `leavingDerivations`: the caller then runs
+    /// ``Warehouse/derivePending(ready:)`` and passes its times to
+    /// ``Outcome/recordDerivations(_:from:progress:)``.
+    public func run(dataDirectory: URL, warehouse: Warehouse, leavingDerivations: Bool = false) throws -> Outcome {
         let started = Date()
         let catalog = try InputCatalog.scan(dataDirectory)
         var ignored = catalog.ignored
@@ -70,7 +89,7 @@ public struct IngestStage {
         let folder = dataDirectory.standardizedFileURL.path
         let present = Set(catalog.files.map { $0.url.standardizedFileURL.path })
         var loaded = [FileOutcome?](repeating: nil, count: files.count)
-        try warehouse.ingest { session in
+        try warehouse.ingestLeavingDerivations { session in
             for path in try session.unloadVanished(under: folder, present: present) {
                 logger.notice("\(path) is no longer in the data folder: its rows were unloaded")
                 progress.step(["stage": "ingest", "file": path, "status": "unloaded"])
@@ -80,9 +99,9 @@ public struct IngestStage {
             // reader will hash it as it loads (exports).
             let held = try session.loadedPaths()
             func hashedAhead(_ file: InputFile) -> Bool { held.contains(file.url.standardizedFileURL.path) || file.table == nil }
-            // Derived tables are rebuilt when every lane has loaded (the
-            // session's end): run beside the swipes' reading, a derivation
-            // (one writer job of seconds) stalled that reading thread for as long.
+            // Derived tables are rebuilt once every lane has loaded (after the
+            // transaction): run beside the swipes' reading, a derivation (one
+            // writer job of seconds) stalled that reading thread for as long.
             try WriterLanes.serve(Self.lanes(files).map { lane in { writer in
                 let fingerprints = FingerprintsAhead(lane.map { hashedAhead(files[$0]) ? files[$0].url : nil })
                 defer { fingerprints.cancel() }
@@ -93,18 +112,9 @@ public struct IngestStage {
                 }
             } })
         }
-        var outcomes = loaded.map { $0! }
-        // Repeated ids of some tables (subscription events) are rejected after
-        // the load, when the derived tables are built: take the final counts.
-        let rejected = Dictionary(uniqueKeysWithValues: try warehouse.read { try $0.inputFiles() }.map { ($0.id, $0.rowsRejected) })
-        for i in outcomes.indices {
-            if let id = outcomes[i].fileId, let count = rejected[id] { outcomes[i].rowsRejected = count }
-        }
-        for derived in warehouse.lastDerivations {
-            progress.step(["stage": "derive", "table": derived.name, "seconds": String(format: "%.3f", derived.seconds)])
-        }
-        return Outcome(files: outcomes, ignored: ignored, seconds: Date().timeIntervalSince(started),
-                       derivations: warehouse.lastDerivations)
+        var outcome = Outcome(files: loaded.map { $0! }, ignored: ignored, seconds: Date().timeIntervalSince(started))
+        if !leavingDerivations { try outcome.recordDerivations(try warehouse.derivePending(), from: warehouse, progress: progress) }
+        return outcome
     }
 
     /// The ingest's lanes (indices into `files`, each in load order): the

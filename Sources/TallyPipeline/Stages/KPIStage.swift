@@ -14,6 +14,7 @@ import TallyWarehouse
 struct KPIStage: ReportStage {
     let name = "kpis"
     let readsOnOneCore = true
+    let derivedTables: Set<DerivedTable> = [.swipeMatches, .subscriptionEvents]
     /// The most months the monthly series (churn, MRR history, movements) go back.
     static let seriesMonths = 24
 

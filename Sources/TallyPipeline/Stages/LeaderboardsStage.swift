@@ -7,20 +7,26 @@ import TallyWarehouse
 /// Challenge leaderboards as of a day (`--as-of`, default the period's last
 /// day): for each challenge (the unit of work) apply the check-in rules,
 /// rank the counted check-ins, compare with the board `rankChangeDays`
-/// earlier, and write every challenge started by then. Each snapshot is
-/// stored in the warehouse (`leaderboard_snapshot`) as it is written, in the
-/// transaction that reads the check-ins.
+/// earlier, and write every challenge started by then. The snapshots are
+/// stored in the warehouse (`leaderboard_snapshot`) in one transaction once
+/// every board is written: the check-ins are read on the lane's read
+/// connection, so the warehouse's own stays free for the derived tables
+/// rebuilt meanwhile (``ReportsBesideDerivations``). (Read in a write
+/// transaction that stored each board as it went, the stage held the
+/// warehouse's connection for its ~4 s, and a derivation queued behind it
+/// delayed the KPIs.)
 ///
 /// The work is spread over threads without changing a byte: challenges are
 /// computed (and their text files written) in parallel batches, the workbook
 /// is filled on a thread of its own, and the thread reading the warehouse
-/// writes the CSV and the snapshots, all in challenge order.
+/// writes the CSV and keeps the boards, all in challenge order.
 ///
 /// Writes `leaderboards/leaderboard.csv`, `leaderboards.xlsx` and one
 /// `<challengeId>.txt` per challenge. Check-ins of every challenge are
 /// judged, started or not, so rejects do not depend on the as-of day.
 struct LeaderboardsStage: ReportStage {
     let name = "leaderboards"
+    let derivedTables: Set<DerivedTable> = [.checkinWinners]
 
     func run(_ context: ReportContext) throws -> ReportOutcome {
         let started = Date()
@@ -37,14 +43,14 @@ struct LeaderboardsStage: ReportStage {
         var mismatched: [String] = []
         var counted = 0, boardCount = 0, users = 0
         var biggest: Leaderboard?   // the board with the most users, for the summary
+        var boards: [Leaderboard] = []   // stored as snapshots at the end (tens of MB at the large scale)
         context.progress.begin("leaderboards")
 
         // The workbook is written on a thread of its own, sheet by sheet in challenge order.
         let sheets = OrderedWriter()
         defer { sheets.waitForAll() }
         let book = HandedOver(value: workbook)
-        // Snapshots are stored as boards are written, in the transaction that reads the check-ins.
-        try context.warehouse.readStoringLeaderboards { reader, snapshots in
+        try context.reads.read { reader in
             rejects = try reader.unattachedCheckinRejects()
             // Per challenge, in parallel: judge its check-ins, rank them, write its text; the rest in order.
             let minimumMinutes = settings.minimumWorkoutMinutes
@@ -81,7 +87,7 @@ struct LeaderboardsStage: ReportStage {
                 }
                 try sheets.submit { try book.value.add(board) }
                 if let text = outcome.text { context.outputs.add(try text.get().value) }
-                try snapshots.store(board)
+                boards.append(board)
                 boardCount += 1
                 users += board.entries.count
                 if biggest.map({ (board.entries.count, $0.challenge.id) > ($0.entries.count, board.challenge.id) }) ?? true {
@@ -94,6 +100,7 @@ struct LeaderboardsStage: ReportStage {
             try sheets.finish()
             try workbook.close()
         }
+        try context.warehouse.storeLeaderboards(boards)
         try context.outputs.add(csv)
         context.outputs.add(workbookFile)
 

@@ -3,9 +3,8 @@ import TallyReports
 
 /// Runs the report stages in two lanes: the stages that use every core
 /// (statements, leaderboards: partitions computed in parallel) one after the
-/// other on the calling thread and the warehouse's connection, and the
-/// stages that compute on one thread and only read (activity, KPIs) on a
-/// thread and read connection of their own, beside them.
+/// other on the calling thread, and the stages that compute on one thread
+/// and only read (activity, KPIs) on a thread of their own, beside them.
 ///
 /// Measured at medium scale: run one after the other, the four stages kept
 /// ~1.2 cores busy on average (activity and KPIs ~4.5 s on one); side by
@@ -16,22 +15,38 @@ import TallyReports
 /// join the main set once both lanes finished, so nothing is moved into
 /// place unless every stage succeeded. Outcomes come back in
 /// ``ReportStages/all`` order, whatever the lane.
+///
+/// Both lanes read through read connections of their own (the warehouse's
+/// connection may be rebuilding derived tables meanwhile), and each stage
+/// first waits for the derived tables it reads (``DerivedTablesGate``).
 enum ReportLanes {
     static func run(_ stages: [any ReportStage], context: ReportContext) throws -> [ReportOutcome] {
+        var mainContext = context
+        let mainReads = try context.warehouse.openReadConnection()
+        mainContext.reads = mainReads
+        defer { try? mainReads.close() }
         let side = stages.filter(\.readsOnOneCore)
-        guard !side.isEmpty else { return try stages.map { try $0.run(context) } }
+        guard !side.isEmpty else { return try stages.map { try runStage($0, mainContext) } }
         var sideContext = context
         sideContext.outputs = OutputSet()
-        sideContext.reads = try context.warehouse.openReadConnection()
+        let sideReads = try context.warehouse.openReadConnection()
+        sideContext.reads = sideReads
+        defer { try? sideReads.close() }
         let lane = SideLane(stages: side, context: sideContext)
         let thread = Thread { lane.run() }
         thread.stackSize = 16 << 20
         thread.start()
-        let mainResult = Result { try stages.filter { !$0.readsOnOneCore }.map { try $0.run(context) } }
+        let mainResult = Result { try stages.filter { !$0.readsOnOneCore }.map { try runStage($0, mainContext) } }
         lane.finished.wait()
         var main = try mainResult.get().makeIterator(), beside = try lane.result.get().makeIterator()
         context.outputs.absorb(sideContext.outputs)
         return stages.map { $0.readsOnOneCore ? beside.next()! : main.next()! }
+    }
+
+    /// Runs `stage` once the derived tables it reads are rebuilt.
+    static func runStage(_ stage: any ReportStage, _ context: ReportContext) throws -> ReportOutcome {
+        try context.derived?.wait(for: stage.derivedTables)
+        return try stage.run(context)
     }
 }
 
@@ -49,7 +64,7 @@ private final class SideLane: @unchecked Sendable {
     }
 
     func run() {
-        result = Result { try stages.map { try $0.run(context) } }
+        result = Result { try stages.map { try ReportLanes.runStage($0, context) } }
         finished.signal()
     }
 }

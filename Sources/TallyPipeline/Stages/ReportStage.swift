@@ -25,6 +25,9 @@ struct ReportContext {
     var outputs: OutputSet
     /// `--as-of`: the day leaderboards are computed as of; nil for the period's last day.
     var asOf: LocalDate? = nil
+    /// When the derived tables are still being rebuilt beside the reports:
+    /// what a stage waits on for those it reads (``ReportStage/derivedTables``).
+    var derived: DerivedTablesGate? = nil
 }
 
 /// What a report stage did, for run.json and the terminal summary.
@@ -52,11 +55,15 @@ protocol ReportStage: Sendable {
     /// warehouse (through `context.reads`): such stages run beside the others
     /// (``ReportLanes``).
     var readsOnOneCore: Bool { get }
+    /// The derived tables the stage reads: it starts once they are rebuilt
+    /// (``DerivedTablesGate``).
+    var derivedTables: Set<DerivedTable> { get }
     func run(_ context: ReportContext) throws -> ReportOutcome
 }
 
 extension ReportStage {
     var readsOnOneCore: Bool { false }
+    var derivedTables: Set<DerivedTable> { [] }
 }
 
 /// Every report family, in the order of run.json and the terminal summary.

@@ -13,9 +13,10 @@ import TallyWarehouse
 /// per couple.
 struct StatementsStage: ReportStage {
     let name = "statements"
+    let derivedTables: Set<DerivedTable> = [.expenseWinners]
 
     func run(_ context: ReportContext) throws -> ReportOutcome {
-        try context.warehouse.read { reader in try run(reader, context) }
+        try context.reads.read { reader in try run(reader, context) }
     }
 
     private func run(_ reader: WarehouseReader, _ context: ReportContext) throws -> ReportOutcome {

@@ -57,7 +57,7 @@ enum SwipeLogSchema {
     /// The superseded repeats (counted per file) and the matches, derived
     /// pair by pair with ``TallyCore/MatchRule``. Passes are left out: a pass
     /// never makes or unmakes a match.
-    static let derivation = Derivation.leavingTail(name: "swipe repeats and matches", inputs: [table]) { db in
+    static let derivation = Derivation.leavingTail(.swipeMatches, inputs: [table]) { db in
         try deriveLeavingTail(db, budget: matchPassBudget)
     }
 
