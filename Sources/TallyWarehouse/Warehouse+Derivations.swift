@@ -79,8 +79,8 @@ extension Warehouse {
     /// mode until ``endReadsBesideWrites()``. Loads are never written in WAL
     /// mode (they run in rollback-journal mode, see ``init(path:)``); the
     /// derived tables are, beside the reports that read the tables already
-    /// rebuilt. Returns false when SQLite could not switch (the file system
-    /// has no shared memory): reads then wait for the writes.
+    /// rebuilt. Returns false when SQLite could not switch (e.g. on a file
+    /// system without shared memory): the caller then rebuilds first.
     /// Call with no other connection open.
     public func allowReadsBesideWrites() throws -> Bool {
         try queue.writeWithoutTransaction { db in
@@ -90,6 +90,8 @@ extension Warehouse {
 
     /// Back to the rollback journal, once every read connection is closed:
     /// the WAL's pages are copied into the warehouse and the WAL removed.
+    /// (With a read connection still open SQLite keeps WAL mode, and the
+    /// next ``init(path:)`` switches back instead.)
     public func endReadsBesideWrites() throws {
         try Self.writing(path, nothingKept: "every committed change was kept") {
             try queue.writeWithoutTransaction { db in

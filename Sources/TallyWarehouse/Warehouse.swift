@@ -16,8 +16,6 @@ public final class Warehouse {
     public let path: String
     let queue: DatabaseQueue
     private let lock: WarehouseLock
-    /// How long each derived table took to rebuild in the last ``ingest(_:)``.
-    public private(set) var lastDerivations: [DerivationTiming] = []
 
     /// Opens (creating when needed) the warehouse at `path`.
     public init(path: String) throws {
@@ -83,14 +81,14 @@ public final class Warehouse {
 
     /// Runs `body` in one immediate transaction, which commits only when
     /// `body` returns, then rebuilds the derived tables its changes call for
-    /// (``derivePending(ready:)``; their times in ``lastDerivations``).
+    /// (``derivePending(ready:)``).
     ///
     /// A failure to write (a full disk, a file size limit, an I/O error)
     /// throws a ``WarehouseError`` naming the warehouse; the transaction is
     /// rolled back, so the warehouse keeps its previous state.
     public func ingest<T>(_ body: (IngestSession) throws -> T) throws -> T {
         let result = try ingestLeavingDerivations(body)
-        lastDerivations = try derivePending()
+        _ = try derivePending()
         return result
     }
 

@@ -37,7 +37,9 @@ enum ReportsBesideDerivations {
 }
 
 /// The derived tables' rebuild, run on its thread; `result` is set before
-/// `finished` is signalled.
+/// `finished` is signalled. The warehouse's connection is GRDB's serial
+/// queue: the leaderboards' snapshot store waits for the rebuild's current
+/// transaction, and the reports read on connections of their own.
 private final class Rebuild: @unchecked Sendable {
     let warehouse: Warehouse
     let gate: DerivedTablesGate
