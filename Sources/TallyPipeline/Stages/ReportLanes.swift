@@ -32,13 +32,10 @@ enum ReportLanes {
         let sideReads = try context.warehouse.openReadConnection()
         sideContext.reads = sideReads
         defer { try? sideReads.close() }
-        let lane = SideLane(stages: side, context: sideContext)
-        let thread = Thread { lane.run() }
-        thread.stackSize = 16 << 20
-        thread.start()
+        let lane = BackgroundRun { try side.map { try runStage($0, sideContext) } }
         let mainResult = Result { try stages.filter { !$0.readsOnOneCore }.map { try runStage($0, mainContext) } }
-        lane.finished.wait()
-        var main = try mainResult.get().makeIterator(), beside = try lane.result.get().makeIterator()
+        let sideResult = lane.wait()
+        var main = try mainResult.get().makeIterator(), beside = try sideResult.get().makeIterator()
         context.outputs.absorb(sideContext.outputs)
         return stages.map { $0.readsOnOneCore ? beside.next()! : main.next()! }
     }
@@ -47,24 +44,5 @@ enum ReportLanes {
     static func runStage(_ stage: any ReportStage, _ context: ReportContext) throws -> ReportOutcome {
         try context.derived?.wait(for: stage.derivedTables)
         return try stage.run(context)
-    }
-}
-
-/// The side lane's stages, run on their thread; `result` is set before
-/// `finished` is signalled.
-private final class SideLane: @unchecked Sendable {
-    let stages: [any ReportStage]
-    let context: ReportContext
-    let finished = DispatchSemaphore(value: 0)
-    var result: Result<[ReportOutcome], Error> = .success([])
-
-    init(stages: [any ReportStage], context: ReportContext) {
-        self.stages = stages
-        self.context = context
-    }
-
-    func run() {
-        result = Result { try stages.map { try ReportLanes.runStage($0, context) } }
-        finished.signal()
     }
 }

@@ -20,40 +20,25 @@ enum ReportsBesideDerivations {
         let gate = DerivedTablesGate(pending: pending)
         var context = context
         context.derived = gate
-        let rebuild = Rebuild(warehouse: warehouse, gate: gate)
-        let thread = Thread { rebuild.run() }
-        thread.stackSize = 16 << 20
-        thread.start()
+        // The warehouse's connection is GRDB's serial queue: the leaderboards'
+        // snapshot store waits for the rebuild's current transaction, and the
+        // reports read on connections of their own.
+        let rebuild = BackgroundRun { () throws -> [DerivationTiming] in
+            do {
+                return try warehouse.derivePending(ready: gate.open)
+            } catch {
+                gate.fail(error)
+                throw error
+            }
+        }
         let reports = Result { try ReportLanes.run(stages, context: context) }
-        rebuild.finished.wait()
+        let rebuilt = rebuild.wait()
         // The lanes closed their read connections: back to the rollback journal.
         let ended = Result { try warehouse.endReadsBesideWrites() }
         // The rebuild's failure first: stages waiting for its tables failed because of it.
-        let timings = try rebuild.result.get()
+        let timings = try rebuilt.get()
         let outcomes = try reports.get()
         try ended.get()
         return (outcomes, timings)
-    }
-}
-
-/// The derived tables' rebuild, run on its thread; `result` is set before
-/// `finished` is signalled. The warehouse's connection is GRDB's serial
-/// queue: the leaderboards' snapshot store waits for the rebuild's current
-/// transaction, and the reports read on connections of their own.
-private final class Rebuild: @unchecked Sendable {
-    let warehouse: Warehouse
-    let gate: DerivedTablesGate
-    let finished = DispatchSemaphore(value: 0)
-    var result: Result<[DerivationTiming], Error> = .success([])
-
-    init(warehouse: Warehouse, gate: DerivedTablesGate) {
-        self.warehouse = warehouse
-        self.gate = gate
-    }
-
-    func run() {
-        result = Result { try warehouse.derivePending(ready: gate.open) }
-        if case .failure(let error) = result { gate.fail(error) }
-        finished.signal()
     }
 }
