@@ -63,28 +63,19 @@ enum CheckinLogSchema {
             ids.add(bytes: row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0), rowid: rowid)
             if let workout = row.bytes(2) { workouts.add(bytes: workout, rowid: rowid) }
         }
-        let (losers, supersededPerFile) = try losingRows(db, candidates: ids.collisions())
-        let duplicates = try repeatedWorkouts(db, candidates: workouts.collisions(), losers: losers)
+        // The latest load wins; within a file (rows no loader rejected), the first line.
+        let superseded = try SupersededRows(db, candidates: ids.collisions(), sql: """
+            SELECT r.id, r.file_id, f.load_seq, -r.line FROM checkin_row r JOIN input_file f ON f.id = r.file_id
+            WHERE r.rowid = ?
+            """)
+        let duplicates = try repeatedWorkouts(db, candidates: workouts.collisions(), losers: superseded.rows)
 
         try db.execute(sql: "DELETE FROM checkin_winner")
-        if losers.isEmpty {
+        try superseded.selectingWinners(db) { winning in
             try db.execute(sql: """
                 INSERT INTO checkin_winner (challenge_id, created_at, id, log_row)
-                SELECT challenge_id, created_at, id, rowid FROM checkin_row ORDER BY challenge_id, created_at, id
-                """)
-        } else {
-            try db.execute(sql: "CREATE TEMP TABLE checkin_loser (log_row INTEGER PRIMARY KEY)")
-            let insert = try BulkStatement(db, sql: "INSERT INTO temp.checkin_loser (log_row) VALUES (?)")
-            for rowid in losers {
-                insert.bind(1, rowid)
-                try insert.step()
-            }
-            try db.execute(sql: """
-                INSERT INTO checkin_winner (challenge_id, created_at, id, log_row)
-                SELECT challenge_id, created_at, id, rowid FROM checkin_row
-                WHERE rowid NOT IN (SELECT log_row FROM temp.checkin_loser)
-                ORDER BY challenge_id, created_at, id;
-                DROP TABLE temp.checkin_loser;
+                SELECT challenge_id, created_at, id, rowid FROM checkin_row WHERE \(winning)
+                ORDER BY challenge_id, created_at, id
                 """)
         }
         let mark = try BulkStatement(db, sql: """
@@ -94,42 +85,7 @@ enum CheckinLogSchema {
             mark.bind(1, d.first); mark.bind(2, d.challengeId); mark.bind(3, d.createdAt); mark.bind(4, d.id)
             try mark.step()
         }
-        try db.execute(sql: "UPDATE input_file SET rows_superseded = 0 WHERE table_name = 'checkins'")
-        let superseded = try BulkStatement(db, sql: "UPDATE input_file SET rows_superseded = ? WHERE id = ?")
-        for (file, count) in supersededPerFile {
-            superseded.bind(1, count); superseded.bind(2, file)
-            try superseded.step()
-        }
-    }
-
-    /// Among `candidates` (groups of rows whose id hashes collide), the rows
-    /// that lose to another row of the same id, and how many per file.
-    private static func losingRows(_ db: Database, candidates: [[Int64]]) throws -> (Set<Int64>, [Int64: Int]) {
-        guard !candidates.isEmpty else { return ([], [:]) }
-        let fetch = try RawCursor(db, sql: """
-            SELECT r.id, f.load_seq, r.line, r.file_id FROM checkin_row r JOIN input_file f ON f.id = r.file_id
-            WHERE r.rowid = ?
-            """)
-        var losers: Set<Int64> = []
-        var perFile: [Int64: Int] = [:]
-        for group in candidates {
-            var byId: [[UInt8]: [(seq: Int64, line: Int64, file: Int64, rowid: Int64)]] = [:]
-            for rowid in group {
-                try fetch.forEach(rowid) { c in
-                    byId[Array(c.bytes(0) ?? UnsafeRawBufferPointer(start: nil, count: 0)), default: []]
-                        .append((c.int64(1), c.int64(2), c.int64(3), rowid))
-                }
-            }
-            for rows in byId.values where rows.count > 1 {
-                // The latest load wins; within a file (rows no loader rejected), the first line.
-                let winner = rows.min { ($1.seq, $0.line, $0.rowid) < ($0.seq, $1.line, $1.rowid) }!
-                for r in rows where r.rowid != winner.rowid {
-                    losers.insert(r.rowid)
-                    perFile[r.file, default: 0] += 1
-                }
-            }
-        }
-        return (losers, perFile)
+        try superseded.storeCounts(db, table: "checkins")
     }
 
     /// A check-in whose workout an earlier check-in holds: its key in `checkin_winner` and the first one's id.

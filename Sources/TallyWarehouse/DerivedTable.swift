@@ -3,7 +3,7 @@
 /// ``Warehouse/derivePending(ready:)``). The raw value is the name run.json's
 /// "derive …" stages give it.
 public enum DerivedTable: String, Sendable, CaseIterable {
-    /// The winning version of each expense (`expense`, `expense_couple`).
+    /// The winning version of each expense (`expense_winner`; `expense` is a view of them).
     case expenseWinners = "expense winners"
     /// Repeated swipe ids (`swipe_superseded`) and the matches (`swipe_match`).
     case swipeMatches = "swipe repeats and matches"

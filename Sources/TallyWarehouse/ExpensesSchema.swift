@@ -61,29 +61,58 @@ enum ExpensesSchema {
         }
     }
 
-    /// The winning version of each expense: latest updatedAt; ties go to the
-    /// later load, then the later line. Also counts, per file, the versions
-    /// that lost (superseded).
+    /// v14: the winners listed narrowly. v1 copied each winning version
+    /// whole into `expense` (~160 MB at medium, written twice in WAL mode,
+    /// plus an index by couple): now `expense_winner` lists each winner's
+    /// couple, id and row of `expense_version`, clustered by (couple, id), the
+    /// order the statements read them in; `expense` is a view of the winning
+    /// versions. Measured at medium (1M expenses): the rebuild took ~2.8 s
+    /// and the statements' read 0.8 s; now ~1 s and ~0.35 s.
+    static func registerNarrowWinners(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v14: narrow expense winners") { db in
+            try db.execute(sql: """
+                DROP TABLE expense;
+                -- A winner without a couple (its row failed to parse) is listed under ''.
+                CREATE TABLE expense_winner (
+                    couple_id TEXT NOT NULL, id TEXT NOT NULL, version_row INTEGER NOT NULL,
+                    PRIMARY KEY (couple_id, id)
+                ) WITHOUT ROWID;
+                CREATE VIEW expense AS
+                SELECT v.id, v.updated_at, v.deleted_at, v.couple_id, v.paid_by, v.amount, v.currency, v.date,
+                       v.description, v.tag, v.card_id, v.agreement_id, v.split_type, v.split, v.error, v.file_id, v.line
+                FROM expense_winner w CROSS JOIN expense_version v ON v.rowid = w.version_row;
+                -- The next rebuild lists the winners of the versions already loaded.
+                INSERT OR IGNORE INTO derivation_pending (name)
+                SELECT 'expense winners' WHERE EXISTS (SELECT 1 FROM expense_version);
+                """)
+        }
+    }
+
+    /// Rebuilds `expense_winner` and the expense files' superseded counts.
+    /// Of the versions of an id, the latest updatedAt wins; ties go to the
+    /// later load, then the later line.
+    ///
+    /// Repeated ids are found by hashing them in one scan of the versions
+    /// and comparing only rows whose hashes collide (``KeyHashes``); the
+    /// winners are then sorted once, narrowly, by (couple, id). v1 ranked
+    /// every version in a window sorted by id, then sorted the winners again.
     static let winners = Derivation(.expenseWinners, inputs: ["expenses"]) { db in
-        try db.execute(sql: """
-            DELETE FROM expense;
-            -- The window sorts a narrow key (id, order, rowid), not whole rows;
-            -- the winners are then fetched by rowid in id order (measured at
-            -- medium: 4.1 s instead of 5.9 s, much less I/O).
-            INSERT INTO expense
-            SELECT v.id, v.updated_at, v.deleted_at, v.couple_id, v.paid_by, v.amount, v.currency, v.date, v.description,
-                   v.tag, v.card_id, v.agreement_id, v.split_type, v.split, v.error, v.file_id, v.line
-            FROM (
-                SELECT row FROM (
-                    SELECT v.rowid AS row, ROW_NUMBER() OVER (
-                        PARTITION BY v.id ORDER BY v.updated_at DESC, f.load_seq DESC, v.line DESC) AS rank
-                    FROM expense_version v JOIN input_file f ON f.id = v.file_id
-                ) WHERE rank = 1
-            ) w CROSS JOIN expense_version v ON v.rowid = w.row;
-            UPDATE input_file SET rows_superseded =
-                (SELECT count(*) FROM expense_version v WHERE v.file_id = input_file.id)
-              - (SELECT count(*) FROM expense e WHERE e.file_id = input_file.id)
-            WHERE table_name = 'expenses';
+        var ids = KeyHashes()
+        try RawCursor(db, sql: "SELECT rowid, id FROM expense_version").forEach { row in
+            ids.add(bytes: row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0), rowid: row.int64(0))
+        }
+        let superseded = try SupersededRows(db, candidates: ids.collisions(), sql: """
+            SELECT v.id, v.file_id, v.updated_at, f.load_seq, v.line
+            FROM expense_version v JOIN input_file f ON f.id = v.file_id WHERE v.rowid = ?
             """)
+        try db.execute(sql: "DELETE FROM expense_winner")
+        try superseded.selectingWinners(db) { winning in
+            try db.execute(sql: """
+                INSERT INTO expense_winner (couple_id, id, version_row)
+                SELECT coalesce(couple_id, ''), id, rowid FROM expense_version WHERE \(winning)
+                ORDER BY 1, 2
+                """)
+        }
+        try superseded.storeCounts(db, table: "expenses")
     }
 }

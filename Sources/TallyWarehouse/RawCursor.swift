@@ -31,6 +31,9 @@ final class RawCursor {
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
+    /// How many columns the query selects.
+    var columnCount: Int32 { sqlite3_column_count(handle) }
+
     /// The UTF-8 bytes of a text column, valid until the next call to
     /// ``next()``; nil for NULL.
     func text(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {

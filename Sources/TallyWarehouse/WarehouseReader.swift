@@ -51,12 +51,17 @@ public struct WarehouseReader {
     }
 
     /// Winning expense versions that cannot be used (their parse error) and
-    /// rows whose couple is unknown: rejects that belong to no couple.
+    /// rows whose couple is unknown: rejects that belong to no couple. (The
+    /// failed versions are found in one scan of the versions, the unknown
+    /// couples in one of the winners: through the `expense` view, each query
+    /// would fetch every winner's version.)
     public func unattachedExpenseRejects() throws -> [Reject] {
         var rejects = try Row.fetchAll(db, sql: """
-            SELECT f.display_path, e.line, e.id, e.error
-            FROM expense e JOIN input_file f ON f.id = e.file_id
-            WHERE e.error IS NOT NULL AND e.deleted_at IS NULL
+            SELECT f.display_path, v.line, v.id, v.error
+            FROM expense_version v JOIN input_file f ON f.id = v.file_id
+            WHERE v.error IS NOT NULL AND v.deleted_at IS NULL
+              AND EXISTS (SELECT 1 FROM expense_winner w
+                          WHERE w.couple_id = coalesce(v.couple_id, '') AND w.id = v.id AND w.version_row = v.rowid)
             """).map { Reject(dataset: "expenses", file: $0[0], line: $0[1], id: $0[2], reason: $0[3]) }
         for (table, what) in [("member", "member"), ("card", "card"), ("agreement", "agreement"), ("settlement", "settlement")] {
             rejects += try Row.fetchAll(db, sql: """
@@ -67,10 +72,11 @@ public struct WarehouseReader {
                                   reason: "\(what) of unknown couple '\($0[3] as String)'") }
         }
         rejects += try Row.fetchAll(db, sql: """
-            SELECT f.display_path, e.line, e.id, e.couple_id
-            FROM expense e JOIN input_file f ON f.id = e.file_id
-            WHERE e.error IS NULL AND e.deleted_at IS NULL
-              AND NOT EXISTS (SELECT 1 FROM couple c WHERE c.id = e.couple_id)
+            SELECT f.display_path, v.line, v.id, v.couple_id
+            FROM expense_winner w CROSS JOIN expense_version v ON v.rowid = w.version_row
+            JOIN input_file f ON f.id = v.file_id
+            WHERE NOT EXISTS (SELECT 1 FROM couple c WHERE c.id = w.couple_id)
+              AND v.error IS NULL AND v.deleted_at IS NULL
             """).map { Reject(dataset: "expenses", file: $0[0], line: $0[1], id: $0[2],
                               reason: "expense of unknown couple '\($0[3] as String)'") }
         return rejects
@@ -85,11 +91,12 @@ public struct WarehouseReader {
             SELECT couple_id, id, display_name FROM member ORDER BY couple_id, id
             """) { c in Member(id: c.textValue(1), coupleId: c.textValue(0), displayName: c.textValue(2)) }
         let expenses = try PartitionCursor(db, sql: """
-            SELECT e.couple_id, e.id, e.paid_by, e.amount, e.currency, e.date, e.description, e.tag,
+            SELECT w.couple_id, w.id, e.paid_by, e.amount, e.currency, e.date, e.description, e.tag,
                    e.agreement_id, e.split_type, e.split, f.display_path, e.line
-            FROM expense e JOIN input_file f ON f.id = e.file_id
+            FROM expense_winner w CROSS JOIN expense_version e ON e.rowid = w.version_row
+            JOIN input_file f ON f.id = e.file_id
             WHERE e.deleted_at IS NULL AND e.error IS NULL
-            ORDER BY e.couple_id, e.id
+            ORDER BY w.couple_id, w.id
             """) { c -> ExpenseFact? in
             guard let currency = Currency(code: c.textValue(4)), let date = c.date(5),
                   case .success(let split) = SplitRuleParser.parse(type: c.string(9), split: c.string(10)) else { return nil }

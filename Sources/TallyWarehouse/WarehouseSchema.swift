@@ -48,6 +48,7 @@ enum WarehouseSchema {
         DeferredForeignKeys.register(&migrator)
         FitnessSchema.registerActivityView(&migrator)
         registerPendingDerivations(&migrator)
+        ExpensesSchema.registerNarrowWinners(&migrator)
         return migrator
     }
 
