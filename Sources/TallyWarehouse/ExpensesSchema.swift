@@ -67,7 +67,12 @@ enum ExpensesSchema {
     /// couple, id and row of `expense_version`, clustered by (couple, id), the
     /// order the statements read them in; `expense` is a view of the winning
     /// versions. Measured at medium (1M expenses): the rebuild took ~2.8 s
-    /// and the statements' read 0.8 s; now ~1 s and ~0.35 s.
+    /// and the statements' read 0.8 s; now ~1 s and ~0.35 s. `version_row`
+    /// is a rowid, as `checkin_winner.log_row` is: it stays valid because
+    /// the log is only appended to or cut by whole files, in a transaction
+    /// that marks the table pending, and a pending table is rebuilt before
+    /// any report reads it (the warehouse is never vacuumed, which could
+    /// renumber rowids).
     static func registerNarrowWinners(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v14: narrow expense winners") { db in
             try db.execute(sql: """
