@@ -224,6 +224,28 @@ struct KPIReadableReportsTests {
         #expect(run.yenSummary.contains { $0.contains("no studio total: no fx rate for BRL, USD") })
     }
 
+    @Test("money in the workbook is the exact decimal of the CSV: integer minor units converted once")
+    func exactMoney() throws {
+        let run = try SampleRun.get()
+        let book = try run.book()
+        let rows = try run.csv("mrr.csv").dropFirst()
+        #expect(!rows.isEmpty)
+        for (index, row) in rows.enumerated() {
+            // The nearest double to the decimal text, as Excel reads "1676.30": no sum of rounded doubles.
+            #expect(try book.cell("MRR", "D\(index + 2)")?.number == Double(row[3])!, "\(row)")
+        }
+        let history = try run.csv("mrr_history.csv").dropFirst().filter { $0[5] == "BRL" && $0[0] == "2026-10" }
+        let total = history.map { Decimal(string: $0[4])! }.reduce(0, +)
+        var found = false
+        for column in 1..<12 where try book.cell("MRR by plan", "\(XLSXReader.columnName(column))1")?.string == "Total" {
+            #expect(try book.cell("MRR by plan", "\(XLSXReader.columnName(column))9")?.number
+                    == Double(NSDecimalNumber(decimal: total).stringValue)!)
+            found = true
+            break
+        }
+        #expect(found)
+    }
+
     @Test("a chart without variation is not drawn: the one USD subscriber gets a note, BRL its chart")
     func flatChart() throws {
         let book = try SampleRun.get().book()

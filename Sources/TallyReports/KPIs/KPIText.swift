@@ -80,7 +80,7 @@ public enum KPIText {
         let totals = report.mrrTotals
         guard !totals.currencies.isEmpty else { return ["  (no paid subscribers)"] }
         var out = totals.currencies.map { c in
-            var line = "  \(c.currency.code) \(TextChart.padLeft(Money.plain(c.mrr, c.currency), 12))  \(TextChart.padLeft("\(c.subscribers)", 5)) subscribers"
+            var line = "  \(c.currency.code) \(TextChart.padLeft(Money.plain(c.mrr, c.currency), 12))  \(TextChart.padLeft(subscribers(c.subscribers), 15))"
             if let target = totals.reportingCurrency, c.currency != target {
                 line += c.converted.map { "  = \(Money.plain($0, target)) \(target.code)" } ?? "  (no rate to \(target.code))"
             }
@@ -113,9 +113,12 @@ public enum KPIText {
         guard !rows.isEmpty else { return ["  (no paid subscribers)"] }
         return TextChart.bars(rows.map {
             TextChart.Bar(label: "\($0.app) \($0.plan) \($0.currency.code)", value: Double($0.mrr),
-                          shown: "\(Money.plain($0.mrr, $0.currency)) (\($0.subscribers) subs)")
+                          shown: "\(Money.plain($0.mrr, $0.currency)) (\(subscribers($0.subscribers)))")
         }, width: 30).map { "  " + $0 }
     }
+
+    /// `1 subscriber`, `37 subscribers`.
+    static func subscribers(_ n: Int) -> String { n == 1 ? "1 subscriber" : "\(n) subscribers" }
 
     static func movements(_ report: KPIReport) -> [String] {
         report.movements.filter { $0.month == report.period }.map { m in
