@@ -111,9 +111,10 @@ public enum KPIText {
     static func mrr(_ report: KPIReport) -> [String] {
         let rows = report.mrr
         guard !rows.isEmpty else { return ["  (no paid subscribers)"] }
+        let countWidth = rows.map { String($0.subscribers).count }.max() ?? 1
         return TextChart.bars(rows.map {
             TextChart.Bar(label: "\($0.app) \($0.plan) \($0.currency.code)", value: Double($0.mrr),
-                          shown: "\(Money.plain($0.mrr, $0.currency)) (\(subscribers($0.subscribers)))")
+                          shown: "\(Money.plain($0.mrr, $0.currency)) · \(TextChart.padLeft(String($0.subscribers), countWidth)) paid")
         }, width: 30).map { "  " + $0 }
     }
 
