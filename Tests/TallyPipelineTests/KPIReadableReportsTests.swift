@@ -105,6 +105,7 @@ struct KPIReadableReportsTests {
             #expect(xml.contains("<formula>$G2=\"no (window open)\"</formula>"), "\(sheet): open cohorts greyed")
             #expect(xml.contains("<formula>\"pending\"</formula>"), "\(sheet)")
         }
+        #expect(try book.sheetXML("Trials").contains("<formula>$F2=\"no (window open)\"</formula>"))
     }
 
     @Test("cohort charts run 0–100% and leave the open cohorts out, saying so on the sheet")

@@ -447,7 +447,7 @@ public enum KPIWorkbook {
         }
 
         func trials() throws {
-            _ = try table("Trials", [.init("App"), .init("Month", format: month), .init("Trials started", format: integer),
+            let table = try table("Trials", [.init("App"), .init("Month", format: month), .init("Trials started", format: integer),
                                      .init("Converted", format: integer), .init("Trial conversion", format: percent),
                                      .init("Complete")]) { table in
                 for r in report.trials {
@@ -458,6 +458,7 @@ public enum KPIWorkbook {
                     }
                 }
             }
+            try greyOpenCohorts(table, completeColumn: 5, lastColumn: 5)
         }
 
         func sharedPremium() throws {
