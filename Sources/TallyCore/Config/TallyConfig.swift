@@ -45,6 +45,9 @@ public struct TallyConfig: Sendable, Equatable {
         public var conversionTargetMax = 0.20
         /// 30-day retention target (at least).
         public var retentionTarget = 0.80
+        /// The currency the studio's MRR total is given in (converted with
+        /// `expenses/fx` rates); nil: totals per currency only.
+        public var reportingCurrency: Currency?
         public init() {}
     }
 

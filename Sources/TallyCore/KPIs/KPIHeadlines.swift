@@ -18,6 +18,34 @@ public struct KPIHeadline: Sendable, Equatable {
     public var target: String?
     public var status: TargetStatus?
 
+    /// This month against last month: counts and money as signed
+    /// differences, rates in tenths of a percentage point (never a percent
+    /// of a percent).
+    public enum Change: Sendable, Equatable {
+        case count(Int)
+        case money(Int64, Currency)
+        case points(Int64)
+
+        /// With its sign: `+97`, `-5.40 BRL`, `+22.2 pp`, `0`.
+        public var text: String {
+            switch self {
+            case .count(let n): return n > 0 ? "+\(n)" : "\(n)"
+            case .money(let minor, let currency): return (minor > 0 ? "+" : "") + "\(Money.plain(minor, currency)) \(currency.code)"
+            case .points(let tenths): return KPIRate.points(tenths)
+            }
+        }
+    }
+
+    /// The change since last month, or nil without a figure for both months.
+    public var change: Change? {
+        switch (current, previous) {
+        case (.count(let a), .count(let b)?): return .count(a - b)
+        case (.money(let a, let c), .money(let b, let d)?) where c == d: return .money(a - b, c)
+        case (.rate(let a), .rate(let b)?): return a.pointChange(from: b).map { .points($0) }
+        default: return nil
+        }
+    }
+
     /// The headlines of `report`.
     public static func of(_ report: KPIReport) -> [KPIHeadline] {
         var lines: [KPIHeadline] = []

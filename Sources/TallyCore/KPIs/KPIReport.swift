@@ -35,9 +35,14 @@ public struct KPIReport: Sendable {
     public var sharedPremium: [SubscriptionRows.SharedPremium]
     /// App Store Connect Subscription Event report counts of the period's days.
     public var appStoreEvents: [AppStoreEventCountRow]
+    /// MRR per currency and the studio total at the period's T and at the month before's.
+    public var mrrTotals: MRRTotals
+    public var previousMRRTotals: MRRTotals
 
+    /// `reportingCurrency` and `fx` make the studio's MRR total (``MRRTotals``).
     public init(period: YearMonth, targets: Targets, swipesDaily: [SwipesDay], previousSwipesDaily: [SwipesDay],
-                subscriptions: SubscriptionKPIs, connections: [PartnerConnection], appStoreEvents: [AppStoreEventCountRow]) {
+                subscriptions: SubscriptionKPIs, connections: [PartnerConnection], appStoreEvents: [AppStoreEventCountRow],
+                reportingCurrency: Currency? = nil, fx: FxTable = FxTable()) {
         self.period = period
         self.targets = targets
         self.swipesDaily = swipesDaily
@@ -51,6 +56,8 @@ public struct KPIReport: Sendable {
         trials = subscriptions.trialConversion
         sharedPremium = subscriptions.sharedPremium(connections)
         self.appStoreEvents = appStoreEvents
+        mrrTotals = MRRTotals(mrrHistory, month: period, reportingCurrency: reportingCurrency, fx: fx)
+        previousMRRTotals = MRRTotals(mrrHistory, month: period.adding(months: -1), reportingCurrency: reportingCurrency, fx: fx)
     }
 
     /// MRR per plan at the period's T (`kpis/mrr.csv`).

@@ -11,6 +11,20 @@ public enum MRRMovement: String, Sendable, CaseIterable, Hashable {
     /// From nothing to something, for a customer who had paid before.
     case reactivation
 
+    /// The sign every report gives the bucket's amount: +1 for MRR gained
+    /// (new, expansion, reactivation), −1 for MRR lost (contraction, churn),
+    /// so start + the signed movements = end and they sum to the net change.
+    ///
+    /// ```swift
+    /// MRRMovement.churn.sign * 29_400   // -29_400: churn of 294.00 shows as -294.00
+    /// ```
+    public var sign: Int64 {
+        switch self {
+        case .new, .expansion, .reactivation: return 1
+        case .contraction, .churn: return -1
+        }
+    }
+
     /// The bucket of a move from `start` to `end` MRR (minor units), or nil
     /// when nothing moved. `paidBefore`: whether the customer had ever been
     /// paid before the month began.

@@ -66,12 +66,15 @@ public enum SubscriptionRows {
         public var amounts: [MRRMovement: Int64] = [:]
         public var users: [MRRMovement: Int] = [:]
 
-        /// start + new + expansion + reactivation − contraction − churn.
+        /// start + the signed movements (new + expansion + reactivation − contraction − churn).
         public var computedEnd: Int64 {
-            startMRR + amount(.new) + amount(.expansion) + amount(.reactivation) - amount(.contraction) - amount(.churn)
+            startMRR + MRRMovement.allCases.map(signedAmount).reduce(0, +)
         }
         public var net: Int64 { endMRR - startMRR }
+        /// The size of a bucket's movement (≥ 0).
         public func amount(_ bucket: MRRMovement) -> Int64 { amounts[bucket] ?? 0 }
+        /// A bucket's movement with its sign (``MRRMovement/sign``): what every report shows.
+        public func signedAmount(_ bucket: MRRMovement) -> Int64 { bucket.sign * amount(bucket) }
         public func count(_ bucket: MRRMovement) -> Int { users[bucket] ?? 0 }
     }
 

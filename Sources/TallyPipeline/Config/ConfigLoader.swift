@@ -60,9 +60,15 @@ public enum ConfigLoader {
                 }
             case "kpis":
                 try reader.mapping(node, path: key, keys: ["conversionWindowDays", "retentionDays", "conversionTargetMin",
-                                                           "conversionTargetMax", "retentionTarget"]) { k, v in
+                                                           "conversionTargetMax", "retentionTarget", "reportingCurrency"]) { k, v in
                     let path = "kpis.\(k)"
                     switch k {
+                    case "reportingCurrency":
+                        let code = try reader.string(v, path: path)
+                        guard let currency = Currency(code: code) else {
+                            throw reader.error(v, "\(path) '\(code)' is not an ISO 4217 currency code like BRL")
+                        }
+                        config.kpis.reportingCurrency = currency
                     case "conversionWindowDays": config.kpis.conversionWindowDays = try reader.int(v, path: path, in: 1...366)
                     case "retentionDays": config.kpis.retentionDays = try reader.int(v, path: path, in: 1...366)
                     case "conversionTargetMin": config.kpis.conversionTargetMin = try reader.fraction(v, path: path)

@@ -69,8 +69,9 @@ struct ActivityStage: ReportStage {
         ]
         var summary = ["activity: \(userSummaries.count) users, \(scores.rowCount) user-days in \(p)"]
         if !userSummaries.isEmpty {
-            summary += ["", "average activity score per user (0–100):"]
-            summary += TextChart.histogram(userSummaries.map(\.averageScore), bins: 10, range: 0...100, width: 24).map { "  " + $0 }
+            let averages = userSummaries.map(\.averageScore)
+            summary[0] += "; average score \(ActivityScore.format(averages.reduce(0, +) / Double(averages.count), decimals: 1))"
+                + " (0–100), best user \(ActivityScore.format(averages.max() ?? 0, decimals: 1))"
         }
         context.progress.step(["stage": "activity", "users": "\(userSummaries.count)",
                                "seconds": String(format: "%.3f", Date().timeIntervalSince(started))])

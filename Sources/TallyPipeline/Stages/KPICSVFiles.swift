@@ -4,7 +4,8 @@ import TallyReports
 
 /// The CSV files of the KPI reports: the contract's columns first, in its
 /// order, then tally's own. Rates are fractions with 4 decimals, empty over
-/// zero; money plain decimals in the currency's minor digits.
+/// zero; money plain decimals in the currency's minor digits; MRR movements
+/// signed (churn and contraction negative), as in the workbook and text.
 enum KPICSVFiles {
     /// Writes every CSV under `folder`; `publish` moves them into place with the run's other reports.
     static func write(_ report: KPIReport, to folder: URL, publish: OutputSet) throws -> [RunManifest.Output] {
@@ -31,7 +32,7 @@ enum KPICSVFiles {
             for r in report.conversion {
                 try w.writeRow([r.app, r.cohort.description, "\(r.rate.denominator)", "\(r.rate.numerator)", r.rate.csv,
                                 "\(t.conversionWindowDays)", flag(r.complete), fraction(t.conversionMin), fraction(t.conversionMax),
-                                TargetStatus.of(r.rate.value, min: t.conversionMin, max: t.conversionMax).rawValue])
+                                TargetStatus.of(r.rate.value, min: t.conversionMin, max: t.conversionMax, complete: r.complete).rawValue])
             }
         }
         try file("paywall.csv", ["app", "context", "shown", "conversions", "usersShown", "period"]) { w in
@@ -49,7 +50,7 @@ enum KPICSVFiles {
             for r in report.retention {
                 try w.writeRow([r.app, r.cohort.description, "\(r.rate.denominator)", "\(r.rate.numerator)", r.rate.csv,
                                 "\(t.retentionDays)", flag(r.complete), fraction(t.retention),
-                                TargetStatus.of(r.rate.value, min: t.retention).rawValue])
+                                TargetStatus.of(r.rate.value, min: t.retention, complete: r.complete).rawValue])
             }
         }
         try file("churn.csv", ["app", "month", "paidAtStart", "churned", "churnRate", "cancellations", "refunds"]) { w in
@@ -69,8 +70,23 @@ enum KPICSVFiles {
             for r in report.movements {
                 let c = r.currency
                 try w.writeRow([r.app, r.month.description, c.code, Money.plain(r.startMRR, c)]
-                               + buckets.map { Money.plain(r.amount($0), c) }
+                               + buckets.map { Money.plain(r.signedAmount($0), c) }
                                + [Money.plain(r.endMRR, c), Money.plain(r.net, c)] + buckets.map { "\(r.count($0))" })
+            }
+        }
+        try file("mrr_totals.csv", ["month", "currency", "subscribers", "mrr", "reportingCurrency", "rate", "rateDate",
+                                    "mrrInReportingCurrency", "note"]) { w in
+            let totals = report.mrrTotals
+            let target = totals.reportingCurrency
+            for c in totals.currencies {
+                try w.writeRow([report.period.description, c.currency.code, "\(c.subscribers)", Money.plain(c.mrr, c.currency),
+                                target?.code ?? "", c.rate.map { $0.rate.description } ?? "", c.rate.map { $0.date.description } ?? "",
+                                target.flatMap { t in c.converted.map { Money.plain($0, t) } } ?? "",
+                                target != nil && c.converted == nil ? "no fx rate to \(target!.code)" : ""])
+            }
+            if let target {
+                try w.writeRow([report.period.description, "total", "\(totals.currencies.map(\.subscribers).reduce(0, +))",
+                                "", target.code, "", "", totals.studioTotal.map { Money.plain($0, target) } ?? "", totals.note])
             }
         }
         try file("trials.csv", ["app", "month", "trialsStarted", "converted", "trialConversionRate", "windowDays", "complete"]) { w in

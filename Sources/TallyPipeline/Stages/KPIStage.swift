@@ -35,7 +35,7 @@ struct KPIStage: ReportStage {
 
         let unbalanced = report.movements.filter { $0.computedEnd != $0.endMRR }
         let checks = [RunManifest.Check(
-            name: "kpis: MRR movements add up (start + new + expansion + reactivation − contraction − churn = end)",
+            name: "kpis: MRR movements add up (start + the signed movements = end; churn and contraction are negative)",
             passed: unbalanced.isEmpty,
             detail: unbalanced.isEmpty ? "\(report.movements.count) app-months"
                 : "does not add up for \(unbalanced.prefix(5).map { "\($0.app) \($0.currency.code) \($0.month)" }.joined(separator: ", "))")]
@@ -95,7 +95,9 @@ struct KPIStage: ReportStage {
         }
         let report = KPIReport(period: period, targets: KPIReport.Targets(config.kpis), swipesDaily: daily.result,
                                previousSwipesDaily: previousDaily.result, subscriptions: kpis,
-                               connections: try reader.partnerConnections(), appStoreEvents: appStore)
+                               connections: try reader.partnerConnections(), appStoreEvents: appStore,
+                               reportingCurrency: config.kpis.reportingCurrency,
+                               fx: config.kpis.reportingCurrency == nil ? FxTable() : FxTable(try reader.fxRates()))
         return (report, rejects, kpis.users)
     }
 }

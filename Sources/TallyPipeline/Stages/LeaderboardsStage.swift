@@ -112,12 +112,11 @@ struct LeaderboardsStage: ReportStage {
         let checks = [RunManifest.Check(
             name: "leaderboards: points add up to the counted check-ins", passed: mismatched.isEmpty,
             detail: mismatched.isEmpty ? "\(boardCount) challenges" : "does not add up for \(mismatched.prefix(10).joined(separator: ", "))")]
+        // English, whatever the locale: the boards themselves are in leaderboards/.
         var summary = ["leaderboards: \(boardCount) challenges as of \(asOf), \(users) users ranked, \(counted) check-ins counted"]
-        if var top = biggest, !top.entries.isEmpty {
-            summary += ["", "\(top.challenge.name) (\(top.challenge.id)), top 5:"]
-            top.entries = Array(top.entries.prefix(5))
-            summary += LeaderboardText.render(top, locale: context.locale, width: 20)
-                .split(separator: "\n", omittingEmptySubsequences: false).dropFirst(3).filter { !$0.isEmpty }.map { "  " + $0 }
+        if let top = biggest, let leader = top.entries.first {
+            summary.append("  largest: \(top.challenge.name) (\(top.entries.count) users), led by \(leader.displayName) "
+                           + "with \(leader.checkins) check-ins, \(leader.minutes) min")
         }
         context.progress.step(["stage": "leaderboards", "challenges": "\(boardCount)",
                                "seconds": String(format: "%.3f", Date().timeIntervalSince(started))])

@@ -118,19 +118,17 @@ struct StatementsStage: ReportStage {
                              seconds: Date().timeIntervalSince(started))
     }
 
-    /// The terminal summary: counts, and spending by category per currency as bars.
+    /// The terminal summary (English, whatever the statements' locale): counts,
+    /// then one line per currency with its spending and the top three
+    /// categories; the bars are in the statements themselves.
     static func summary(_ totals: StatementTotals) -> [String] {
         var out = ["statements: \(totals.couples) couples, \(totals.members) members, \(totals.expenses) expenses, \(totals.transfers) suggested transfers"
                    + (totals.greedyStatements > 0 ? " (\(totals.greedyStatements) large groups settled greedily)" : "")]
         for currency in totals.currencies {
-            let bars = totals.spendingByTag(in: currency).prefix(10).map {
-                TextChart.Bar(label: $0.tag.isEmpty ? "(untagged)" : $0.tag, value: Double($0.amount),
-                              shown: Money.plain($0.amount, currency))
-            }
-            guard !bars.isEmpty else { continue }
-            out.append("")
-            out.append("spending by category, \(currency.code) (top \(bars.count)):")
-            out += TextChart.bars(Array(bars), width: 32).map { "  " + $0 }
+            let top = totals.spendingByTag(in: currency).prefix(3)
+            guard !top.isEmpty else { continue }
+            out.append("  spent \(Money.plain(totals.spending(in: currency), currency)) \(currency.code); top: "
+                       + top.map { "\($0.tag.isEmpty ? "untagged" : $0.tag) \(Money.plain($0.amount, currency))" }.joined(separator: ", "))
         }
         return out
     }

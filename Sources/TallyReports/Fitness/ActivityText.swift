@@ -9,7 +9,7 @@ public enum ActivityText {
                      "\(locale.fitness(.scoreDistribution)) (\(summaries.count) \(locale.fitness(.users).lowercased())):"]
         lines += TextChart.histogram(summaries.map(\.averageScore), bins: 10, range: 0...100).map { "  " + $0 }
         lines += ["", "\(locale.fitness(.dailyScores)) (0–100):"]
-        let idWidth = min(sparklines.map(\.userId.count).max() ?? 0, 28)
+        let idWidth = min(sparklines.map { DisplayWidth.of($0.userId) }.max() ?? 0, 28)
         for (userId, scores) in sparklines {
             lines.append("  \(TextChart.pad(TextChart.truncate(userId, idWidth), idWidth)) \(TextChart.sparkline(scores, range: 0...100))")
         }

@@ -12,7 +12,7 @@ public enum LeaderboardText {
         guard !board.entries.isEmpty else { return (lines + ["(0 \(locale.fitness(.participants).lowercased()))"]).joined(separator: "\n") + "\n" }
         let rankWidth = String(board.entries.map(\.rank).max() ?? 1).count
         let changes = board.entries.map { change($0, locale) }
-        let changeWidth = changes.map(\.count).max() ?? 1
+        let changeWidth = changes.map { DisplayWidth.of($0) }.max() ?? 1
         let bars = TextChart.bars(board.entries.map { e in
             TextChart.Bar(label: e.displayName, value: Double(e.checkins),
                           shown: "\(e.checkins) \(locale.fitness(.points).lowercased()) · \(locale.formatInteger(Int64(e.minutes))) min")

@@ -3,8 +3,10 @@ import TallyCore
 /// The KPI story as text (`kpis/kpis.txt`) and as terminal summary lines:
 /// headlines against last month and targets, sparklines of daily swipes
 /// and matches, MRR by plan as bars, conversion and retention cohort tables
-/// with bars, churn and MRR movements. English labels (the product team's
-/// internal report).
+/// with bars, churn and MRR movements (churn and contraction negative, as in
+/// every KPI output), MRR totals per currency and for the studio. English
+/// labels (the product team's internal report); columns line up by display
+/// width.
 public enum KPIText {
     /// Every line of `kpis.txt`.
     public static func render(_ report: KPIReport) -> [String] {
@@ -12,6 +14,7 @@ public enum KPIText {
         out += headlines(report)
         out += ["", "Swipes and matches per day (\(report.period))"] + swipes(report)
         out += ["", "MRR by plan at end of \(report.period)"] + mrr(report)
+        out += ["", "MRR totals at end of \(report.period)"] + totals(report)
         out += ["", "Free→paid conversion by signup cohort (\(report.targets.conversionWindowDays)-day window; target "
                 + "\(KPIHeadline.percent(report.targets.conversionMin))–\(KPIHeadline.percent(report.targets.conversionMax)))"]
         out += cohortTable(report.conversion.map { ($0.app, $0.cohort, $0.rate, $0.complete) }, unit: "signups")
@@ -25,7 +28,7 @@ public enum KPIText {
             out.append("  \(TextChart.pad(app, 10)) \(TextChart.sparkline(rows.map { $0.rate.value ?? 0 }))  "
                        + rows.map { "\($0.month): \($0.rate.percent) (\($0.rate.numerator)/\($0.rate.denominator))" }.last!)
         }
-        out += ["", "MRR movements in \(report.period)"] + movements(report)
+        out += ["", "MRR movements in \(report.period) (start + movements = end; churn and contraction are negative)"] + movements(report)
         out += ["", "Paywall contexts in \(report.period) (shown → first subscriptions credited)"]
         for row in report.paywall {
             out.append("  \(TextChart.pad(row.app, 10)) \(TextChart.pad(row.context, 22)) shown \(TextChart.padLeft("\(row.shown)", 6))"
@@ -40,21 +43,54 @@ public enum KPIText {
         return out
     }
 
-    /// The terminal summary: the same story in a few lines.
+    /// The terminal summary: three lines (swipes and matches, MRR, targets
+    /// missed); the details are in `kpis/`.
     public static func summary(_ report: KPIReport) -> [String] {
-        var out = ["kpis \(report.period):"]
-        out += headlines(report)
-        out += ["", "swipes per day:"] + swipes(report)
+        let headlines = KPIHeadline.of(report)
+        func figure(_ metric: String) -> String {
+            guard let h = headlines.first(where: { $0.metric == metric }) else { return "0" }
+            return show(h.current) + (h.change.map { " (\($0.text))" } ?? "")
+        }
+        var out = ["kpis: \(figure("Swipes")) swipes, \(figure("Matches")) matches in \(report.period)"]
+        let totals = report.mrrTotals
+        var mrr = totals.currencies.map { "\(Money.plain($0.mrr, $0.currency)) \($0.currency.code)" }.joined(separator: " + ")
+        if let target = totals.reportingCurrency {
+            mrr += totals.studioTotal.map { " = \(Money.plain($0, target)) \(target.code)" } ?? " (no studio total: no fx rate for "
+                + totals.missingRates.map(\.code).joined(separator: ", ") + ")"
+        }
+        out.append("kpis: MRR \(mrr.isEmpty ? "0" : mrr) at end of \(report.period), \(totals.currencies.map(\.subscribers).reduce(0, +)) paid subscribers")
+        let below = headlines.filter { $0.status == .below }.map { "\($0.metric.lowercased()) \($0.app) \(show($0.current))" }
+        out.append("kpis: " + (below.isEmpty ? "every judged cohort meets its target" : "below target: " + below.joined(separator: ", ")))
         return out
     }
 
     static func headlines(_ report: KPIReport) -> [String] {
-        KPIHeadline.of(report).map { h in
-            var line = "  \(TextChart.pad(h.metric, 22)) \(TextChart.pad(h.app, 10)) \(TextChart.padLeft(show(h.current), 14))"
-            if let previous = h.previous { line += "  (last month \(show(previous)))" }
+        let all = KPIHeadline.of(report)
+        let appWidth = all.map { DisplayWidth.of($0.app) }.max() ?? 0
+        return all.map { h in
+            var line = "  \(TextChart.pad(h.metric, 22)) \(TextChart.pad(h.app, appWidth)) \(TextChart.padLeft(show(h.current), 14))"
+            if let previous = h.previous { line += "  (last month \(show(previous)), \(h.change?.text ?? "—"))" }
             if let target = h.target, let status = h.status, status != .unknown { line += "  target \(target): \(status.rawValue)" }
             return line + "  — \(h.scope)"
         }
+    }
+
+    /// MRR per currency, then the studio total in the reporting currency or why there is none.
+    static func totals(_ report: KPIReport) -> [String] {
+        let totals = report.mrrTotals
+        guard !totals.currencies.isEmpty else { return ["  (no paid subscribers)"] }
+        var out = totals.currencies.map { c in
+            var line = "  \(c.currency.code) \(TextChart.padLeft(Money.plain(c.mrr, c.currency), 12))  \(TextChart.padLeft(subscribers(c.subscribers), 15))"
+            if let target = totals.reportingCurrency, c.currency != target {
+                line += c.converted.map { "  = \(Money.plain($0, target)) \(target.code)" } ?? "  (no rate to \(target.code))"
+            }
+            return line
+        }
+        if let target = totals.reportingCurrency, let total = totals.studioTotal {
+            out.append("  studio total \(Money.plain(total, target)) \(target.code)")
+        }
+        out.append("  " + totals.note)
+        return out
     }
 
     static func show(_ value: KPIHeadline.Value) -> String {
@@ -75,16 +111,23 @@ public enum KPIText {
     static func mrr(_ report: KPIReport) -> [String] {
         let rows = report.mrr
         guard !rows.isEmpty else { return ["  (no paid subscribers)"] }
+        let countWidth = rows.map { String($0.subscribers).count }.max() ?? 1
         return TextChart.bars(rows.map {
             TextChart.Bar(label: "\($0.app) \($0.plan) \($0.currency.code)", value: Double($0.mrr),
-                          shown: "\(Money.plain($0.mrr, $0.currency)) (\($0.subscribers) subs)")
+                          shown: "\(Money.plain($0.mrr, $0.currency)) · \(TextChart.padLeft(String($0.subscribers), countWidth)) paid")
         }, width: 30).map { "  " + $0 }
     }
+
+    /// `1 subscriber`, `37 subscribers`.
+    static func subscribers(_ n: Int) -> String { n == 1 ? "1 subscriber" : "\(n) subscribers" }
 
     static func movements(_ report: KPIReport) -> [String] {
         report.movements.filter { $0.month == report.period }.map { m in
             let c = m.currency
-            let parts = MRRMovement.allCases.map { "\($0.rawValue) \(Money.plain($0 == .churn || $0 == .contraction ? -m.amount($0) : m.amount($0), c))" }
+            let parts = MRRMovement.allCases.map { b in
+                let amount = m.signedAmount(b)
+                return "\(b.rawValue) \(amount > 0 ? "+" : "")\(Money.plain(amount, c))"
+            }
             return "  \(TextChart.pad(m.app, 10)) \(c.code) start \(Money.plain(m.startMRR, c)) · " + parts.joined(separator: " · ")
                 + " · end \(Money.plain(m.endMRR, c))"
         }

@@ -8,10 +8,14 @@ import TallyCore
 /// Conversion (column chart by cohort), Paywall, MRR, MRR by plan (stacked
 /// column chart per currency over the months), MRR movements, Churn,
 /// Retention (column chart by cohort), Trials, Shared premium, App Store
-/// events. Rates are percentages, money is in its currency's format,
-/// months and days are real dates. Cohorts still inside their window say so
-/// (`complete` = no). The creation date is the period's first day, so the
-/// bytes are the same on every run.
+/// events. Rates are percentages, changes of rates percentage points with a
+/// sign (`+22.2 pp`), money is in its currency's format, months and days are
+/// real dates (the daily charts' axis too). Status cells colour themselves
+/// against the targets (conditional formats). Cohorts still inside their
+/// window say so (`complete` = no, `vs target` = pending), are greyed in the
+/// tables and left out of the cohort charts, whose axis runs 0–100%. The
+/// creation date is the period's first day, so the bytes are the same on
+/// every run.
 public enum KPIWorkbook {
     /// Writes the workbook for `report` to `path`.
     public static func write(_ report: KPIReport, path: String) throws {
@@ -34,8 +38,15 @@ public enum KPIWorkbook {
         try book.close()
     }
 
+    /// How a cohort table's `Complete` column marks a cohort still inside its window.
+    static let openCohort = "no (window open)"
+
     /// The sheet writers, sharing the workbook's formats.
     private struct Writer {
+        /// The daily charts' category axis: the date cells shown as days, not serial numbers.
+        static let axisDay = "d mmm"
+        static var openCohort: String { KPIWorkbook.openCohort }
+
         let book: XLSXWorkbook
         let report: KPIReport
         let percent: XLSXFormat
@@ -44,6 +55,14 @@ public enum KPIWorkbook {
         let month: XLSXFormat
         let title: XLSXFormat
         let bold: XLSXFormat
+        let signedInteger: XLSXFormat
+        let points: XLSXFormat
+        let note: XLSXFormat
+        /// Conditional fills: a figure below its target, within it, above it, and a cohort still open.
+        let belowFill: XLSXFormat
+        let withinFill: XLSXFormat
+        let aboveFill: XLSXFormat
+        let openFill: XLSXFormat
 
         init(book: XLSXWorkbook, report: KPIReport) throws {
             self.book = book
@@ -54,10 +73,30 @@ public enum KPIWorkbook {
             month = try book.format(.date("yyyy-mm"))
             title = try book.format(.title)
             bold = try book.format(XLSXStyle(bold: true))
+            signedInteger = try book.format(XLSXStyle(numberFormat: "+#,##0;-#,##0;0"))
+            points = try book.format(XLSXStyle(numberFormat: "+0.0 \"pp\";-0.0 \"pp\";0.0 \"pp\""))
+            note = try book.format(XLSXStyle(italic: true))
+            belowFill = try book.format(XLSXStyle(fillColor: 0xF8CBAD))
+            withinFill = try book.format(XLSXStyle(fillColor: 0xC6EFCE))
+            aboveFill = try book.format(XLSXStyle(fillColor: 0x9BD39F))
+            openFill = try book.format(XLSXStyle(fillColor: 0xE7E6E6))
         }
 
         func money(_ currency: Currency) throws -> XLSXFormat {
             try book.format(.money(ReportLocale.enUS.excelMoneyFormat(for: currency)))
+        }
+
+        /// The currency's format with a `+` on gains: `+R$ 97.00`, `-R$ 97.00`.
+        func signedMoney(_ currency: Currency) throws -> XLSXFormat {
+            let positive = ReportLocale.enUS.excelMoneyFormat(for: currency).split(separator: ";")[0]
+            return try book.format(.money("+\(positive);-\(positive);\(positive)"))
+        }
+
+        /// Colours the status cells of `rows` in `column`: below red, within green, above a deeper green, pending grey.
+        func statusColours(_ sheet: XLSXWorksheet, rows: ClosedRange<Int>, column: Int) throws {
+            for (status, fill) in [(TargetStatus.below, belowFill), (.within, withinFill), (.above, aboveFill), (.pending, openFill)] {
+                try sheet.conditionalFormat(rows: rows, columns: column...column, whenEqualTo: status.rawValue, format: fill)
+            }
         }
 
         func rate(_ row: inout XLSXTable.Row, _ rate: KPIRate) throws {
@@ -75,33 +114,84 @@ public enum KPIWorkbook {
             let sheet = try book.addWorksheet(named: "Summary")
             try sheet.write("Product KPIs — \(report.period)", row: 0, column: 0, format: title)
             try sheet.write("This month's figures against last month and against the product's targets. "
-                            + "Rates show numerator/denominator; cohorts still inside their window are left out of headlines.",
-                            row: 1, column: 0)
+                            + "Rates show numerator/denominator; a rate's change is in percentage points (pp); "
+                            + "cohorts still inside their window are left out of headlines. Status: red below target, green within, deeper green above.",
+                            row: 1, column: 0, format: note)
             let header = try book.format(.header)
             for (i, name) in ["Metric", "App", "Scope", "This month", "Last month", "Change", "Target", "Status", "Detail"].enumerated() {
                 try sheet.write(name, row: 3, column: i, format: header)
             }
-            for (i, h) in KPIHeadline.of(report).enumerated() {
+            let headlines = KPIHeadline.of(report)
+            for (i, h) in headlines.enumerated() {
                 let row = 4 + i
                 try sheet.write(h.metric, row: row, column: 0, format: bold)
                 try sheet.write(h.app, row: row, column: 1)
                 try sheet.write(h.scope, row: row, column: 2)
                 try value(h.current, sheet: sheet, row: row, column: 3)
-                if let previous = h.previous {
-                    try value(previous, sheet: sheet, row: row, column: 4)
-                    switch (h.current, previous) {
-                    case (.count(let a), .count(let b)): try sheet.write(Int64(a - b), row: row, column: 5, format: integer)
-                    case (.money(let a, let c), .money(let b, _)): try sheet.write(minor: a - b, currency: c, row: row, column: 5, format: try money(c))
-                    case (.rate(let a), .rate(let b)):
-                        if let x = a.value, let y = b.value { try sheet.write(x - y, row: row, column: 5, format: percent) }
-                    default: break
-                    }
+                if let previous = h.previous { try value(previous, sheet: sheet, row: row, column: 4) }
+                switch h.change {
+                case .count(let n)?: try sheet.write(Int64(n), row: row, column: 5, format: signedInteger)
+                case .money(let minor, let c)?: try sheet.write(minor: minor, currency: c, row: row, column: 5, format: try signedMoney(c))
+                case .points(let tenths)?: try sheet.write(Double(tenths) / 10, row: row, column: 5, format: points)
+                case nil: break
                 }
                 if let target = h.target { try sheet.write(target, row: row, column: 6) }
                 if let status = h.status, status != .unknown { try sheet.write(status.rawValue, row: row, column: 7, format: bold) }
                 if case .rate(let r) = h.current { try sheet.write("\(r.numerator) / \(r.denominator)", row: row, column: 8) }
             }
+            if !headlines.isEmpty { try statusColours(sheet, rows: 4...(3 + headlines.count), column: 7) }
+            try mrrTotals(sheet, row: 5 + headlines.count)
             try sheet.freeze(rows: 4)
+        }
+
+        /// The MRR totals block of the Summary, from `row`: per currency, then the studio total or why there is none.
+        func mrrTotals(_ sheet: XLSXWorksheet, row first: Int) throws {
+            let totals = report.mrrTotals
+            let header = try book.format(.header)
+            try sheet.write("MRR totals at end of \(report.period)", row: first, column: 0, format: bold)
+            let target = totals.reportingCurrency
+            let names = ["Currency", "Paid subscribers", "MRR", "Last month", "Change"]
+                + (target.map { ["Rate to \($0.code)", "Rate date", "MRR in \($0.code)"] } ?? [])
+            for (i, name) in names.enumerated() { try sheet.write(name, row: first + 1, column: i, format: header) }
+            var row = first + 2
+            for c in totals.currencies {
+                let format = try money(c.currency)
+                let before = report.previousMRRTotals.currencies.first { $0.currency == c.currency }?.mrr ?? 0
+                try sheet.write(c.currency.code, row: row, column: 0)
+                try sheet.write(Int64(c.subscribers), row: row, column: 1, format: integer)
+                try sheet.write(minor: c.mrr, currency: c.currency, row: row, column: 2, format: format)
+                try sheet.write(minor: before, currency: c.currency, row: row, column: 3, format: format)
+                try sheet.write(minor: c.mrr - before, currency: c.currency, row: row, column: 4, format: try signedMoney(c.currency))
+                if let target {
+                    if let rate = c.rate {
+                        try sheet.write(Double(rate.rate.description) ?? 0, row: row, column: 5)
+                        try sheet.write(rate.date, row: row, column: 6, format: day)
+                    } else if c.currency == target {
+                        try sheet.write("—", row: row, column: 5)
+                    } else {
+                        try sheet.write("no rate", row: row, column: 5, format: belowFill)
+                    }
+                    if let converted = c.converted {
+                        try sheet.write(minor: converted, currency: target, row: row, column: 7, format: try money(target))
+                    }
+                }
+                row += 1
+            }
+            if let target {
+                try sheet.write("Studio total (\(target.code))", row: row, column: 0, format: bold)
+                if let total = totals.studioTotal {
+                    let format = try book.format(XLSXStyle.money(ReportLocale.enUS.excelMoneyFormat(for: target)).bolded)
+                    try sheet.write(minor: total, currency: target, row: row, column: 7, format: format)
+                    if let before = report.previousMRRTotals.studioTotal {
+                        try sheet.write(minor: before, currency: target, row: row, column: 3, format: try money(target))
+                        try sheet.write(minor: total - before, currency: target, row: row, column: 4, format: try signedMoney(target))
+                    }
+                } else {
+                    try sheet.write("—", row: row, column: 7)
+                }
+                row += 1
+            }
+            try sheet.write(totals.note, row: row, column: 0, format: note)
         }
 
         func value(_ value: KPIHeadline.Value, sheet: XLSXWorksheet, row: Int, column: Int) throws {
@@ -138,11 +228,13 @@ public enum KPIWorkbook {
             try chart.addSeries(name: "Matches", categories: .column(0, rows: rows, of: sheet), values: .column(7, rows: rows, of: sheet))
             try chart.setTitle("Daily swipes and matches — \(report.period)")
             try chart.setAxisNames(category: "Day", value: "Count")
+            try chart.setCategoryAxisNumberFormat(Self.axisDay)
             try chart.setLegend(.bottom)
             try sheet.insertChart(chart, row: 1, column: 11, xScale: 1.6, yScale: 1.2)
             let matches = try book.addChart(.line)
             try matches.addSeries(name: "Matches", categories: .column(0, rows: rows, of: sheet), values: .column(7, rows: rows, of: sheet))
             try matches.setTitle("Daily matches — \(report.period)")
+            try matches.setCategoryAxisNumberFormat(Self.axisDay)
             try matches.setLegend(.none)
             try sheet.insertChart(matches, row: 20, column: 11, xScale: 1.6, yScale: 1.0)
         }
@@ -163,8 +255,11 @@ public enum KPIWorkbook {
             return 1...labels.count
         }
 
-        func cohortChart(sheet: XLSXWorksheet, rows: [(app: String, cohort: YearMonth, rate: KPIRate)], at column: Int,
-                         title: String) throws {
+        /// A column chart of the complete cohorts' rates (0–100%) beside the table, with a note naming the open cohorts left out.
+        func cohortChart(sheet: XLSXWorksheet, rows all: [(app: String, cohort: YearMonth, rate: KPIRate, complete: Bool)],
+                         at column: Int, title: String) throws {
+            let rows = all.filter(\.complete)
+            let open = Array(Set(all.filter { !$0.complete }.map(\.cohort))).sorted()
             let apps = Array(Set(rows.map(\.app))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             let cohorts = Array(Set(rows.map(\.cohort))).sorted().suffix(24)
             let cohortList = Array(cohorts)
@@ -181,8 +276,25 @@ public enum KPIWorkbook {
             try chart.setTitle(title)
             try chart.setAxisNames(category: "Cohort", value: "Rate")
             try chart.setValueAxisNumberFormat("0%")
+            try chart.setValueAxisBounds(min: 0, max: 1)
             try chart.setLegend(.bottom)
-            try sheet.insertChart(chart, row: cohortList.count + 3, column: column, xScale: 1.6, yScale: 1.2)
+            let noteRow = cohortList.count + 2
+            if !open.isEmpty {
+                try sheet.write("The chart shows complete cohorts only; still inside the window (greyed in the table, "
+                                + "vs target \"pending\"): \(open.map(\.description).joined(separator: ", ")).",
+                                row: noteRow, column: column, format: note)
+            }
+            try sheet.insertChart(chart, row: noteRow + 1, column: column, xScale: 1.6, yScale: 1.2)
+        }
+
+        /// Greys the rows of a cohort table whose window is still open (`complete` column `completeColumn`).
+        func greyOpenCohorts(_ table: XLSXTable, completeColumn: Int, lastColumn: Int) throws {
+            guard table.rowCount > 0 else { return }
+            let letter = XLSXWorksheet.columnName(completeColumn)
+            for sheet in table.sheets where sheet.lastRow >= 1 {
+                try sheet.conditionalFormat(rows: 1...sheet.lastRow, columns: 0...lastColumn,
+                                            whenFormula: "$\(letter)2=\"\(Self.openCohort)\"", format: openFill)
+            }
         }
 
         func conversion() throws {
@@ -196,14 +308,17 @@ public enum KPIWorkbook {
                     try table.appendRow { row in
                         try row.write(r.app); try row.write(r.cohort.firstDay)
                         try row.write(Int64(r.rate.denominator)); try row.write(Int64(r.rate.numerator)); try rate(&row, r.rate)
-                        try row.write(Int64(t.conversionWindowDays)); try row.write(r.complete ? "yes" : "no (window open)")
+                        try row.write(Int64(t.conversionWindowDays)); try row.write(r.complete ? "yes" : Self.openCohort)
                         try row.write(t.conversionMin); try row.write(t.conversionMax)
-                        try row.write(TargetStatus.of(r.rate.value, min: t.conversionMin, max: t.conversionMax).rawValue)
+                        try row.write(TargetStatus.of(r.rate.value, min: t.conversionMin, max: t.conversionMax,
+                                                      complete: r.complete).rawValue)
                     }
                 }
             }
-            try cohortChart(sheet: table.sheets[0], rows: report.conversion.map { ($0.app, $0.cohort, $0.rate) }, at: 11,
-                            title: "Free→paid conversion by signup cohort")
+            try greyOpenCohorts(table, completeColumn: 6, lastColumn: 9)
+            try statusColours(table.sheets[0], rows: 1...max(table.sheets[0].lastRow, 1), column: 9)
+            try cohortChart(sheet: table.sheets[0], rows: report.conversion.map { ($0.app, $0.cohort, $0.rate, $0.complete) },
+                            at: 11, title: "Free→paid conversion by signup cohort (complete cohorts)")
         }
 
         func paywall() throws {
@@ -231,6 +346,8 @@ public enum KPIWorkbook {
             }
         }
 
+        /// Per currency: a pivot of MRR by month and plan with a total column, and a stacked column chart of it,
+        /// unless no plan's MRR ever changed (one flat subscriber would draw identical bars): a note says so instead.
         func mrrByPlan() throws {
             let sheet = try book.addWorksheet(named: "MRR by plan")
             let history = report.mrrHistory
@@ -239,23 +356,38 @@ public enum KPIWorkbook {
                 let rows = history.filter { $0.currency == currency }
                 let months = Array(Set(rows.map(\.month))).sorted()
                 let plans = Array(Set(rows.map { "\($0.app) \($0.plan)" })).sorted()
-                var values: [String: Double] = [:]
-                for r in rows { values["\(r.app) \(r.plan)|\(r.month)"] = Double(r.mrr) / Double(currency.scale) }
+                var minor: [String: Int64] = [:]
+                for r in rows { minor["\(r.app) \(r.plan)|\(r.month)", default: 0] += r.mrr }
+                var totals: [YearMonth: Int64] = [:]
+                for r in rows { totals[r.month, default: 0] += r.mrr }
+                let major = { (m: Int64) in Double(m) / Double(currency.scale) }
+                let series = plans + ["Total"]
                 guard let range = try pivot(on: sheet, column: column, corner: "Month (\(currency.code))",
-                                            labels: months.map(\.description), series: plans,
-                                            value: { i, j in values["\(plans[j])|\(months[i])"] }, format: try money(currency))
+                                            labels: months.map(\.description), series: series,
+                                            value: { i, j in
+                                                j == plans.count ? totals[months[i]].map(major)
+                                                    : minor["\(plans[j])|\(months[i])"].map(major)
+                                            }, format: try money(currency))
                 else { continue }
-                let chart = try book.addChart(.stackedColumn)
-                for (j, plan) in plans.enumerated() {
-                    try chart.addSeries(name: plan, categories: .column(column, rows: range, of: sheet),
-                                        values: .column(column + 1 + j, rows: range, of: sheet))
+                let flat = plans.allSatisfy { plan in Set(months.map { minor["\(plan)|\($0)"] ?? 0 }).count == 1 }
+                if flat {
+                    let total = totals[months[0]] ?? 0
+                    try sheet.write("No chart: \(plans.joined(separator: ", ")) stayed at \(Money.plain(total, currency)) \(currency.code) "
+                                    + "every month from \(months[0]) to \(months[months.count - 1]); a chart would repeat one bar.",
+                                    row: months.count + 2, column: column, format: note)
+                } else {
+                    let chart = try book.addChart(.stackedColumn)
+                    for (j, plan) in plans.enumerated() {
+                        try chart.addSeries(name: plan, categories: .column(column, rows: range, of: sheet),
+                                            values: .column(column + 1 + j, rows: range, of: sheet))
+                    }
+                    try chart.setTitle("MRR by plan, \(currency.code)")
+                    try chart.setAxisNames(category: "Month", value: "MRR (\(currency.code))")
+                    try chart.setValueAxisNumberFormat(ReportLocale.enUS.excelMoneyFormat(for: currency))
+                    try chart.setLegend(.bottom)
+                    try sheet.insertChart(chart, row: months.count + 3, column: column, xScale: 1.6, yScale: 1.3)
                 }
-                try chart.setTitle("MRR by plan, \(currency.code)")
-                try chart.setAxisNames(category: "Month", value: "MRR (\(currency.code))")
-                try chart.setValueAxisNumberFormat(ReportLocale.enUS.excelMoneyFormat(for: currency))
-                try chart.setLegend(.bottom)
-                try sheet.insertChart(chart, row: months.count + 3, column: column, xScale: 1.6, yScale: 1.3)
-                column += plans.count + 2
+                column += series.count + 2
             }
             try sheet.freeze(rows: 1)
         }
@@ -270,10 +402,7 @@ public enum KPIWorkbook {
                     try table.appendRow { row in
                         try row.write(r.app); try row.write(r.month.firstDay); try row.write(r.currency.code)
                         try row.write(minor: r.startMRR, currency: r.currency, format: format)
-                        for b in buckets {
-                            let signed = b == .churn || b == .contraction ? -r.amount(b) : r.amount(b)
-                            try row.write(minor: signed, currency: r.currency, format: format)
-                        }
+                        for b in buckets { try row.write(minor: r.signedAmount(b), currency: r.currency, format: format) }
                         try row.write(minor: r.endMRR, currency: r.currency, format: format)
                         try row.write(minor: r.net, currency: r.currency, format: format)
                         for b in buckets { try row.write(Int64(r.count(b))) }
@@ -306,27 +435,30 @@ public enum KPIWorkbook {
                     try table.appendRow { row in
                         try row.write(r.app); try row.write(r.cohort.firstDay); try row.write(Int64(r.rate.denominator))
                         try row.write(Int64(r.rate.numerator)); try rate(&row, r.rate); try row.write(Int64(t.retentionDays))
-                        try row.write(r.complete ? "yes" : "no (window open)"); try row.write(t.retention)
-                        try row.write(TargetStatus.of(r.rate.value, min: t.retention).rawValue)
+                        try row.write(r.complete ? "yes" : Self.openCohort); try row.write(t.retention)
+                        try row.write(TargetStatus.of(r.rate.value, min: t.retention, complete: r.complete).rawValue)
                     }
                 }
             }
-            try cohortChart(sheet: table.sheets[0], rows: report.retention.map { ($0.app, $0.cohort, $0.rate) }, at: 10,
-                            title: "\(t.retentionDays)-day retention by first-subscribed cohort")
+            try greyOpenCohorts(table, completeColumn: 6, lastColumn: 8)
+            try statusColours(table.sheets[0], rows: 1...max(table.sheets[0].lastRow, 1), column: 8)
+            try cohortChart(sheet: table.sheets[0], rows: report.retention.map { ($0.app, $0.cohort, $0.rate, $0.complete) },
+                            at: 10, title: "\(t.retentionDays)-day retention by first-subscribed cohort (complete cohorts)")
         }
 
         func trials() throws {
-            _ = try table("Trials", [.init("App"), .init("Month", format: month), .init("Trials started", format: integer),
+            let table = try table("Trials", [.init("App"), .init("Month", format: month), .init("Trials started", format: integer),
                                      .init("Converted", format: integer), .init("Trial conversion", format: percent),
                                      .init("Complete")]) { table in
                 for r in report.trials {
                     try table.appendRow { row in
                         try row.write(r.app); try row.write(r.month.firstDay); try row.write(Int64(r.rate.denominator))
                         try row.write(Int64(r.rate.numerator)); try rate(&row, r.rate)
-                        try row.write(r.complete ? "yes" : "no (window open)")
+                        try row.write(r.complete ? "yes" : Self.openCohort)
                     }
                 }
             }
+            try greyOpenCohorts(table, completeColumn: 5, lastColumn: 5)
         }
 
         func sharedPremium() throws {

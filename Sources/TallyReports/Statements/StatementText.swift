@@ -10,7 +10,7 @@ public enum StatementText {
         var out: [String] = []
         let title = locale.statementTitle(coupleName: s.couple.name.isEmpty ? s.couple.id : s.couple.name, period: s.period)
         out.append(title)
-        out.append(String(repeating: "═", count: title.count))
+        out.append(String(repeating: "═", count: DisplayWidth.of(title)))
         out.append("\(locale.label(.currency)): \(s.couple.currency.code) · \(w.expenses): \(s.expenseCount)")
         out.append("")
 
@@ -68,13 +68,13 @@ public enum StatementText {
     /// Columns padded to their widest cell; the first column left-aligned, the rest right-aligned.
     static func table(_ rows: [[String]]) -> [String] {
         guard let first = rows.first else { return [] }
-        let widths = (0..<first.count).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        let widths = (0..<first.count).map { c in rows.map { DisplayWidth.of($0[c]) }.max() ?? 0 }
         return rows.enumerated().flatMap { index, row -> [String] in
             let line = row.enumerated().map { c, cell in
                 c == 0 ? TextChart.pad(cell, widths[c]) : TextChart.padLeft(cell, widths[c])
             }.joined(separator: "  ")
             let text = "  " + line
-            return index == 0 ? [text, "  " + String(repeating: "─", count: line.count)] : [text]
+            return index == 0 ? [text, "  " + String(repeating: "─", count: DisplayWidth.of(line))] : [text]
         }
     }
 

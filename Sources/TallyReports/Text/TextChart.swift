@@ -1,6 +1,6 @@
 /// Text charts for terminals and `.txt` reports: horizontal bars with labels
-/// and values, and sparklines. Widths count Characters, so labels with
-/// accents line up.
+/// and values, and sparklines. Widths are display widths (``DisplayWidth``),
+/// so labels with accents, emoji, flags and CJK names line up.
 public enum TextChart {
     /// One bar of a bar chart.
     public struct Bar: Sendable {
@@ -20,8 +20,8 @@ public enum TextChart {
     /// Negative values draw with `░` so refunds stand out.
     public static func bars(_ bars: [Bar], width: Int = 30) -> [String] {
         guard !bars.isEmpty else { return [] }
-        let labelWidth = min(bars.map { $0.label.count }.max() ?? 0, 28)
-        let valueWidth = bars.map { $0.shown.count }.max() ?? 0
+        let labelWidth = min(bars.map { DisplayWidth.of($0.label) }.max() ?? 0, 28)
+        let valueWidth = bars.map { DisplayWidth.of($0.shown) }.max() ?? 0
         let largest = bars.map { abs($0.value) }.max() ?? 0
         return bars.map { bar in
             let label = pad(truncate(bar.label, labelWidth), labelWidth)
@@ -73,18 +73,12 @@ public enum TextChart {
         }, width: width)
     }
 
-    /// `text` padded with spaces on the right to `width` characters.
-    public static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-    }
+    /// `text` padded with spaces on the right to `width` display columns.
+    public static func pad(_ text: String, _ width: Int) -> String { DisplayWidth.pad(text, to: width) }
 
-    /// `text` padded with spaces on the left to `width` characters.
-    public static func padLeft(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
-    }
+    /// `text` padded with spaces on the left to `width` display columns.
+    public static func padLeft(_ text: String, _ width: Int) -> String { DisplayWidth.padLeft(text, to: width) }
 
-    /// `text` cut to `width` characters, ending in `…` when cut.
-    public static func truncate(_ text: String, _ width: Int) -> String {
-        text.count <= width ? text : String(text.prefix(max(width - 1, 0))) + "…"
-    }
+    /// `text` cut to `width` display columns, ending in `…` when cut.
+    public static func truncate(_ text: String, _ width: Int) -> String { DisplayWidth.truncate(text, to: width) }
 }

@@ -17,7 +17,7 @@ public final class XLSXWorksheet {
     /// The most rows this sheet may hold (the workbook's ``XLSXWorkbook/Options/maxRowsPerSheet``).
     public let maxRows: Int
     let pointer: UnsafeMutablePointer<lxw_worksheet>
-    private let state: XLSXWorkbookState
+    let state: XLSXWorkbookState
     /// Fitted width per column (characters), from the content written.
     private var fittedWidths: [Int] = []
     /// Widths set explicitly; they win over fitted widths.

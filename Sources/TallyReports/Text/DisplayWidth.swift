@@ -1,0 +1,106 @@
+/// How many terminal columns text takes in a monospaced font, counted per
+/// grapheme cluster (a `Character`), so every text report and the terminal
+/// summary line up with emoji, flags, accents and CJK names.
+///
+/// A cluster is 0 columns when it is only combining marks, zero-width
+/// characters or controls; 2 when it is shown as an emoji (a scalar with
+/// Emoji_Presentation, any cluster with the emoji variation selector
+/// U+FE0F, a flag of two regional indicators; ZWJ sequences are one cluster)
+/// or when its first scalar is East Asian Wide or Fullwidth; otherwise 1.
+/// East Asian Ambiguous characters (box drawing, `█`, `—`) count 1, as
+/// terminals outside CJK locales draw them.
+///
+/// ```swift
+/// DisplayWidth.of("Zoë 🏃‍♀️")   // 6: "Zoë " is 4, the runner 2
+/// DisplayWidth.of("🇨🇱")        // 2
+/// DisplayWidth.of("e\u{301}")  // 1
+/// DisplayWidth.of("日本")       // 4
+/// ```
+public enum DisplayWidth {
+    /// The columns `text` takes.
+    public static func of(_ text: some StringProtocol) -> Int {
+        var width = 0
+        for character in text { width += of(character) }
+        return width
+    }
+
+    /// The columns one grapheme cluster takes: 0, 1 or 2.
+    public static func of(_ character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if first.isASCII { return first.value < 0x20 || first.value == 0x7F ? 0 : 1 }
+        if scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+        if scalars.allSatisfy(isZeroWidth) { return 0 }
+        if first.properties.isEmojiPresentation { return 2 }
+        if isRegionalIndicator(first) { return 2 }
+        if isWide(first.value) { return 2 }
+        return 1
+    }
+
+    /// Combining marks, format characters (ZWJ, ZWNJ, soft hyphen, bidi marks) and controls.
+    static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control: return true
+        default: return scalar.value == 0x200B || (0x1160...0x11FF).contains(scalar.value)
+        }
+    }
+
+    static func isRegionalIndicator(_ scalar: Unicode.Scalar) -> Bool {
+        (0x1F1E6...0x1F1FF).contains(scalar.value)
+    }
+
+    /// East Asian Wide (W) and Fullwidth (F) blocks (Unicode's EastAsianWidth.txt, by block).
+    static func isWide(_ value: UInt32) -> Bool {
+        for range in wideRanges where range.contains(value) { return true }
+        return false
+    }
+
+    static let wideRanges: [ClosedRange<UInt32>] = [
+        0x1100...0x115F,   // Hangul Jamo initial consonants
+        0x2E80...0x303E,   // CJK radicals, Kangxi, ideographic description, CJK symbols and punctuation
+        0x3041...0x33FF,   // Hiragana, Katakana, Bopomofo, Hangul compatibility Jamo, Kanbun, CJK strokes, enclosed, compatibility
+        0x3400...0x4DBF,   // CJK Unified Ideographs Extension A
+        0x4E00...0x9FFF,   // CJK Unified Ideographs
+        0xA000...0xA4CF,   // Yi
+        0xA960...0xA97F,   // Hangul Jamo Extended-A
+        0xAC00...0xD7A3,   // Hangul syllables
+        0xF900...0xFAFF,   // CJK compatibility ideographs
+        0xFE10...0xFE19,   // vertical forms
+        0xFE30...0xFE6F,   // CJK compatibility forms, small form variants
+        0xFF00...0xFF60,   // fullwidth forms
+        0xFFE0...0xFFE6,   // fullwidth signs
+        0x16FE0...0x18CFF, // Tangut, Khitan
+        0x1B000...0x1B2FF, // Kana supplement and extensions, Nüshu
+        0x1F200...0x1F2FF, // enclosed ideographic supplement
+        0x20000...0x2FFFD, // CJK Extensions B–F, compatibility supplement
+        0x30000...0x3FFFD, // CJK Extensions G–H
+    ]
+
+    /// `text` padded with spaces on the right to `width` columns (unchanged when already as wide).
+    public static func pad(_ text: String, to width: Int) -> String {
+        let have = of(text)
+        return have >= width ? text : text + String(repeating: " ", count: width - have)
+    }
+
+    /// `text` padded with spaces on the left to `width` columns (unchanged when already as wide).
+    public static func padLeft(_ text: String, to width: Int) -> String {
+        let have = of(text)
+        return have >= width ? text : String(repeating: " ", count: width - have) + text
+    }
+
+    /// `text` cut to at most `width` columns, ending in `…` when cut; a
+    /// cluster is never split (a wide one that does not fit is left out).
+    public static func truncate(_ text: String, to width: Int) -> String {
+        guard of(text) > width else { return text }
+        guard width > 0 else { return "" }
+        var kept = ""
+        var used = 0
+        for character in text {
+            let w = of(character)
+            if used + w > width - 1 { break }
+            kept.append(character)
+            used += w
+        }
+        return kept + "…"
+    }
+}

@@ -1,0 +1,303 @@
+import Foundation
+import Testing
+import TallyCore
+import TallyTestSupport
+@testable import TallyPipeline
+
+/// One run of sample-data/ (its tally.yml reports MRR in BRL), shared by the
+/// tests below; and a second report on the same warehouse in JPY, which
+/// no fx rate of sample-data/ leads to (it has JPY→BRL, not BRL→JPY).
+private final class SampleRun: Sendable {
+    static let shared = Result { try SampleRun() }
+
+    let work: URL
+    let out: URL
+    let outcome: TallyRunner.Outcome
+    /// The same period reported with `kpis.reportingCurrency: JPY`.
+    let yenOut: URL
+    let yenSummary: [String]
+
+    init() throws {
+        work = try temporaryFolder("kpis-readable")
+        out = work.appendingPathComponent("out")
+        yenOut = work.appendingPathComponent("jpy")
+        let runner = TallyRunner(logger: .init(label: "test"), progress: Progress(mode: .silent))
+        let data = repositoryRoot.appendingPathComponent("sample-data")
+        let db = work.appendingPathComponent("tally.sqlite").path
+        outcome = try runner.run(RunRequest(dataDirectory: data, outDirectory: out, period: YearMonth("2026-10")!,
+                                            databasePath: db, reproducible: true))
+        let sampleConfig = try String(contentsOf: data.appendingPathComponent("tally.yml"), encoding: .utf8)
+        let config = work.appendingPathComponent("jpy.yml")
+        try Data(sampleConfig.replacingOccurrences(of: "reportingCurrency: BRL", with: "reportingCurrency: JPY").utf8).write(to: config)
+        yenSummary = try runner.run(RunRequest(dataDirectory: data, outDirectory: yenOut, period: YearMonth("2026-10")!,
+                                      databasePath: db, configURL: config, reproducible: true)).summary
+    }
+
+    static func get() throws -> SampleRun { try shared.get() }
+
+    func csv(_ name: String, in folder: URL? = nil) throws -> [[String]] {
+        try String(contentsOf: (folder ?? out).appendingPathComponent("kpis/\(name)"), encoding: .utf8)
+            .split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    func text(in folder: URL? = nil) throws -> String {
+        try String(contentsOf: (folder ?? out).appendingPathComponent("kpis/kpis.txt"), encoding: .utf8)
+    }
+
+    func book(in folder: URL? = nil) throws -> XLSXReader {
+        try XLSXReader(url: (folder ?? out).appendingPathComponent("kpis/kpis.xlsx"))
+    }
+}
+
+@Suite("KPI reports people can read (sample-data)", .serialized)
+struct KPIReadableReportsTests {
+    /// The Summary row (1-based) whose metric and app are these.
+    func summaryRow(_ book: XLSXReader, metric: String, app: String) throws -> Int? {
+        for row in 5...60 where try book.strings("Summary", row).prefix(2) == [metric, app] { return row }
+        return nil
+    }
+
+    @Test("the daily charts' category axis shows dates: a date format on the axis and on the date cells")
+    func dailyAxisShowsDates() throws {
+        let book = try SampleRun.get().book()
+        #expect(try book.numberFormat("Swipes", "A2") == "yyyy-mm-dd")
+        let charts = try book.chartPaths(onSheet: "Swipes")
+        #expect(charts.count == 2)
+        for path in charts {
+            let root = try XMLNode.parse(book.data(path))
+            let axis = try #require(root.descendants("catAx").first ?? root.descendants("dateAx").first)
+            let format = axis.descendants("numFmt").first?.attributes
+            #expect(format?["formatCode"] == "d mmm", "\(path)")
+            #expect(format?["sourceLinked"] == "0", "\(path)")
+        }
+    }
+
+    @Test("a rate's change on the Summary is in percentage points with a sign; counts and money are signed")
+    func summaryChanges() throws {
+        let book = try SampleRun.get().book()
+        // FisioFlow's latest complete conversion cohort: 44.8% (13/29) against 22.6% (7/31).
+        let conversion = try #require(try summaryRow(book, metric: "Free→paid conversion", app: "FisioFlow"))
+        #expect(try book.cell("Summary", "F\(conversion)")?.number == 22.2)
+        #expect(try book.numberFormat("Summary", "F\(conversion)") == "+0.0 \"pp\";-0.0 \"pp\";0.0 \"pp\"")
+        let swipes = try #require(try summaryRow(book, metric: "Swipes", app: "FypMatch"))
+        #expect(try book.cell("Summary", "F\(swipes)")?.number == 97)
+        #expect(try book.numberFormat("Summary", "F\(swipes)")?.hasPrefix("+#,##0;-#,##0") == true)
+        let mrr = try #require(try summaryRow(book, metric: "MRR", app: "FisioFlow"))
+        #expect(try book.cell("Summary", "F\(mrr)")?.number == 1179)
+        #expect(try book.numberFormat("Summary", "F\(mrr)")?.hasPrefix("+") == true)
+        let text = try SampleRun.get().text()
+        #expect(text.contains("(last month 22.6% (7/31), +22.2 pp)"))
+    }
+
+    @Test("status cells colour themselves: conditional formats on the Summary and the cohort sheets")
+    func conditionalFormats() throws {
+        let book = try SampleRun.get().book()
+        let summary = try XMLNode.parse(Data(try book.sheetXML("Summary").utf8))
+        let ranges = summary.descendants("conditionalFormatting")
+        #expect(ranges.count == 1 && ranges.first?.attributes["sqref"]?.hasPrefix("H5:H") == true, "the Status column")
+        let rules = ranges.flatMap { $0.descendants("cfRule") }
+        #expect(rules.count == 4 && rules.allSatisfy { $0.attributes["dxfId"] != nil })
+        let formulas = Set(rules.flatMap { $0.descendants("formula") }.map(\.text))
+        #expect(formulas == ["\"below\"", "\"within\"", "\"above\"", "\"pending\""])
+        #expect(try book.text("xl/styles.xml").contains("<dxfs count="))
+        for sheet in ["Conversion", "Retention"] {
+            let xml = try book.sheetXML(sheet)
+            #expect(xml.contains("<formula>$G2=\"no (window open)\"</formula>"), "\(sheet): open cohorts greyed")
+            #expect(xml.contains("<formula>\"pending\"</formula>"), "\(sheet)")
+        }
+        #expect(try book.sheetXML("Trials").contains("<formula>$F2=\"no (window open)\"</formula>"))
+    }
+
+    @Test("cohort charts run 0–100% and leave the open cohorts out, saying so on the sheet")
+    func cohortCharts() throws {
+        let run = try SampleRun.get()
+        let book = try run.book()
+        for (sheet, noteColumn) in [("Conversion", "L"), ("Retention", "K")] {
+            let charts = try book.chartPaths(onSheet: sheet)
+            #expect(charts.count == 1)
+            let root = try XMLNode.parse(book.data(charts[0]))
+            let valueAxis = try #require(root.descendants("valAx").first)
+            #expect(valueAxis.descendants("max").first?.attributes["val"] == "1", "\(sheet)")
+            #expect(valueAxis.descendants("min").first?.attributes["val"] == "0", "\(sheet)")
+            // The pivot the chart draws lists complete cohorts only (2026-03…2026-09); its note names 2026-10.
+            #expect(try book.cell(sheet, "\(noteColumn)2")?.string == "2026-03")
+            #expect(try book.cell(sheet, "\(noteColumn)8")?.string == "2026-09")
+            let note = try #require(try book.cell(sheet, "\(noteColumn)10")?.string)
+            #expect(note.contains("complete cohorts only") && note.contains("2026-10"), "\(note)")
+        }
+        // In the tables and the CSV an open cohort is "pending", never below.
+        for name in ["conversion.csv", "retention.csv"] {
+            let rows = try run.csv(name).dropFirst()
+            #expect(!rows.isEmpty)
+            for row in rows { #expect((row[6] == "false") == (row[row.count - 1] == "pending"), "\(name): \(row)") }
+        }
+        #expect(try book.cell("Conversion", "J9")?.string == "pending")   // FisioFlow 2026-10, 1/28
+    }
+
+    @Test("MRR movements have one sign in CSV, XLSX and text: churn and contraction negative, start + movements = end")
+    func movementSigns() throws {
+        let run = try SampleRun.get()
+        let book = try run.book()
+        let csv = try run.csv("mrr_movements.csv")
+        let header = csv[0]
+        #expect(Array(header.prefix(11)) == ["app", "month", "currency", "startMrr", "new", "expansion", "contraction", "churn",
+                                             "reactivation", "endMrr", "netChange"])
+        var sawChurn = false
+        for (index, row) in csv.dropFirst().enumerated() {
+            let amounts = row[4...8].map { Double($0)! }
+            #expect(amounts[2] <= 0 && amounts[3] <= 0, "contraction and churn are never positive: \(row)")
+            #expect(amounts[0] >= 0 && amounts[1] >= 0 && amounts[4] >= 0, "\(row)")
+            let start = Decimal(string: row[3])!, end = Decimal(string: row[9])!
+            let sum = row[4...8].map { Decimal(string: $0)! }.reduce(start, +)
+            #expect(sum == end, "\(row)")
+            #expect(Decimal(string: row[10])! == end - start)
+            if amounts[3] < 0 { sawChurn = true }
+            // The same row in the workbook (same order), cell by cell.
+            let sheetRow = index + 2
+            for (offset, column) in ["E", "F", "G", "H", "I"].enumerated() {
+                #expect(try book.cell("MRR movements", "\(column)\(sheetRow)")?.number == amounts[offset], "\(row) \(column)")
+            }
+        }
+        #expect(sawChurn)
+        // The period's lines in kpis.txt print the same signed figures.
+        let text = try run.text()
+        for row in csv.dropFirst() where row[1] == "2026-10" {
+            let signed = ["new", "expansion", "contraction", "churn", "reactivation"].enumerated().map { i, name in
+                let value = row[4 + i]
+                return "\(name) \(Double(value)! > 0 ? "+" : "")\(value)"
+            }
+            #expect(text.contains(signed.joined(separator: " · ")), "\(row)")
+        }
+        #expect(text.contains("churn -294.00"))
+    }
+
+    @Test("MRR totals per currency and the studio total in BRL, in the CSV, the Summary and kpis.txt")
+    func totalsWithRates() throws {
+        let run = try SampleRun.get()
+        let rows = try run.csv("mrr_totals.csv")
+        #expect(rows[0] == ["month", "currency", "subscribers", "mrr", "reportingCurrency", "rate", "rateDate",
+                            "mrrInReportingCurrency", "note"])
+        let brl = try #require(rows.first { $0[1] == "BRL" })
+        let usd = try #require(rows.first { $0[1] == "USD" })
+        let total = try #require(rows.first { $0[1] == "total" })
+        #expect(brl[7] == brl[3] && brl[5] == "" && brl[4] == "BRL")
+        #expect(usd[3] == "4.99" && usd[4] == "BRL" && !usd[5].isEmpty && usd[6] <= "2026-10-31")
+        let converted = Decimal(string: usd[7])!
+        #expect(Decimal(string: total[7])! == Decimal(string: brl[3])! + converted)
+        #expect(total[2] == "\(Int(brl[2])! + Int(usd[2])!)")
+        // BRL subtotal = the plans' MRR in mrr.csv.
+        let plans = try run.csv("mrr.csv").dropFirst().filter { $0[4] == "BRL" }.map { Decimal(string: $0[3])! }.reduce(0, +)
+        #expect(plans == Decimal(string: brl[3])!)
+
+        let book = try run.book()
+        var found = false
+        for row in 5...80 where try book.cell("Summary", "A\(row)")?.string == "Studio total (BRL)" {
+            #expect(try book.cell("Summary", "H\(row)")?.number == NSDecimalNumber(decimal: Decimal(string: total[7])!).doubleValue)
+            found = true
+        }
+        #expect(found)
+        let text = try run.text()
+        #expect(text.contains("studio total \(total[7]) BRL"))
+        #expect(run.outcome.summary.contains { $0.contains("= \(total[7]) BRL") })
+    }
+
+    @Test("without a rate to the reporting currency the studio total is empty and the currencies are named")
+    func totalsWithoutRates() throws {
+        let run = try SampleRun.get()
+        let rows = try String(contentsOf: run.yenOut.appendingPathComponent("kpis/mrr_totals.csv"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let note = "no studio total in JPY: no fx rate from BRL, USD to JPY on or before 2026-10-31 in expenses/fx"
+        #expect(rows.last == "2026-10,total,126,,JPY,,,,\"\(note)\"")
+        #expect(rows.contains("2026-10,BRL,125,8612.66,JPY,,,,no fx rate to JPY"))
+        #expect(rows.contains("2026-10,USD,1,4.99,JPY,,,,no fx rate to JPY"))
+        let text = try run.text(in: run.yenOut)
+        #expect(text.contains("  " + note))
+        #expect(!text.contains("\n  studio total "), "no total line")
+        let book = try run.book(in: run.yenOut)
+        var noted = false, totalRow: Int?
+        for row in 5...80 {
+            if try book.cell("Summary", "A\(row)")?.string == note { noted = true }
+            if try book.cell("Summary", "A\(row)")?.string == "Studio total (JPY)" { totalRow = row }
+        }
+        #expect(noted)
+        let row = try #require(totalRow)
+        #expect(try book.cell("Summary", "H\(row)")?.string == "—", "no partial sum in the total cell")
+        #expect(run.yenSummary.contains { $0.contains("no studio total: no fx rate for BRL, USD") })
+    }
+
+    @Test("money in the workbook is the exact decimal of the CSV: integer minor units converted once")
+    func exactMoney() throws {
+        let run = try SampleRun.get()
+        let book = try run.book()
+        let rows = try run.csv("mrr.csv").dropFirst()
+        #expect(!rows.isEmpty)
+        for (index, row) in rows.enumerated() {
+            // The nearest double to the decimal text, as Excel reads "1676.30": no sum of rounded doubles.
+            #expect(try book.cell("MRR", "D\(index + 2)")?.number == Double(row[3])!, "\(row)")
+        }
+        let history = try run.csv("mrr_history.csv").dropFirst().filter { $0[5] == "BRL" && $0[0] == "2026-10" }
+        let total = history.map { Decimal(string: $0[4])! }.reduce(0, +)
+        var found = false
+        for column in 1..<12 where try book.cell("MRR by plan", "\(XLSXReader.columnName(column))1")?.string == "Total" {
+            #expect(try book.cell("MRR by plan", "\(XLSXReader.columnName(column))9")?.number
+                    == Double(NSDecimalNumber(decimal: total).stringValue)!)
+            found = true
+            break
+        }
+        #expect(found)
+    }
+
+    @Test("a chart without variation is not drawn: the one USD subscriber gets a note, BRL its chart")
+    func flatChart() throws {
+        let book = try SampleRun.get().book()
+        #expect(try book.chartPaths(onSheet: "MRR by plan").count == 1)
+        var note: String?
+        for column in 0..<40 {
+            for row in 1...20 {
+                if let text = try book.cell("MRR by plan", "\(XLSXReader.columnName(column))\(row)")?.string, text.hasPrefix("No chart") {
+                    note = text
+                }
+            }
+        }
+        #expect(note?.contains("LovU premium stayed at 4.99 USD") == true, "\(note ?? "no note")")
+        // Each currency's pivot ends with a Total column: BRL's six plans, then USD's one.
+        #expect(try book.strings("MRR by plan", 1).compactMap { $0 }.filter { $0 == "Total" }.count == 2)
+    }
+
+    @Test("the terminal summary is short and in English, whatever the reports' locale")
+    func terminalSummary() throws {
+        let run = try SampleRun.get()
+        let lines = RunSummary.render(run.outcome).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 25, "\(lines.count) lines:\n\(lines.joined(separator: "\n"))")
+        let text = lines.joined(separator: "\n")
+        for fragment in ["pontos", "Sem categoria", "Saldo", "Transferência", "Placar", "Atividade", "novato"] {
+            #expect(!text.contains(fragment), "pt-BR fragment '\(fragment)' in the summary")
+        }
+        #expect(text.range(of: #"\d\.\d{3} min"#, options: .regularExpression) == nil, "no pt-BR digit grouping")
+        #expect(text.range(of: #"\d,\d{2} "#, options: .regularExpression) == nil, "no pt-BR decimal commas")
+        for key in ["statements:", "leaderboards:", "activity:", "kpis:", "checks: all", "reports written to"] {
+            #expect(text.contains(key), "\(key)")
+        }
+    }
+}
+
+@Suite("kpis.reportingCurrency in tally.yml")
+struct ReportingCurrencyConfigTests {
+    @Test("an ISO code is read; left out, there is none")
+    func reads() throws {
+        #expect(try ConfigLoader.parse("kpis:\n  reportingCurrency: USD\n", file: "tally.yml").kpis.reportingCurrency == Currency(code: "USD"))
+        #expect(try ConfigLoader.parse("kpis:\n  retentionDays: 30\n", file: "tally.yml").kpis.reportingCurrency == nil)
+    }
+
+    @Test("a code that is not ISO 4217 (a name, lower case, a symbol) is an error naming the file, line and setting")
+    func refusesBadCodes() {
+        for (value, shown) in [("Real", "Real"), ("brl", "brl"), ("\"R$\"", "R$"), ("\"\"", "")] {
+            do {
+                _ = try ConfigLoader.parse("locale: en-US\nkpis:\n  reportingCurrency: \(value)\n", file: "tally.yml")
+                Issue.record("\(value) was accepted")
+            } catch {
+                #expect("\(error)" == "tally.yml line 3: kpis.reportingCurrency '\(shown)' is not an ISO 4217 currency code like BRL")
+            }
+        }
+    }
+}

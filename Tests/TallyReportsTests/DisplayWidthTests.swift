@@ -1,0 +1,49 @@
+import Testing
+@testable import TallyReports
+
+@Suite("Display width")
+struct DisplayWidthTests {
+    @Test("emoji with ZWJ and variation selector, flags, combining marks and CJK take their terminal columns")
+    func widths() {
+        #expect(DisplayWidth.of("Zoë 🏃‍♀️") == 6)
+        #expect(DisplayWidth.of("🏃‍♀️") == 2)
+        #expect(DisplayWidth.of("🇨🇱") == 2)
+        #expect(DisplayWidth.of("e\u{301}") == 1)
+        #expect(DisplayWidth.of("Zoe\u{308}") == 3)
+        #expect(DisplayWidth.of("日本") == 4)
+        #expect(DisplayWidth.of("ｶﾀｶﾅ") == 4, "halfwidth katakana are narrow")
+        #expect(DisplayWidth.of("ＡＢ") == 4, "fullwidth Latin is wide")
+        #expect(DisplayWidth.of("👨‍👩‍👧‍👦") == 2, "a family ZWJ sequence is one cluster")
+        #expect(DisplayWidth.of("❤️") == 2, "a text-default symbol with U+FE0F shows as emoji")
+        #expect(DisplayWidth.of("❤") == 1, "without U+FE0F it is text")
+        #expect(DisplayWidth.of("Ana") == 3)
+        #expect(DisplayWidth.of("") == 0)
+        #expect(DisplayWidth.of("a\u{200B}b") == 2, "zero-width space")
+        #expect(DisplayWidth.of("█│—…") == 4, "ambiguous-width glyphs count one")
+    }
+
+    @Test("padding and truncation count columns, never split a cluster")
+    func padAndTruncate() {
+        #expect(DisplayWidth.pad("🇨🇱", to: 4) == "🇨🇱  ")
+        #expect(DisplayWidth.padLeft("日本", to: 5) == " 日本")
+        #expect(DisplayWidth.pad("Zoë 🏃‍♀️", to: 6) == "Zoë 🏃‍♀️")
+        #expect(DisplayWidth.truncate("日本語テキスト", to: 6) == "日本…")
+        #expect(DisplayWidth.of(DisplayWidth.truncate("日本語テキスト", to: 6)) == 5)
+        #expect(DisplayWidth.truncate("Zoë 🏃‍♀️ runs", to: 6) == "Zoë …")
+        #expect(DisplayWidth.truncate("short", to: 10) == "short")
+        #expect(DisplayWidth.truncate("e\u{301}e\u{301}e\u{301}", to: 2) == "e\u{301}…")
+    }
+
+    @Test("bars line up when labels hold emoji, flags and CJK")
+    func barsAlign() {
+        let lines = TextChart.bars([
+            .init(label: "Zoë 🏃‍♀️", value: 3, shown: "3"),
+            .init(label: "🇨🇱 Chile", value: 2, shown: "2"),
+            .init(label: "Rene\u{301}", value: 1, shown: "1"),
+            .init(label: "日本", value: 1, shown: "1"),
+        ], width: 10)
+        let barColumns = lines.map { line in DisplayWidth.of(line[..<line.firstIndex(of: "│")!]) }
+        #expect(Set(barColumns).count == 1, "the bars start in one column: \(lines)")
+        #expect(Set(lines.map { DisplayWidth.of($0) }).count == 1, "every line is as wide: \(lines)")
+    }
+}
