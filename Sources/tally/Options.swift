@@ -24,6 +24,13 @@ struct CommonOptions: ParsableArguments {
     @Flag(help: "No progress or log output on stderr (errors still print).")
     var quiet = false
 
+    /// A time zone that is not one is bad usage (exit code 64), like a bad `--period`.
+    func validate() throws {
+        if let timezone, ReportTimeZone(identifier: timezone) == nil {
+            throw ValidationError("--timezone '\(timezone)' is not an IANA time zone like America/Sao_Paulo")
+        }
+    }
+
     func request(data: String?, period: YearMonth?, reproducible: Bool = false) -> RunRequest {
         RunRequest(dataDirectory: data.map { URL(fileURLWithPath: $0) }, outDirectory: URL(fileURLWithPath: out),
                    period: period, databasePath: db, configURL: config.map { URL(fileURLWithPath: $0) },
