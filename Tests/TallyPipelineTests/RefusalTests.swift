@@ -219,4 +219,19 @@ struct RefusalTests {
         #expect(fixed.manifest.keptReports == nil)
         #expect(RunSummary.attention(fixed.manifest) == nil)
     }
+
+    @Test("an export.zip that is not a zip: refused in words, the other exports loaded")
+    func anUnreadableZipIsRefused() throws {
+        let work = try temporaryFolder("refusal")
+        defer { try? fm.removeItem(at: work) }
+        let data = try sampleCopy(work)
+        let zip = data.appendingPathComponent("health/1DyedbsrT9MbRveVipqlOnZ5dg5i/export.zip")
+        let bytes = try Data(contentsOf: zip)
+        try bytes.prefix(bytes.count / 3).write(to: zip)
+        let outcome = try runner.run(request(data, out: work.appendingPathComponent("out"), db: work.appendingPathComponent("w.sqlite")))
+        let refused = try #require(outcome.manifest.refused?.first)
+        #expect(refused.path == "health/1DyedbsrT9MbRveVipqlOnZ5dg5i/export.zip")
+        #expect(refused.reason == "not a readable zip file (not a zip file, or cut short): export it again from the Health app")
+        #expect(outcome.manifest.inputs.contains { $0.path == "health/XolxjU3oylCqtQNwNwBZfRhqJQZT/export.xml" })
+    }
 }

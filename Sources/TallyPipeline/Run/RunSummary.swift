@@ -18,6 +18,9 @@ public enum RunSummary {
         out.append("rejects: \(outcome.rejects) (see rejects.csv)")
         out += outcome.summary
         for check in m.checks { out.append("check \(check.passed ? "ok" : "FAILED"): \(check.name) (\(check.detail))") }
+        for kept in m.keptReports ?? [] {
+            out.append("\(kept.family): not written, the previous reports are kept (\(kept.why))")
+        }
         out.append("")
         out.append(outcome.reportsKept
                    ? "reports unchanged since the last run (same inputs, configuration and build): kept in \(outcome.outDirectory.path)/, run.json rewritten"
@@ -52,7 +55,7 @@ public enum RunSummary {
 
     /// The lines about an ingest.
     static func lines(_ ingest: IngestStage.Outcome) -> [String] {
-        let unchanged = ingest.files.count - ingest.filesLoaded
+        let unchanged = ingest.filesUnchanged
         var lines = ["ingest: \(ingest.filesLoaded) files loaded (\(ingest.rowsRead) rows, \(String(format: "%.1f", Double(ingest.bytesRead) / 1_048_576)) MB), \(unchanged) unchanged, \(ingest.ignored.count) ignored, \(String(format: "%.2f", ingest.seconds)) s"]
         let rejected = ingest.files.map(\.rowsRejected).reduce(0, +)
         if rejected > 0 { lines.append("ingest: \(rejected) rows rejected while reading") }

@@ -220,7 +220,7 @@ public struct TallyRunner {
     private func ingestStages(_ ingest: IngestStage.Outcome?) -> [RunManifest.Stage] {
         guard let ingest else { return [] }
         return [.init(name: "ingest", seconds: ingest.seconds, rows: ingest.rowsRead, bytes: ingest.bytesRead,
-                      filesLoaded: ingest.filesLoaded, filesUnchanged: ingest.files.count - ingest.filesLoaded)]
+                      filesLoaded: ingest.filesLoaded, filesUnchanged: ingest.filesUnchanged)]
             + ingest.files.filter(\.loaded).map {
                 .init(name: "ingest \($0.path)", seconds: $0.seconds, rows: $0.rowsRead, bytes: $0.bytes)
             }

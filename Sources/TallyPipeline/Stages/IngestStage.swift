@@ -36,6 +36,8 @@ public struct IngestStage {
         /// The derived tables rebuilt after the loads, with their times.
         public var derivations: [DerivationTiming] = []
         public var filesLoaded: Int { files.filter(\.loaded).count }
+        /// Files skipped as unchanged since they were loaded (refused files excluded).
+        public var filesUnchanged: Int { files.filter { !$0.loaded && $0.refusal == nil }.count }
         /// The files refused as a whole, in load order.
         public var refusals: [FileRefusal] { files.compactMap(\.refusal) }
 
