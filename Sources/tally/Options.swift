@@ -9,7 +9,7 @@ struct CommonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The report folder.", valueName: "dir"))
     var out: String = "reports"
 
-    @Option(help: ArgumentHelp("The SQLite warehouse (default: <out>/tally.sqlite).", valueName: "file"))
+    @Option(help: ArgumentHelp("The SQLite warehouse (default: .tally/<out name>.sqlite beside the out folder, e.g. .tally/reports.sqlite for --out reports; the out folder holds reports only).", valueName: "file"))
     var db: String?
 
     @Option(help: ArgumentHelp("The configuration (default: <data>/tally.yml when present, else built-in defaults).", valueName: "file"))

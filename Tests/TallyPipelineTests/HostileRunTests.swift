@@ -1,4 +1,5 @@
 import Foundation
+import TallyPipeline
 import Testing
 import TallyReports
 import TallyWarehouse
@@ -47,7 +48,8 @@ struct HostileRunTests {
 
         // Nothing was written anywhere but the out folder (and the data folder, untouched).
         let everything = try CrashHarness.reports(in: work, includingTemporaries: true).keys
-        let outside = everything.filter { !$0.hasPrefix("deep/out/") && !$0.hasPrefix("data/") }
+        // (The warehouse lives beside the out folder, in deep/.tally/.)
+        let outside = everything.filter { !$0.hasPrefix("deep/out/") && !$0.hasPrefix("data/") && !$0.hasPrefix("deep/.tally/out.sqlite") }
         #expect(outside.isEmpty, "written outside the out folder: \(outside)")
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("etc").path))
 
@@ -104,7 +106,7 @@ struct HostileRunTests {
         #expect(limited.code == 1)
         #expect(limited.err.hasPrefix("tally: cannot write \(out.path)/statements/"), "\(limited.err)")
         #expect(limited.err.contains("File too large"), "\(limited.err)")
-        #expect(try Warehouse(path: out.appendingPathComponent("tally.sqlite").path).integrityCheck() == "ok")
+        #expect(try Warehouse(path: WarehouseLocation.defaultPath(out: out)).integrityCheck() == "ok")
         #expect(try CrashHarness.reports(in: out, includingTemporaries: true) == before,
                 "the previous reports changed, or temporary files were left")
 
@@ -116,8 +118,8 @@ struct HostileRunTests {
             ulimit -f 64; exec '\(tallyBinary.path)' run --data '\(copy.path)' --out '\(out.path)' --period 2026-10 --reproducible --quiet
             """)
         #expect(ingest.code == 1)
-        #expect(ingest.err.hasPrefix("tally: cannot write the warehouse \(out.path)/tally.sqlite: "), "\(ingest.err)")
-        #expect(try Warehouse(path: out.appendingPathComponent("tally.sqlite").path).integrityCheck() == "ok")
+        #expect(ingest.err.hasPrefix("tally: cannot write the warehouse \(WarehouseLocation.defaultPath(out: out)): "), "\(ingest.err)")
+        #expect(try Warehouse(path: WarehouseLocation.defaultPath(out: out)).integrityCheck() == "ok")
         #expect(try CrashHarness.reports(in: out, includingTemporaries: true) == before)
 
         // With room again, the same run succeeds and finds the warehouse as it was.
@@ -180,7 +182,7 @@ struct HostileRunTests {
         #expect(header.err.contains("\n  expenses/cards.csv: the header row (line 1) has an unterminated quote\n"), "\(header.err)")
 
         // The warehouse is whole, and every report but run.json and rejects.csv is the first run's.
-        #expect(try Warehouse(path: out.appendingPathComponent("tally.sqlite").path).integrityCheck() == "ok")
+        #expect(try Warehouse(path: WarehouseLocation.defaultPath(out: out)).integrityCheck() == "ok")
         let after = try CrashHarness.reports(in: out, includingTemporaries: true)
         let unchanged = { (files: [String: Data]) in files.filter { $0.key != "run.json" && $0.key != "rejects.csv" } }
         #expect(unchanged(after) == unchanged(before))

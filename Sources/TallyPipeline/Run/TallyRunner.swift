@@ -52,6 +52,8 @@ public struct TallyRunner {
         let config = try configuration(request)
         // A data folder that holds no input creates nothing.
         _ = try InputCatalog.scan(data)
+        var request = request
+        request.databasePath = try WarehouseLocation.settle(request, logger: logger)
         let warehouse = try openWarehouse(request)
         return try IngestStage(logger: logger, progress: progress, timezone: ReportTimeZone(identifier: config.timezone))
             .run(dataDirectory: data, warehouse: warehouse)
@@ -60,6 +62,7 @@ public struct TallyRunner {
     /// Ingests (when `request.dataDirectory` is set) and writes every report for the period.
     public func run(_ request: RunRequest) throws -> Outcome {
         let config = try configuration(request)
+        var request = request
         guard let period = request.period else { throw ConfigError("reports need a --period YYYY-MM") }
         guard let locale = ReportLocale(identifier: config.locale) else {
             throw ConfigError("locale '\(config.locale)' is not one of pt-BR, en-US, es-ES")
@@ -68,9 +71,11 @@ public struct TallyRunner {
         // report: a data folder that holds no input, or no warehouse to report from.
         if let data = request.dataDirectory {
             _ = try InputCatalog.scan(data)
-        } else if !FileManager.default.fileExists(atPath: request.resolvedDatabasePath),
-                  // A lock without a warehouse: a run creating it (busy, exit 75).
-                  !FileManager.default.fileExists(atPath: request.resolvedDatabasePath + ".lock") {
+        }
+        request.databasePath = try WarehouseLocation.settle(request, logger: logger)
+        if request.dataDirectory == nil, !FileManager.default.fileExists(atPath: request.resolvedDatabasePath),
+           // A lock without a warehouse: a run creating it (busy, exit 75).
+           !FileManager.default.fileExists(atPath: request.resolvedDatabasePath + ".lock") {
             throw MissingInputError("no warehouse at \(request.resolvedDatabasePath): load the data first (tally run --data DIR, or tally ingest --data DIR) or name the warehouse with --db")
         }
         try FileSystemWords.createFolder(request.outDirectory)
