@@ -6,7 +6,9 @@ import TallyWarehouse
 /// or zip, an Apple Health export with a DTD entity, an App Store Connect
 /// header that matches no report), so it is one entry in `rejects.csv` and
 /// `run.json` with a reason a person can act on, not thousands of row
-/// rejects and not the end of the run.
+/// rejects and not the end of the run. The warehouse records it as a
+/// ``TallyWarehouse/RefusedFile``; the ingest throws it when the problem
+/// shows after the file's first rows were stored.
 ///
 /// A refused file loads no row and unloads nothing: the version of it loaded
 /// before (same path) stays in the warehouse with its rows. When there is no
@@ -17,47 +19,11 @@ import TallyWarehouse
 /// // expenses/couples.csv saved by Excel in pt-BR:
 /// // reason == "the header is separated by ';' as Excel writes CSV in some locales; tally reads ',': …"
 /// ```
-public struct FileRefusal: Error, Sendable, CustomStringConvertible {
-    /// The path in its data folder (`expenses/couples.csv`).
-    public var path: String
-    /// The absolute path.
-    public var absolutePath: String
-    public var dataset: String
-    /// The table (`couples`) or export kind (`appleHealthExport`).
-    public var table: String
-    /// The file's size on disk.
-    public var bytes: Int64
-    /// Why, in words a person can act on (without the file name).
-    public var reason: String
-    /// True when the warehouse holds the version of this file loaded before,
-    /// whose rows the reports go on using.
-    public var earlierVersionKept: Bool
+public typealias FileRefusal = RefusedFile
 
-    public init(path: String, absolutePath: String, dataset: String, table: String, bytes: Int64, reason: String,
-                earlierVersionKept: Bool) {
-        self.path = path
-        self.absolutePath = absolutePath
-        self.dataset = dataset
-        self.table = table
-        self.bytes = bytes
-        self.reason = reason
-        self.earlierVersionKept = earlierVersionKept
-    }
-
-    /// As the warehouse records it.
-    init(_ record: RefusedFile) {
-        self.init(path: record.displayPath, absolutePath: record.path, dataset: record.dataset, table: record.table,
-                  bytes: record.bytes, reason: record.reason, earlierVersionKept: record.earlierVersionKept)
-    }
-
-    /// The record the warehouse keeps.
-    var record: RefusedFile {
-        RefusedFile(path: absolutePath, displayPath: path, dataset: dataset, table: table, bytes: bytes, reason: reason,
-                    earlierVersionKept: earlierVersionKept)
-    }
-
-    /// `<path>: <reason>`.
-    public var description: String { "\(path): \(reason)" }
+extension RefusedFile: Error, CustomStringConvertible {
+    /// `<path in its data folder>: <reason>`.
+    public var description: String { "\(displayPath): \(reason)" }
 
     /// The reason to refuse a file that failed to load with `error`, when
     /// the error concerns the file as a whole (nil for every other error: a

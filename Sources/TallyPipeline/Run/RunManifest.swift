@@ -62,7 +62,7 @@ public struct RunManifest: Codable, Sendable {
         public var earlierVersionKept: Bool
 
         init(_ refusal: FileRefusal) {
-            path = refusal.path
+            path = refusal.displayPath
             dataset = refusal.dataset
             table = refusal.table
             bytes = refusal.bytes

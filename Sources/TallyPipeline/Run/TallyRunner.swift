@@ -101,7 +101,7 @@ public struct TallyRunner {
         // A refused file is refused again by every run until it changes:
         // such runs write the reports (and say what was refused) each time.
         // The warehouse's record, so `tally report` after `tally ingest` knows them too.
-        let refusals = try warehouse.read { try $0.refusedFiles() }.map(FileRefusal.init)
+        let refusals = try warehouse.read { try $0.refusedFiles() }
         if request.reuseReports, pending.isEmpty, refusals.isEmpty,
            let kept = try keptReports(request, config: config, period: period, warehouse: warehouse, ignored: ignored, ingest: ingest) {
             return kept
@@ -116,7 +116,7 @@ public struct TallyRunner {
         let reportRejects = reports.flatMap(\.rejects)
         let (ingestRejects, files) = try warehouse.read { r in (try r.ingestRejects(), try r.inputFiles()) }
         let refusalRejects = refusals.map {
-            Reject(dataset: $0.dataset, file: $0.path, line: 0, id: "", reason: "file refused: \($0.reason)")
+            Reject(dataset: $0.dataset, file: $0.displayPath, line: 0, id: "", reason: "file refused: \($0.reason)")
         }
         let rejectCount = try RejectsFile.write(ingestRejects + reportRejects + refusalRejects,
                                                 to: request.outDirectory.appendingPathComponent("rejects.csv"),
@@ -207,7 +207,7 @@ public struct TallyRunner {
     /// stops nothing: the reports use that version.
     static func families(_ all: [any ReportStage], refusals: [FileRefusal]) -> ([any ReportStage], [RunManifest.KeptFamily]) {
         var missing: [String: [String]] = [:]
-        for r in refusals where !r.earlierVersionKept { missing[r.dataset, default: []].append(r.path) }
+        for r in refusals where !r.earlierVersionKept { missing[r.dataset, default: []].append(r.displayPath) }
         var run: [any ReportStage] = []
         var kept: [RunManifest.KeptFamily] = []
         for stage in all {

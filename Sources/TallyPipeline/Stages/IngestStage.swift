@@ -108,13 +108,13 @@ public struct IngestStage {
                 try ingest(files, folder: folder, present: present, refused: refusedWhileLoading,
                            into: warehouse, outcomes: &loaded)
                 break
-            } catch let refusal as FileRefusal where refusedWhileLoading[refusal.absolutePath] == nil {
-                refusedWhileLoading[refusal.absolutePath] = refusal
-                progress.step(["stage": "ingest", "file": refusal.path, "status": "refused"])
+            } catch let refusal as FileRefusal where refusedWhileLoading[refusal.path] == nil {
+                refusedWhileLoading[refusal.path] = refusal
+                progress.step(["stage": "ingest", "file": refusal.displayPath, "status": "refused"])
             }
         }
         for refusal in loaded.compactMap({ $0?.refusal }) {
-            logger.notice("refused \(refusal.path): \(refusal.reason)\(refusal.earlierVersionKept ? " (the version loaded before is kept)" : "")")
+            logger.notice("refused \(refusal.displayPath): \(refusal.reason)\(refusal.earlierVersionKept ? " (the version loaded before is kept)" : "")")
         }
         var outcome = Outcome(files: loaded.map { $0! }, ignored: ignored, seconds: Date().timeIntervalSince(started))
         if !leavingDerivations { try outcome.recordDerivations(try warehouse.derivePending(), from: warehouse, progress: progress) }
@@ -147,7 +147,7 @@ public struct IngestStage {
                 defer { fingerprints.cancel() }
                 for (k, i) in lane.enumerated() {
                     if var refusal = refused[files[i].url.standardizedFileURL.path] {
-                        refusal.earlierVersionKept = held.contains(refusal.absolutePath)
+                        refusal.earlierVersionKept = held.contains(refusal.path)
                         let outcome = FileOutcome(path: files[i].relativePath, kind: files[i].kind, loaded: false, rowsRead: 0,
                                                   rowsRejected: 0, bytes: refusal.bytes, seconds: 0, refusal: refusal)
                         try writer.onWriter { outcomes[i] = outcome }
@@ -159,7 +159,7 @@ public struct IngestStage {
                     try writer.onWriter { outcomes[i] = outcome }
                 }
             } })
-            try session.recordRefusals(under: folder, outcomes.compactMap { $0?.refusal?.record })
+            try session.recordRefusals(under: folder, outcomes.compactMap { $0?.refusal })
         }
     }
 
@@ -209,7 +209,7 @@ public struct IngestStage {
                                bytes: bytes, seconds: Date().timeIntervalSince(started))
         }
         func refusal(_ reason: String) -> FileRefusal {
-            FileRefusal(path: file.relativePath, absolutePath: path, dataset: file.dataset, table: file.tableName,
+            FileRefusal(path: path, displayPath: file.relativePath, dataset: file.dataset, table: file.tableName,
                         bytes: bytes, reason: reason, earlierVersionKept: earlierVersion)
         }
         // A table's header is read and judged before anything is written.
