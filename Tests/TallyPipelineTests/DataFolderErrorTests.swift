@@ -49,6 +49,11 @@ struct DataFolderErrorTests {
         // Another case counts as a typo too.
         try fm.moveItem(at: data.appendingPathComponent("expense"), to: data.appendingPathComponent("Expenses"))
         #expect(try failure(data, work: work).contains("Expenses/ is not a dataset folder: did you mean expenses/?"))
+        // Beside the real folder, a near name is only ignored.
+        try fm.copyItem(at: repositoryRoot.appendingPathComponent("sample-data/expenses"), to: data.appendingPathComponent("expenses"))
+        let catalog = try InputCatalog.scan(data)
+        #expect(catalog.ignored.contains { $0.path == "Expenses/" })
+        #expect(catalog.files.contains { $0.relativePath == "expenses/couples.csv" })
     }
 
     @Test("an empty data folder")

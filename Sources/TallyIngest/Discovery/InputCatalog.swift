@@ -92,7 +92,10 @@ public struct InputCatalog: Sendable {
                 continue
             }
             guard datasets.contains(entry) else {
-                if let near = DataFolderCheck.nearDataset(entry) {
+                // A typo of a dataset that is missing would silently empty its
+                // reports; beside the real folder (checkins2/ and checkins/) it is
+                // only ignored.
+                if let near = DataFolderCheck.nearDataset(entry), !top.contains(near) {
                     throw CatalogError("data folder \(directory.path): \(entry)/ is not a dataset folder: did you mean \(near)/? (expected \(DataFolderCheck.expected))")
                 }
                 ignored.append((entry + "/", "not a dataset folder (expected one of \(datasets.sorted().joined(separator: ", ")))"))
