@@ -237,4 +237,16 @@ struct RefusalTests {
         #expect(refused.reason == "not a readable zip file (not a zip file, or cut short): export it again from the Health app")
         #expect(outcome.manifest.inputs.contains { $0.path == "health/XolxjU3oylCqtQNwNwBZfRhqJQZT/export.xml" })
     }
+
+    @Test("couples.csv emptied (an export cut short) does not unload the couples: the statements stay complete")
+    func anEmptyFileIsRefused() throws {
+        let work = try temporaryFolder("refusal")
+        defer { try? fm.removeItem(at: work) }
+        let (outcome, a, b, _) = try runBeforeAndAfter(work) { try Data().write(to: $0.appendingPathComponent("expenses/couples.csv")) }
+        #expect(outcome.manifest.refused?.first?.reason == "the file is empty, without even a header row: was the export cut short?")
+        #expect(outcome.manifest.refused?.first?.earlierVersionKept == true)
+        let statements = a.keys.filter { $0.hasPrefix("statements/") }
+        #expect(statements.count > 20)
+        for path in statements { #expect(a[path] == b[path], "\(path)") }
+    }
 }

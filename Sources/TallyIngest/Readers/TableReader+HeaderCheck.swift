@@ -3,8 +3,10 @@ extension TableReader {
     /// Why the file cannot be used as a whole, judged from its CSV header:
     /// a header in another delimiter, a header that matches no field of the
     /// table, or one that lacks a field of `required` (every row would be
-    /// rejected for the same reason). Nil when the header is usable, for
-    /// NDJSON (no header), and for a CSV file with no header (no rows).
+    /// rejected for the same reason), or no header at all (an empty file: an
+    /// export of an empty table still has its header row, so this is an
+    /// export cut short). Nil when the header is usable, and for NDJSON (no
+    /// header; an empty NDJSON file is an empty table).
     ///
     /// ```swift
     /// let reader = try TableReader(url: couplesCSV, fields: TableID.couples.fields)
@@ -12,7 +14,8 @@ extension TableReader {
     /// // "the header is separated by ';' as Excel writes CSV in some locales; tally reads ',': …"
     /// ```
     public func headerRefusal(required: [String]) -> String? {
-        guard format == .csv, hasHeader else { return nil }
+        guard format == .csv else { return nil }
+        guard hasHeader else { return "the file is empty, without even a header row: was the export cut short?" }
         let missing = required.filter { missingFields.contains($0) }
         guard !missing.isEmpty else { return nil }
         if headerNames.count == 1, let separator = [";", "\t", "|"].first(where: { headerNames[0].contains($0) }) {
