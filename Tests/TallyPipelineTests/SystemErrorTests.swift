@@ -69,6 +69,17 @@ struct RefusalCommandLineTests {
         #expect(r.err == "tally: cannot create the folder \(file.path): a file of that name is in the way\n")
     }
 
+    @Test("an out folder that cannot be created (/sys refuses new folders): its path and the cause in words")
+    func anOutFolderThatCannotBeCreated() throws {
+        let out = "/sys/tally-reports-\(UUID().uuidString)"
+        let r = try tally(["run", "--data", repositoryRoot.appendingPathComponent("sample-data").path, "--out", out,
+                           "--period", "2026-10", "--quiet"])
+        #expect(r.code == 1)
+        #expect(["permission denied", "the file system is read-only"].map { "tally: cannot create the folder \(out): \($0)\n" }.contains(r.err),
+                "\(r.err)")
+        #expect(!r.err.contains("Domain"))
+    }
+
     @Test("--timezone Mars/Olympus is bad usage (64)")
     func aBadTimezoneIsUsage() throws {
         let r = try tally(["run", "--data", "sample-data", "--out", "/tmp/x", "--period", "2026-10", "--timezone", "Mars/Olympus"])
