@@ -24,6 +24,14 @@ struct SystemErrorTests {
         do { try FileSystemWords.createFolder(file.appendingPathComponent("2026-10")) } catch {
             #expect("\(error)" == "cannot create the folder \(file.path): a file of that name is in the way")
         }
+        // Foundation's own failure there, as `tally generate` meets it.
+        do {
+            try fm.createDirectory(at: file.appendingPathComponent("2026-10/x"), withIntermediateDirectories: true)
+            Issue.record("a folder was made under a file")
+        } catch {
+            let words = try #require(FileSystemWords.describe(error))
+            #expect(words.hasSuffix(": \(file.path) is a file, not a folder") || words.hasSuffix(": a part of the path is a file, not a folder"), "\(words)")
+        }
     }
 
     @Test("Foundation's file errors in words, with the path")

@@ -45,6 +45,20 @@ public enum FileSystemWords {
         }
     }
 
+    /// The nearest existing path above `path` (or `path` itself) when it
+    /// is a file rather than a folder: what stops a folder being made there.
+    static func fileInTheWay(_ path: String) -> String? {
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        while url.path != "/" {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) {
+                return isDir.boolValue ? nil : url.path
+            }
+            url = url.deletingLastPathComponent()
+        }
+        return nil
+    }
+
     /// A Foundation file error (CocoaError, POSIXError) as `<path>: <cause>`,
     /// or nil when `error` is not one.
     public static func describe(_ error: Error) -> String? {
@@ -64,7 +78,9 @@ public enum FileSystemWords {
             case .fileWriteVolumeReadOnly: words = "the file system is read-only"
             case .fileWriteFileExists: words = "a file is already there"
             case .fileReadInapplicableStringEncoding, .fileReadCorruptFile: words = "it is not UTF-8 text"
-            default: words = "a file-system error (code \(ns.code))"
+            default:
+                // Foundation gives no cause for some failures (a file where a folder of the path should be).
+                words = path.flatMap(fileInTheWay).map { "\($0) is a file, not a folder" } ?? "a file-system error (code \(ns.code))"
             }
         }
         return path.map { "\($0): \(words)" } ?? words
