@@ -98,9 +98,10 @@ public struct TallyRunner {
         // before rebuilding them) mean the inputs changed: the reports are
         // written again, beside the rebuild.
         let pending = try warehouse.pendingDerivations()
-        // A refused file is refused again by every run until it changes:
-        // such runs write the reports (and say what was refused) each time.
-        // The warehouse's record, so `tally report` after `tally ingest` knows them too.
+        // Refused files, as the warehouse records them (so `tally report`
+        // after `tally ingest` knows them too). A refused file is refused
+        // again by every run until it changes: such runs write the reports
+        // (and say what was refused) each time.
         let refusals = try warehouse.read { try $0.refusedFiles() }
         if request.reuseReports, pending.isEmpty, refusals.isEmpty,
            let kept = try keptReports(request, config: config, period: period, warehouse: warehouse, ignored: ignored, ingest: ingest) {
