@@ -12,9 +12,12 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 .PHONY: run test deps build release sample bench fuzz crash
 
 ## make run: the main job on sample-data/ (embedded SQLite), writing reports/.
+## A fresh warehouse each time (.tally/make-run.sqlite, git-ignored), so the
+## run is reproducible; the out folder holds reports only.
+DB           ?= .tally/make-run.sqlite
 run: release
-	rm -f $(OUT)/tally.sqlite $(OUT)/tally.sqlite-wal $(OUT)/tally.sqlite-shm
-	$(RELEASE_BIN) run --data $(DATA) --out $(OUT) --period $(PERIOD) --reproducible
+	rm -f $(DB) $(DB)-wal $(DB)-shm $(DB)-journal $(DB).lock $(OUT)/tally.sqlite $(OUT)/tally.sqlite-wal $(OUT)/tally.sqlite-shm $(OUT)/tally.sqlite.lock
+	$(RELEASE_BIN) run --data $(DATA) --out $(OUT) --period $(PERIOD) --reproducible --db $(DB)
 
 ## make test: every test, including the golden end-to-end test on sample-data/.
 test: deps

@@ -11,6 +11,8 @@ PERIOD=${PERIOD:-2026-10}
 BIN=.build/release/tally
 DATA=bench-data/$SCALE
 OUT=bench-data/out-$SCALE
+# The warehouse, outside the reports (as tally's default), fresh for every bench.
+WAREHOUSE=bench-data/warehouse-$SCALE
 
 if [ ! -f "$DATA/.complete" ]; then
   rm -rf "$DATA"
@@ -40,10 +42,13 @@ probe_before=$(probe)
 # deleting ~11,000 report files just before the run measured as 3–5 s of
 # kernel time billed to the run's own file creation.
 previous=""
-if [ -e "$OUT" ]; then previous="$OUT.previous-$$"; mv "$OUT" "$previous"; fi
-/usr/bin/time -f '%e %M' -o "$OUT.time1" "$BIN" run --data "$DATA" --out "$OUT" --period "$PERIOD" --quiet
+if [ -e "$OUT" ] || [ -e "$WAREHOUSE" ]; then
+  previous="bench-data/previous-$$"; mkdir -p "$previous"
+  for old in "$OUT" "$WAREHOUSE"; do [ -e "$old" ] && mv "$old" "$previous/"; done
+fi
+/usr/bin/time -f '%e %M' -o "$OUT.time1" "$BIN" run --data "$DATA" --out "$OUT" --db "$WAREHOUSE/tally.sqlite" --period "$PERIOD" --quiet
 cp "$OUT/run.json" "$OUT.run1.json"
-/usr/bin/time -f '%e %M' -o "$OUT.time2" "$BIN" run --data "$DATA" --out "$OUT" --period "$PERIOD" --quiet
+/usr/bin/time -f '%e %M' -o "$OUT.time2" "$BIN" run --data "$DATA" --out "$OUT" --db "$WAREHOUSE/tally.sqlite" --period "$PERIOD" --quiet
 cp "$OUT/run.json" "$OUT.run2.json"
 
 [ -n "$previous" ] && rm -rf "$previous"

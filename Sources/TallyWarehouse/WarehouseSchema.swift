@@ -49,6 +49,7 @@ enum WarehouseSchema {
         FitnessSchema.registerActivityView(&migrator)
         registerPendingDerivations(&migrator)
         ExpensesSchema.registerNarrowWinners(&migrator)
+        RefusedFileSchema.register(&migrator)
         return migrator
     }
 

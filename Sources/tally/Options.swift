@@ -9,7 +9,7 @@ struct CommonOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The report folder.", valueName: "dir"))
     var out: String = "reports"
 
-    @Option(help: ArgumentHelp("The SQLite warehouse (default: <out>/tally.sqlite).", valueName: "file"))
+    @Option(help: ArgumentHelp("The SQLite warehouse (default: .tally/<out name>.sqlite beside the out folder, e.g. .tally/reports.sqlite for --out reports; the out folder holds reports only).", valueName: "file"))
     var db: String?
 
     @Option(help: ArgumentHelp("The configuration (default: <data>/tally.yml when present, else built-in defaults).", valueName: "file"))
@@ -23,6 +23,13 @@ struct CommonOptions: ParsableArguments {
 
     @Flag(help: "No progress or log output on stderr (errors still print).")
     var quiet = false
+
+    /// A time zone that is not one is bad usage (exit code 64), like a bad `--period`.
+    func validate() throws {
+        if let timezone, ReportTimeZone(identifier: timezone) == nil {
+            throw ValidationError("--timezone '\(timezone)' is not an IANA time zone like America/Sao_Paulo")
+        }
+    }
 
     func request(data: String?, period: YearMonth?, reproducible: Bool = false) -> RunRequest {
         RunRequest(dataDirectory: data.map { URL(fileURLWithPath: $0) }, outDirectory: URL(fileURLWithPath: out),

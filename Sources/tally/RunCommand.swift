@@ -42,6 +42,7 @@ extension Tally {
                 try runner.ingest(common.request(data: data, period: nil))
             }
             if !common.quiet { print(RunSummary.render(outcome)) }
+            try exitForAttention(RunSummary.attention(outcome))
         }
     }
 
@@ -76,4 +77,12 @@ private func reportMonth(data: String?, period: PeriodOption, common: CommonOpti
         return try runner.run(request)
     }
     if !common.quiet { print(RunSummary.render(outcome)) }
+    try exitForAttention(RunSummary.attention(outcome.manifest))
+}
+
+/// Prints `attention` on stderr and exits with ``ExitStatus/inputRefused``, when there is any.
+private func exitForAttention(_ attention: String?) throws {
+    guard let attention else { return }
+    FileHandle.standardError.write(Data(attention.utf8))
+    throw ExitCode(ExitStatus.inputRefused)
 }

@@ -17,9 +17,14 @@ struct Tally: ParsableCommand {
             Start with:
               tally run --data sample-data --out reports --period 2026-10
 
-            Exit codes: 0 ok · 1 error · 64 bad usage · 65 a reconciliation check failed ·
-            66 input missing · 75 the warehouse is in use by another run.
-            Rows that cannot be used do not fail a run: they go to rejects.csv.
+            Exit codes: 0 ok · 1 error · 3 reports written, but an input file was refused ·
+            64 bad usage · 65 a reconciliation check failed · 66 no input (a data folder
+            that is missing, empty or not one; no warehouse to report from) ·
+            75 the warehouse is in use by another run.
+            Rows that cannot be used do not fail a run: they go to rejects.csv. A file
+            that cannot be used as a whole (a required column missing, a header in ';')
+            is refused: it loads nothing, the version loaded before stays, and the
+            reports that would lack it are kept as they are (exit code 3).
             """,
         version: "0.1.0",
         subcommands: [Run.self, Ingest.self, Report.self, Generate.self],

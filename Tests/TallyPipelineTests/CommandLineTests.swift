@@ -1,4 +1,5 @@
 import Foundation
+import TallyPipeline
 import Testing
 
 /// Runs the built `tally` executable and returns its exit code, stdout and stderr.
@@ -56,6 +57,12 @@ struct CommandLineTests {
     @Test func aRunPrintsASummaryAndWritesTheReports() throws {
         let work = try temporaryFolder("cli")
         defer { try? FileManager.default.removeItem(at: work) }
+        // The default warehouse, beside the out folder (here the temporary folder itself).
+        let db = WarehouseLocation.defaultPath(out: work)
+        defer {
+            for suffix in ["", "-journal", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+            rmdir((db as NSString).deletingLastPathComponent)   // when no other run's warehouse is there
+        }
         let r = try tally(["run", "--data", repositoryRoot.appendingPathComponent("sample-data").path,
                            "--out", work.path, "--period", "2026-10"])
         #expect(r.code == 0, "\(r.err)")

@@ -1,4 +1,5 @@
 import Foundation
+import TallyPipeline
 import TallyWarehouse
 #if canImport(Glibc)
 import Glibc
@@ -110,7 +111,7 @@ final class CrashHarness {
     /// The warehouse is sound, and every report is one of the allowed versions.
     func check(allowedVersions: [Int], temporariesAllowed: Bool) throws -> [String] {
         var problems: [String] = []
-        let db = out.appendingPathComponent("tally.sqlite").path
+        let db = WarehouseLocation.defaultPath(out: out)
         if FileManager.default.fileExists(atPath: db) {
             let integrity = try Warehouse(path: db).integrityCheck()
             if integrity != "ok" { problems.append("integrity_check: \(integrity)") }

@@ -1,4 +1,5 @@
 import Foundation
+import TallyPipeline
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -43,7 +44,7 @@ struct CrashSafetyTests {
         let harness = CrashHarness(tally: tallyBinary, work: work)
         try harness.prepare(seeds: [7])
         try harness.useVersion(0)
-        let lock = harness.out.appendingPathComponent("tally.sqlite.lock")
+        let lock = URL(fileURLWithPath: WarehouseLocation.defaultPath(out: harness.out) + ".lock")
         let first = try harness.start(["run", "--data", harness.data.path, "--out", harness.out.path,
                                        "--period", harness.period, "--reproducible", "--quiet"])
         // Wait until the first run holds the lock (it writes its pid there).
@@ -59,7 +60,7 @@ struct CrashSafetyTests {
         first.waitUntilExit()
         if firstStillRunning {
             #expect(second.code == 75)
-            #expect(second.err == "tally: another tally run (pid \(pid)) is using the warehouse \(harness.out.path)/tally.sqlite; wait for it to finish, or use another --db\n")
+            #expect(second.err == "tally: another tally run (pid \(pid)) is using the warehouse \(WarehouseLocation.defaultPath(out: harness.out)); wait for it to finish, or use another --db\n")
         }
         #expect(first.terminationStatus == 0)
         // The second run changed nothing: the reports are the first run's, complete.

@@ -1,4 +1,5 @@
 import Foundation
+import TallyPipeline
 import Testing
 import TallyReports
 import TallyWarehouse
@@ -47,7 +48,8 @@ struct HostileRunTests {
 
         // Nothing was written anywhere but the out folder (and the data folder, untouched).
         let everything = try CrashHarness.reports(in: work, includingTemporaries: true).keys
-        let outside = everything.filter { !$0.hasPrefix("deep/out/") && !$0.hasPrefix("data/") }
+        // (The warehouse lives beside the out folder, in deep/.tally/.)
+        let outside = everything.filter { !$0.hasPrefix("deep/out/") && !$0.hasPrefix("data/") && !$0.hasPrefix("deep/.tally/out.sqlite") }
         #expect(outside.isEmpty, "written outside the out folder: \(outside)")
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("etc").path))
 
@@ -104,7 +106,7 @@ struct HostileRunTests {
         #expect(limited.code == 1)
         #expect(limited.err.hasPrefix("tally: cannot write \(out.path)/statements/"), "\(limited.err)")
         #expect(limited.err.contains("File too large"), "\(limited.err)")
-        #expect(try Warehouse(path: out.appendingPathComponent("tally.sqlite").path).integrityCheck() == "ok")
+        #expect(try Warehouse(path: WarehouseLocation.defaultPath(out: out)).integrityCheck() == "ok")
         #expect(try CrashHarness.reports(in: out, includingTemporaries: true) == before,
                 "the previous reports changed, or temporary files were left")
 
@@ -116,8 +118,8 @@ struct HostileRunTests {
             ulimit -f 64; exec '\(tallyBinary.path)' run --data '\(copy.path)' --out '\(out.path)' --period 2026-10 --reproducible --quiet
             """)
         #expect(ingest.code == 1)
-        #expect(ingest.err.hasPrefix("tally: cannot write the warehouse \(out.path)/tally.sqlite: "), "\(ingest.err)")
-        #expect(try Warehouse(path: out.appendingPathComponent("tally.sqlite").path).integrityCheck() == "ok")
+        #expect(ingest.err.hasPrefix("tally: cannot write the warehouse \(WarehouseLocation.defaultPath(out: out)): "), "\(ingest.err)")
+        #expect(try Warehouse(path: WarehouseLocation.defaultPath(out: out)).integrityCheck() == "ok")
         #expect(try CrashHarness.reports(in: out, includingTemporaries: true) == before)
 
         // With room again, the same run succeeds and finds the warehouse as it was.
@@ -154,7 +156,7 @@ struct HostileRunTests {
         print("100 MB line: tally peak RSS \(peak >> 20) MiB")
     }
 
-    @Test func anUnreadableFileStopsTheRunNamingItAndKeepsTheWarehouse() throws {
+    @Test func anUnreadableFileIsRefusedNamingItAndKeepsTheReports() throws {
         let work = try temporaryFolder("corrupt")
         defer { try? FileManager.default.removeItem(at: work) }
         let data = try Self.manyCouples(3, in: work.appendingPathComponent("data"))
@@ -163,23 +165,29 @@ struct HostileRunTests {
         #expect(first.code == 0, "\(first.err)")
         let before = try CrashHarness.reports(in: out)
 
-        // A settlements file that claims to be gzip but is not, and a CSV whose header never ends its quote.
+        // A settlements file that claims to be gzip but is not, and a CSV whose
+        // header never ends its quote: each is refused (exit 3), and, never
+        // loaded before, keeps the statements the first run wrote.
         let expenses = data.appendingPathComponent("expenses")
         try Data([0x1F, 0x8B, 0x08, 0x00, 0xDE, 0xAD, 0xBE, 0xEF] + Array(repeating: 0x41, count: 64))
             .write(to: expenses.appendingPathComponent("settlements.csv.gz"))
         let gz = try tally(["run", "--data", data.path, "--out", out.path, "--period", "2026-09", "--reproducible", "--quiet"])
-        #expect(gz.code == 1)
-        #expect(gz.err.hasPrefix("tally: \(expenses.path)/settlements.csv.gz: corrupt gzip data in member 1: "), "\(gz.err)")
+        #expect(gz.code == 3)
+        #expect(gz.err.contains("\n  expenses/settlements.csv.gz: corrupt gzip data in member 1: "), "\(gz.err)")
         try FileManager.default.removeItem(at: expenses.appendingPathComponent("settlements.csv.gz"))
 
         try Data("id,\"name,currency\n1,2,3\n".utf8).write(to: expenses.appendingPathComponent("cards.csv"))
         let header = try tally(["run", "--data", data.path, "--out", out.path, "--period", "2026-09", "--reproducible", "--quiet"])
-        #expect(header.code == 1)
-        #expect(header.err == "tally: \(expenses.path)/cards.csv: the header row (line 1) has an unterminated quote\n")
+        #expect(header.code == 3)
+        #expect(header.err.contains("\n  expenses/cards.csv: the header row (line 1) has an unterminated quote\n"), "\(header.err)")
 
-        // Nothing of the failed ingests was kept, and the reports are the first run's.
-        #expect(try Warehouse(path: out.appendingPathComponent("tally.sqlite").path).integrityCheck() == "ok")
-        #expect(try CrashHarness.reports(in: out, includingTemporaries: true) == before)
+        // The warehouse is whole, and every report but run.json and rejects.csv is the first run's.
+        #expect(try Warehouse(path: WarehouseLocation.defaultPath(out: out)).integrityCheck() == "ok")
+        let after = try CrashHarness.reports(in: out, includingTemporaries: true)
+        let unchanged = { (files: [String: Data]) in files.filter { $0.key != "run.json" && $0.key != "rejects.csv" } }
+        #expect(unchanged(after) == unchanged(before))
+        #expect(String(decoding: after["rejects.csv"] ?? Data(), as: UTF8.self)
+            .contains("expenses,expenses/cards.csv,0,,file refused: the header row (line 1) has an unterminated quote"))
     }
 
     @Test func temporaryFilesOfAKilledRunAreRemovedByTheNextRun() throws {

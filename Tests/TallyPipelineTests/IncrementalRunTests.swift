@@ -61,7 +61,7 @@ struct IncrementalRunTests {
         let out = work.appendingPathComponent("stopped")
         do {
             // The loads' transaction commits; the process stops before any derived table is rebuilt.
-            let warehouse = try Warehouse(path: out.appendingPathComponent("tally.sqlite").path)
+            let warehouse = try Warehouse(path: WarehouseLocation.defaultPath(out: out))
             _ = try IngestStage(logger: .init(label: "test"), progress: Progress(mode: .silent))
                 .run(dataDirectory: data, warehouse: warehouse, leavingDerivations: true)
             #expect(try warehouse.pendingDerivations() == Set(DerivedTable.allCases))
@@ -71,9 +71,9 @@ struct IncrementalRunTests {
         #expect(Set(next.ingest?.derivations.map(\.name) ?? []) == Set(DerivedTable.allCases.map(\.rawValue)))
         try expectSameReports(scratch, out)
         // Back in rollback-journal mode: the file format's write version (byte 18) is 1, not WAL's 2.
-        let header = try Data(contentsOf: out.appendingPathComponent("tally.sqlite")).prefix(20)
+        let header = try Data(contentsOf: URL(fileURLWithPath: WarehouseLocation.defaultPath(out: out))).prefix(20)
         #expect(header[18] == 1)
-        #expect(try Warehouse(path: out.appendingPathComponent("tally.sqlite").path).pendingDerivations().isEmpty)
+        #expect(try Warehouse(path: WarehouseLocation.defaultPath(out: out)).pendingDerivations().isEmpty)
     }
 
     @Test("a rerun on unchanged inputs keeps the reports; a report touched by hand or --rebuild-reports writes them again")

@@ -118,7 +118,7 @@ public struct AppleHealthExportReader {
         do {
             archive = try Archive(url: url, accessMode: .read)
         } catch {
-            throw AppleHealthExportError("not a readable zip file (\(error))")
+            throw AppleHealthExportError("not a readable zip file (\(Self.zipWords(error))): export it again from the Health app")
         }
         let entries = Array(archive).filter { $0.type == .file }
         let path = try AppleHealthZipEntries.choose(entries.map(\.path)).get()
@@ -147,7 +147,7 @@ public struct AppleHealthExportReader {
         } catch let error as FlatXMLError {
             throw error
         } catch {
-            throw AppleHealthExportError("zip entry \(path) cannot be inflated (\(error))")
+            throw AppleHealthExportError("zip entry \(path) cannot be inflated (\(Self.zipWords(error))): export it again from the Health app")
         }
     }
 

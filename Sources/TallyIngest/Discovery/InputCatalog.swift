@@ -70,8 +70,11 @@ public struct InputCatalog: Sendable {
     /// Relative paths of files that are not tables, with why.
     public var ignored: [(path: String, why: String)]
 
-    /// Scans `directory`. Throws when it is not a readable folder or when one
-    /// table has two files (which one would be the export is ambiguous).
+    /// Scans `directory`. Throws when it is not a readable folder, when one
+    /// table has two files (which one would be the export is ambiguous), and
+    /// when it is not a data folder at all (``DataFolderCheck``): empty, no
+    /// dataset folder, a dataset folder itself (one level too deep), or a
+    /// folder named almost like a dataset (`expense/`: did you mean expenses/?).
     public static func scan(_ directory: URL) throws -> InputCatalog {
         let fm = FileManager.default
         var isDir: ObjCBool = false
@@ -81,7 +84,7 @@ public struct InputCatalog: Sendable {
         var files: [InputFile] = []
         var ignored: [(String, String)] = []
         let datasets = Set(TableID.allCases.map(\.dataset))
-        let top = try fm.contentsOfDirectory(atPath: directory.path).sorted()
+        let top = try names(in: directory)
         for entry in top where !entry.hasPrefix(".") {
             let url = directory.appendingPathComponent(entry)
             guard isDirectory(url) else {
@@ -89,10 +92,16 @@ public struct InputCatalog: Sendable {
                 continue
             }
             guard datasets.contains(entry) else {
+                // A typo of a dataset that is missing would silently empty its
+                // reports; beside the real folder (checkins2/ and checkins/) it is
+                // only ignored.
+                if let near = DataFolderCheck.nearDataset(entry), !top.contains(near) {
+                    throw CatalogError("data folder \(directory.path): \(entry)/ is not a dataset folder: did you mean \(near)/? (expected \(DataFolderCheck.expected))")
+                }
                 ignored.append((entry + "/", "not a dataset folder (expected one of \(datasets.sorted().joined(separator: ", ")))"))
                 continue
             }
-            for name in try fm.contentsOfDirectory(atPath: url.path).sorted() where !name.hasPrefix(".") {
+            for name in try names(in: url) where !name.hasPrefix(".") {
                 let fileURL = url.appendingPathComponent(name)
                 let relative = "\(entry)/\(name)"
                 if isDirectory(fileURL) {
@@ -126,6 +135,7 @@ public struct InputCatalog: Sendable {
                 files.append(InputFile(url: fileURL, relativePath: relative, kind: .table(table)))
             }
         }
+        if files.isEmpty { throw DataFolderCheck.noInput(directory, entries: top) }
         let byTable = Dictionary(grouping: files.filter { $0.table != nil }, by: { $0.table! })
         if let (table, twins) = byTable.first(where: { $0.value.count > 1 }) {
             throw CatalogError("table \(table.qualifiedName) has \(twins.count) files (\(twins.map(\.relativePath).sorted().joined(separator: ", "))); keep one")
@@ -137,7 +147,7 @@ public struct InputCatalog: Sendable {
     /// `health/<userId>/`: its `export.zip`, else its `export.xml`; other files there are ignored.
     static func appleHealthExport(in folder: URL, userId: String, relative: String) throws
         -> (file: InputFile, ignored: [(String, String)])? {
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let names = try names(in: folder)
         guard let chosen = ["export.zip", "export.xml"].first(where: {
             names.contains($0) && isRegularFile(folder.appendingPathComponent($0))
         }) else { return nil }
@@ -147,6 +157,17 @@ public struct InputCatalog: Sendable {
         let file = InputFile(url: folder.appendingPathComponent(chosen), relativePath: "\(relative)/\(chosen)",
                              kind: .appleHealthExport(userId: userId))
         return (file, others)
+    }
+
+    /// The names in a folder, sorted; a folder that cannot be listed is a
+    /// ``CatalogError`` naming it and the cause (`permission denied`).
+    static func names(in folder: URL) throws -> [String] {
+        guard let dir = opendir(folder.path) else {
+            let cause = errno == EACCES || errno == EPERM ? "permission denied" : String(cString: strerror(errno))
+            throw CatalogError("cannot read the folder \(folder.path): \(cause)")
+        }
+        closedir(dir)
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     }
 
     /// App Store Connect reports are tab-separated text (`.tsv`, `.txt`, optionally gzip-compressed).
@@ -171,4 +192,71 @@ public struct InputCatalog: Sendable {
 public struct CatalogError: Error, CustomStringConvertible, Sendable {
     public var description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// Why a folder given as `--data` holds no input, in words that say what was
+/// found and what was expected.
+enum DataFolderCheck {
+    /// The dataset folders, as a message lists them.
+    static var expected: String {
+        "one sub-folder per dataset: " + Set(TableID.allCases.map(\.dataset)).sorted().map { $0 + "/" }.joined(separator: ", ")
+    }
+
+    /// The error for a data folder in which no input file was found.
+    static func noInput(_ directory: URL, entries: [String]) -> CatalogError {
+        let fm = FileManager.default
+        let visible = entries.filter { !$0.hasPrefix(".") && $0 != "tally.yml" }
+        let path = directory.path
+        if visible.isEmpty {
+            return CatalogError("data folder \(path) is empty: expected \(expected)")
+        }
+        // One level too deep: the folder is a dataset folder (its files are tables).
+        let tables = visible.filter { name in
+            TableFileName(name).map { stem in TableID.allCases.contains { $0.stem == stem.table } } ?? false
+        }
+        let name = directory.standardizedFileURL.lastPathComponent
+        if !tables.isEmpty || Set(TableID.allCases.map(\.dataset)).contains(name) {
+            let parent = directory.standardizedFileURL.deletingLastPathComponent().path
+            let holds = tables.isEmpty ? "" : " (it holds \(tables.prefix(3).joined(separator: ", ")))"
+            return CatalogError("data folder \(path) looks like a dataset folder itself\(holds), one level too deep: pass the folder that holds it, --data \(parent)")
+        }
+        // One level too high: a sub-folder holds the dataset folders.
+        let datasets = Set(TableID.allCases.map(\.dataset))
+        if let inner = visible.first(where: { entry in
+            ((try? fm.contentsOfDirectory(atPath: directory.appendingPathComponent(entry).path)) ?? []).contains { datasets.contains($0) }
+        }) {
+            return CatalogError("data folder \(path) holds no dataset folder, but \(inner)/ does: pass --data \(directory.appendingPathComponent(inner).path)")
+        }
+        let found = visible.prefix(8).map { InputCatalog.isDirectory(directory.appendingPathComponent($0)) ? $0 + "/" : $0 }
+        let present = visible.filter { datasets.contains($0) }
+        if !present.isEmpty {
+            return CatalogError("data folder \(path) holds no input file: its dataset folders (\(present.map { $0 + "/" }.joined(separator: ", "))) hold no .csv, .ndjson or .jsonl table (see the log for what was ignored)")
+        }
+        return CatalogError("data folder \(path) has no dataset folder: found \(found.joined(separator: ", "))\(visible.count > 8 ? ", …" : ""); expected \(expected)")
+    }
+
+    /// The dataset a folder name is close to (a typo, a singular, another
+    /// case), if any.
+    static func nearDataset(_ name: String) -> String? {
+        let lower = name.lowercased()
+        return Set(TableID.allCases.map(\.dataset)).sorted().first { dataset in
+            lower == dataset || lower + "s" == dataset || editDistance(lower, dataset, limit: 2) <= 2
+        }
+    }
+
+    /// The Levenshtein distance of `a` and `b`, or `limit + 1` when it is larger.
+    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        guard abs(a.count - b.count) <= limit else { return limit + 1 }
+        guard !a.isEmpty, !b.isEmpty else { return min(max(a.count, b.count), limit + 1) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return min(previous[b.count], limit + 1)
+    }
 }

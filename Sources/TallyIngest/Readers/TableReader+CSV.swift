@@ -60,7 +60,7 @@ extension TableReader {
         }
         let p = buffer.current
         if let offset = UTF8Validation.firstInvalidOffset(p, count: csv.recordEnd) {
-            throw bad("the header row is not valid UTF-8 (byte \(offset + 1))")
+            throw bad("the header row is not valid UTF-8 (byte \(offset + 1)): save the file as CSV UTF-8")
         }
         var columns = Array(repeating: -1, count: fields.count)
         var names: [String] = []

@@ -174,6 +174,12 @@ public final class TableReader {
         let p = buffer.current
         if buffer.available >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF {
             buffer.consume(3)
+        } else if buffer.available >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF)) {
+            // Excel's "Unicode Text" and some exporters write UTF-16: every
+            // row would be rejected, so the file is refused as a whole.
+            throw ReaderError(.badHeader, file: url, reason: format == .csv
+                ? "the file is UTF-16 text (as Excel's \"Unicode Text\" saves it); tally reads UTF-8: export as CSV UTF-8 (comma delimited)"
+                : "the file is UTF-16 text; tally reads UTF-8: save it as UTF-8")
         }
     }
 

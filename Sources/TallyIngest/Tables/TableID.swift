@@ -63,6 +63,32 @@ public enum TableID: String, CaseIterable, Sendable, Hashable, Comparable {
         }
     }
 
+    /// The fields no row can be used without (the decoders throw "… is
+    /// empty" for them): a CSV header that lacks one makes the whole file
+    /// unusable, so it is refused as a file rather than rejected row by row.
+    /// `expenses`: a deleted version needs only id and updatedAt, but a file
+    /// without `amount` holds no usable expense.
+    public var requiredFields: [String] {
+        switch self {
+        case .couples: return ["id", "currency"]
+        case .members: return ["id", "coupleId"]
+        case .cards: return ["id", "coupleId"]
+        case .fx: return ["date", "currency", "base", "rate"]
+        case .agreements: return ["id", "coupleId", "amount", "currency", "paidBy", "dayOfMonth", "startDate"]
+        case .expenses: return ["id", "coupleId", "paidBy", "amount", "currency", "date", "updatedAt"]
+        case .settlements: return ["id", "coupleId", "fromMember", "toMember", "amount", "currency", "date"]
+        case .activity: return ["userId", "date", "steps", "activeCalories", "walkingDistanceKm"]
+        case .swipeUsers: return ["id"]
+        case .swipes: return ["id", "fromUserId", "toUserId", "action", "timestamp"]
+        case .challenges: return ["id", "groupId", "startDate", "endDate"]
+        case .groupMembers: return ["groupId", "userId", "joinedAt"]
+        case .checkins: return ["id", "groupId", "challengeId", "userId", "workoutDurationMinutes", "createdAt"]
+        case .products: return ["productId", "app", "plan", "period", "price", "currency"]
+        case .events: return ["id", "app", "userId", "event", "timestamp"]
+        case .connections: return ["userId", "partnerId", "connectedAt"]
+        }
+    }
+
     /// The table a `dataset/stem` pair names, if any.
     public static func named(dataset: String, stem: String) -> TableID? {
         allCases.first { $0.dataset == dataset && $0.stem == stem }

@@ -1,4 +1,5 @@
 import Foundation
+import TallyReports
 import TallyCore
 import Yams
 
@@ -15,7 +16,7 @@ public enum ConfigLoader {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw ConfigError("cannot read config \(url.path): \(error.localizedDescription)")
+            throw ConfigError("cannot read config \(url.path): \(FileSystemWords.describe(error).map { $0.hasPrefix(url.path + ": ") ? String($0.dropFirst(url.path.count + 2)) : $0 } ?? "\(error)")")
         }
         return try parse(text, file: url.lastPathComponent)
     }

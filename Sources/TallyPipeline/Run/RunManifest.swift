@@ -15,6 +15,13 @@ public struct RunManifest: Codable, Sendable {
     public var ignored: [Ignored]
     public var outputs: [Output]
     public var checks: [Check]
+    /// Input files refused as a whole (absent when none): nothing of them
+    /// is loaded; an earlier version of the same file stays loaded.
+    public var refused: [Refused]?
+    /// Report families that kept the reports already in the out folder
+    /// because a file of a dataset they read was refused with no earlier
+    /// version loaded (absent when none).
+    public var keptReports: [KeptFamily]?
     /// Run-specific: how long each stage took (left out by `--reproducible`).
     public var stages: [Stage]?
     /// Run-specific: the process's peak resident memory, MiB (left out by `--reproducible`).
@@ -40,6 +47,34 @@ public struct RunManifest: Codable, Sendable {
 
     public struct Ignored: Codable, Sendable {
         public var path: String
+        public var why: String
+    }
+
+    /// A refused input file: none of its rows is loaded (`rowsLoaded` 0).
+    public struct Refused: Codable, Sendable {
+        public var path: String
+        public var dataset: String
+        public var table: String
+        public var bytes: Int64
+        public var rowsLoaded: Int
+        public var reason: String
+        /// Whether the version of this file loaded before stays in use.
+        public var earlierVersionKept: Bool
+
+        init(_ refusal: FileRefusal) {
+            path = refusal.displayPath
+            dataset = refusal.dataset
+            table = refusal.table
+            bytes = refusal.bytes
+            rowsLoaded = 0
+            reason = refusal.reason
+            earlierVersionKept = refusal.earlierVersionKept
+        }
+    }
+
+    /// A report family not written by this run: what is in the out folder is the last run's.
+    public struct KeptFamily: Codable, Sendable {
+        public var family: String
         public var why: String
     }
 

@@ -9,7 +9,8 @@ public struct RunRequest: Sendable {
     public var outDirectory: URL
     /// The month reported (not needed to ingest).
     public var period: YearMonth?
-    /// The warehouse file; default `<out>/tally.sqlite`.
+    /// The warehouse file; default `.tally/<out name>.sqlite` beside the out
+    /// folder (``WarehouseLocation``).
     public var databasePath: String?
     /// `tally.yml`; default `<data>/tally.yml` when present, else built-in defaults.
     public var configURL: URL?
@@ -37,7 +38,7 @@ public struct RunRequest: Sendable {
 
     /// The warehouse path in effect.
     public var resolvedDatabasePath: String {
-        databasePath ?? outDirectory.appendingPathComponent("tally.sqlite").path
+        databasePath ?? WarehouseLocation.defaultPath(out: outDirectory)
     }
 
     /// The configuration file in effect, if any.

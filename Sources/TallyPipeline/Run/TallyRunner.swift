@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Logging
 import TallyCore
+import TallyIngest
 import TallyReports
 import TallyWarehouse
 
@@ -49,7 +50,11 @@ public struct TallyRunner {
     public func ingest(_ request: RunRequest) throws -> IngestStage.Outcome {
         guard let data = request.dataDirectory else { throw ConfigError("ingest needs --data") }
         let config = try configuration(request)
-        let warehouse = try Warehouse(path: request.resolvedDatabasePath)
+        // A data folder that holds no input creates nothing.
+        _ = try InputCatalog.scan(data)
+        var request = request
+        request.databasePath = try WarehouseLocation.settle(request, logger: logger)
+        let warehouse = try openWarehouse(request)
         return try IngestStage(logger: logger, progress: progress, timezone: ReportTimeZone(identifier: config.timezone))
             .run(dataDirectory: data, warehouse: warehouse)
     }
@@ -57,12 +62,24 @@ public struct TallyRunner {
     /// Ingests (when `request.dataDirectory` is set) and writes every report for the period.
     public func run(_ request: RunRequest) throws -> Outcome {
         let config = try configuration(request)
+        var request = request
         guard let period = request.period else { throw ConfigError("reports need a --period YYYY-MM") }
         guard let locale = ReportLocale(identifier: config.locale) else {
             throw ConfigError("locale '\(config.locale)' is not one of pt-BR, en-US, es-ES")
         }
-        try FileManager.default.createDirectory(at: request.outDirectory, withIntermediateDirectories: true)
-        let warehouse = try Warehouse(path: request.resolvedDatabasePath)
+        // Nothing is created (out folder, warehouse) for a run that cannot
+        // report: a data folder that holds no input, or no warehouse to report from.
+        if let data = request.dataDirectory {
+            _ = try InputCatalog.scan(data)
+        }
+        request.databasePath = try WarehouseLocation.settle(request, logger: logger)
+        if request.dataDirectory == nil, !FileManager.default.fileExists(atPath: request.resolvedDatabasePath),
+           // A lock without a warehouse: a run creating it (busy, exit 75).
+           !FileManager.default.fileExists(atPath: request.resolvedDatabasePath + ".lock") {
+            throw MissingInputError("no warehouse at \(request.resolvedDatabasePath): load the data first (tally run --data DIR, or tally ingest --data DIR) or name the warehouse with --db")
+        }
+        try FileSystemWords.createFolder(request.outDirectory)
+        let warehouse = try openWarehouse(request)
         // A run killed outright leaves its temporary report files behind.
         for stale in AtomicFile.removeStaleTemporaries(in: request.outDirectory) {
             logger.notice("removed \(stale), left by an interrupted run")
@@ -81,18 +98,28 @@ public struct TallyRunner {
         // before rebuilding them) mean the inputs changed: the reports are
         // written again, beside the rebuild.
         let pending = try warehouse.pendingDerivations()
-        if request.reuseReports, pending.isEmpty,
+        // Refused files, as the warehouse records them (so `tally report`
+        // after `tally ingest` knows them too). A refused file is refused
+        // again by every run until it changes: such runs write the reports
+        // (and say what was refused) each time.
+        let refusals = try warehouse.read { try $0.refusedFiles() }
+        if request.reuseReports, pending.isEmpty, refusals.isEmpty,
            let kept = try keptReports(request, config: config, period: period, warehouse: warehouse, ignored: ignored, ingest: ingest) {
             return kept
         }
         let context = ReportContext(config: config, locale: locale, period: period, timezone: timezone,
                                     outDirectory: request.outDirectory, warehouse: warehouse, reads: warehouse,
                                     logger: logger, progress: progress, outputs: OutputSet(), asOf: request.asOf)
-        let (reports, derivations) = try ReportsBesideDerivations.run(ReportStages.all, context: context, pending: pending)
+        let (families, keptFamilies) = Self.families(ReportStages.all, refusals: refusals)
+        for kept in keptFamilies { logger.notice("\(kept.family): not written, the reports in \(request.outDirectory.path) are kept: \(kept.why)") }
+        let (reports, derivations) = try ReportsBesideDerivations.run(families, context: context, pending: pending)
         try ingest?.recordDerivations(derivations, from: warehouse, progress: progress)
         let reportRejects = reports.flatMap(\.rejects)
         let (ingestRejects, files) = try warehouse.read { r in (try r.ingestRejects(), try r.inputFiles()) }
-        let rejectCount = try RejectsFile.write(ingestRejects + reportRejects,
+        let refusalRejects = refusals.map {
+            Reject(dataset: $0.dataset, file: $0.displayPath, line: 0, id: "", reason: "file refused: \($0.reason)")
+        }
+        let rejectCount = try RejectsFile.write(ingestRejects + reportRejects + refusalRejects,
                                                 to: request.outDirectory.appendingPathComponent("rejects.csv"),
                                                 outputs: context.outputs)
         let inputs = accounting(files, reportRejects: reportRejects)
@@ -105,7 +132,10 @@ public struct TallyRunner {
             tally: .init(version: TallyRunner.version), period: period.description,
             timezone: config.timezone, locale: locale.identifier, inputs: inputs, ignored: ignored,
             outputs: ([.init(path: "rejects.csv", rows: rejectCount)] + reports.flatMap(\.outputs)).sorted { $0.path < $1.path },
-            checks: checks, stages: nil, peakMemoryMiB: nil)
+            checks: checks,
+            refused: refusals.isEmpty ? nil : refusals.map(RunManifest.Refused.init),
+            keptReports: keptFamilies.isEmpty ? nil : keptFamilies,
+            stages: nil, peakMemoryMiB: nil)
         let published = try manifest.encoded()
         if !request.reproducible {
             manifest.stages = stages
@@ -163,11 +193,40 @@ public struct TallyRunner {
                        outDirectory: request.outDirectory, reportsKept: true)
     }
 
+    /// Opens the warehouse in effect, creating the folder that holds it.
+    private func openWarehouse(_ request: RunRequest) throws -> Warehouse {
+        let path = request.resolvedDatabasePath
+        try FileSystemWords.createFolder(URL(fileURLWithPath: path).deletingLastPathComponent())
+        return try Warehouse(path: path)
+    }
+
+    /// The report families to write, and those that keep the reports in the
+    /// out folder: a family reading a dataset with a file refused that has
+    /// no earlier version loaded would report without that file's rows
+    /// (fewer couples, an empty leaderboard), so it writes nothing and the
+    /// previous reports stay. A refused file with an earlier version loaded
+    /// stops nothing: the reports use that version.
+    static func families(_ all: [any ReportStage], refusals: [FileRefusal]) -> ([any ReportStage], [RunManifest.KeptFamily]) {
+        var missing: [String: [String]] = [:]
+        for r in refusals where !r.earlierVersionKept { missing[r.dataset, default: []].append(r.displayPath) }
+        var run: [any ReportStage] = []
+        var kept: [RunManifest.KeptFamily] = []
+        for stage in all {
+            let paths = stage.datasets.sorted().flatMap { missing[$0] ?? [] }
+            if paths.isEmpty {
+                run.append(stage)
+            } else {
+                kept.append(.init(family: stage.name, why: "\(paths.joined(separator: ", ")) refused and never loaded before"))
+            }
+        }
+        return (run, kept)
+    }
+
     /// run.json's stages for an ingest: the whole, then each file loaded.
     private func ingestStages(_ ingest: IngestStage.Outcome?) -> [RunManifest.Stage] {
         guard let ingest else { return [] }
         return [.init(name: "ingest", seconds: ingest.seconds, rows: ingest.rowsRead, bytes: ingest.bytesRead,
-                      filesLoaded: ingest.filesLoaded, filesUnchanged: ingest.files.count - ingest.filesLoaded)]
+                      filesLoaded: ingest.filesLoaded, filesUnchanged: ingest.filesUnchanged)]
             + ingest.files.filter(\.loaded).map {
                 .init(name: "ingest \($0.path)", seconds: $0.seconds, rows: $0.rowsRead, bytes: $0.bytes)
             }
@@ -194,6 +253,12 @@ public struct TallyRunner {
                                      rowsSuperseded: f.rowsSuperseded, unknownFields: f.unknownFields)
         }
     }
+}
+
+/// An input the run needs is not there (exit code 66, as a missing data folder).
+public struct MissingInputError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// A reconciliation check failed: the numbers do not add up.

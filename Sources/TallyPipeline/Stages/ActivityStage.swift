@@ -14,6 +14,7 @@ import TallyWarehouse
 /// users' average scores and a sparkline per user over the month's days).
 struct ActivityStage: ReportStage {
     let name = "activity"
+    let datasets: Set<String> = ["health"]
     let readsOnOneCore = true
 
     func run(_ context: ReportContext) throws -> ReportOutcome {

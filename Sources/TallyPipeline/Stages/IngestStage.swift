@@ -10,6 +10,8 @@ import TallyWarehouse
 ///
 /// A file whose path and sha256 match what is already loaded is skipped; a
 /// changed file replaces its previous version and every row it brought.
+/// A file that cannot be used as a whole is refused (``FileRefusal``): it
+/// loads nothing and its previous version, if any, stays loaded.
 public struct IngestStage {
     /// What happened to one input file.
     public struct FileOutcome: Sendable {
@@ -22,6 +24,8 @@ public struct IngestStage {
         public var seconds: Double
         /// The file's id in the warehouse, when loaded.
         var fileId: Int64?
+        /// Why the file was refused as a whole (then nothing of it is loaded).
+        public var refusal: FileRefusal?
     }
 
     /// What the stage did.
@@ -32,6 +36,10 @@ public struct IngestStage {
         /// The derived tables rebuilt after the loads, with their times.
         public var derivations: [DerivationTiming] = []
         public var filesLoaded: Int { files.filter(\.loaded).count }
+        /// Files skipped as unchanged since they were loaded (refused files excluded).
+        public var filesUnchanged: Int { files.filter { !$0.loaded && $0.refusal == nil }.count }
+        /// The files refused as a whole, in load order.
+        public var refusals: [FileRefusal] { files.compactMap(\.refusal) }
 
         /// Takes in the derived tables' rebuild (`timings`): repeated ids of
         /// some tables (subscription events) are rejected by it, so the
@@ -88,7 +96,37 @@ public struct IngestStage {
         }
         let folder = dataDirectory.standardizedFileURL.path
         let present = Set(catalog.files.map { $0.url.standardizedFileURL.path })
-        var loaded = [FileOutcome?](repeating: nil, count: files.count)
+        // A file refused once its rows began to load rolls the transaction
+        // back (its earlier version is then whole again): the ingest starts
+        // again without it. A file refused by its header loads nothing and
+        // needs no new start.
+        var refusedWhileLoading: [String: FileRefusal] = [:]
+        var loaded: [FileOutcome?]
+        while true {
+            loaded = [FileOutcome?](repeating: nil, count: files.count)
+            do {
+                try ingest(files, folder: folder, present: present, refused: refusedWhileLoading,
+                           into: warehouse, outcomes: &loaded)
+                break
+            } catch let refusal as FileRefusal where refusedWhileLoading[refusal.path] == nil {
+                refusedWhileLoading[refusal.path] = refusal
+                progress.step(["stage": "ingest", "file": refusal.displayPath, "status": "refused"])
+            }
+        }
+        for refusal in loaded.compactMap({ $0?.refusal }) {
+            logger.notice("refused \(refusal.displayPath): \(refusal.reason)\(refusal.earlierVersionKept ? " (the version loaded before is kept)" : "")")
+        }
+        var outcome = Outcome(files: loaded.map { $0! }, ignored: ignored, seconds: Date().timeIntervalSince(started))
+        if !leavingDerivations { try outcome.recordDerivations(try warehouse.derivePending(), from: warehouse, progress: progress) }
+        return outcome
+    }
+
+    /// One attempt at the ingest's transaction: loads `files` except those
+    /// in `refused` (absolute paths), which keep what the warehouse holds.
+    private func ingest(_ files: [InputFile], folder: String, present: Set<String>, refused: [String: FileRefusal],
+                        into warehouse: Warehouse, outcomes loaded: inout [FileOutcome?]) throws {
+        var outcomes = loaded
+        defer { loaded = outcomes }
         try warehouse.ingestLeavingDerivations { session in
             for path in try session.unloadVanished(under: folder, present: present) {
                 logger.notice("\(path) is no longer in the data folder: its rows were unloaded")
@@ -103,18 +141,26 @@ public struct IngestStage {
             // transaction): run beside the swipes' reading, a derivation (one
             // writer job of seconds) stalled that reading thread for as long.
             try WriterLanes.serve(Self.lanes(files).map { lane in { writer in
-                let fingerprints = FingerprintsAhead(lane.map { hashedAhead(files[$0]) ? files[$0].url : nil })
+                let fingerprints = FingerprintsAhead(lane.map {
+                    hashedAhead(files[$0]) && refused[files[$0].url.standardizedFileURL.path] == nil ? files[$0].url : nil
+                })
                 defer { fingerprints.cancel() }
                 for (k, i) in lane.enumerated() {
+                    if var refusal = refused[files[i].url.standardizedFileURL.path] {
+                        refusal.earlierVersionKept = held.contains(refusal.path)
+                        let outcome = FileOutcome(path: files[i].relativePath, kind: files[i].kind, loaded: false, rowsRead: 0,
+                                                  rowsRejected: 0, bytes: refusal.bytes, seconds: 0, refusal: refusal)
+                        try writer.onWriter { outcomes[i] = outcome }
+                        continue
+                    }
                     let fingerprint = hashedAhead(files[i]) ? try fingerprints.fingerprint(k) : nil
-                    let outcome = try load(files[i], fingerprint: fingerprint, into: session, writer: writer)
-                    try writer.onWriter { loaded[i] = outcome }
+                    let outcome = try load(files[i], fingerprint: fingerprint, into: session, writer: writer,
+                                           earlierVersion: held.contains(files[i].url.standardizedFileURL.path))
+                    try writer.onWriter { outcomes[i] = outcome }
                 }
             } })
+            try session.recordRefusals(under: folder, outcomes.compactMap { $0?.refusal })
         }
-        var outcome = Outcome(files: loaded.map { $0! }, ignored: ignored, seconds: Date().timeIntervalSince(started))
-        if !leavingDerivations { try outcome.recordDerivations(try warehouse.derivePending(), from: warehouse, progress: progress) }
-        return outcome
     }
 
     /// The ingest's lanes (indices into `files`, each in load order): the
@@ -142,8 +188,11 @@ public struct IngestStage {
     /// Loads one file from a lane's thread; the warehouse work runs on the
     /// writer's (`writer.onWriter`).
     /// A new table file comes without `fingerprint`: its reader takes it as it loads.
+    /// A file that cannot be used as a whole is refused: by its header before
+    /// anything is written (an outcome with its refusal), or, found while its
+    /// rows load, by throwing a ``FileRefusal`` (the caller starts again without it).
     private func load(_ file: InputFile, fingerprint: FingerprintsAhead.Fingerprint?,
-                      into session: IngestSession, writer: WriterLanes) throws -> FileOutcome {
+                      into session: IngestSession, writer: WriterLanes, earlierVersion: Bool) throws -> FileOutcome {
         let started = Date()
         let path = file.url.standardizedFileURL.path
         // Until the reader's fingerprint: the size on disk, and no sha256 (the
@@ -159,6 +208,23 @@ public struct IngestStage {
             return FileOutcome(path: file.relativePath, kind: file.kind, loaded: false, rowsRead: 0, rowsRejected: 0,
                                bytes: bytes, seconds: Date().timeIntervalSince(started))
         }
+        func refusal(_ reason: String) -> FileRefusal {
+            FileRefusal(path: path, displayPath: file.relativePath, dataset: file.dataset, table: file.tableName,
+                        bytes: bytes, reason: reason, earlierVersionKept: earlierVersion)
+        }
+        // A table's header is read and judged before anything is written.
+        var reader: TableReader?
+        if let table = file.table {
+            do {
+                reader = try TableReader(url: file.url, fields: table.fields, maxRecordBytes: IngestStage.maxRecordBytes,
+                                         fingerprinting: fingerprint == nil)
+            } catch {
+                return refused(file, refusal(error.reason), started: started)
+            }
+            if let reason = reader?.headerRefusal(required: table.requiredFields) {
+                return refused(file, refusal(reason), started: started)
+            }
+        }
         let fileId = try writer.onWriter { try session.beginFile(file, absolutePath: path, bytes: bytes, sha256: sha) }
         let stage = "ingest \(file.relativePath)"
         progress.begin(stage, totalBytes: bytes)
@@ -171,13 +237,18 @@ public struct IngestStage {
             onWriter: { work in try writer.onWriter(work) })
         var (read, rejected, unknown): (Int, Int, [String]) = (0, 0, [])
         var taken: FingerprintsAhead.Fingerprint?
-        if let table = file.table, let loader = InputLoaders.tables[table] {
-            (read, rejected, unknown, taken) = try loadTable(file, table: table, loader: loader, fileId: fileId,
-                                                             fingerprinting: fingerprint == nil, session: session, sink: sink)
-        } else if let loader = InputLoaders.export(for: file.kind, timezone: timezone) {
-            try writer.onWriter { (read, rejected) = try loader.load(file, fileId: fileId, session: session, sink: sink) }
-        } else {
-            preconditionFailure("no loader for \(file.relativePath)")
+        do {
+            if let table = file.table, let reader, let loader = InputLoaders.tables[table] {
+                (read, rejected, unknown, taken) = try loadTable(file, reader: reader, table: table, loader: loader, fileId: fileId,
+                                                                 session: session, sink: sink)
+            } else if let loader = InputLoaders.export(for: file.kind, timezone: timezone) {
+                try writer.onWriter { (read, rejected) = try loader.load(file, fileId: fileId, session: session, sink: sink) }
+            } else {
+                preconditionFailure("no loader for \(file.relativePath)")
+            }
+        } catch {
+            guard let reason = FileRefusal.reason(for: error, path: file.relativePath) else { throw error }
+            throw refusal(reason)
         }
         if fingerprint == nil && taken == nil {
             // Not read to its end (cannot happen for a load that succeeded): hash it apart.
@@ -194,6 +265,13 @@ public struct IngestStage {
                        "rejected": "\(rejected)", "seconds": String(format: "%.3f", seconds)])
         return FileOutcome(path: file.relativePath, kind: file.kind, loaded: true, rowsRead: read,
                            rowsRejected: rejected, bytes: taken?.bytes ?? bytes, seconds: seconds, fileId: fileId)
+    }
+
+    /// The outcome of a file refused before anything of it was written.
+    private func refused(_ file: InputFile, _ refusal: FileRefusal, started: Date) -> FileOutcome {
+        progress.step(["stage": "ingest", "file": file.relativePath, "status": "refused"])
+        return FileOutcome(path: file.relativePath, kind: file.kind, loaded: false, rowsRead: 0, rowsRejected: 0,
+                           bytes: refusal.bytes, seconds: Date().timeIntervalSince(started), refusal: refusal)
     }
 
     /// A file's size on disk (0 when it cannot be read: its reader then says why).
@@ -213,10 +291,8 @@ public struct IngestStage {
     /// Reads a table file record by record; a record the loader cannot decode
     /// or whose key repeats is rejected with its line and reason. Called on
     /// a lane's thread: warehouse work goes through `sink.onWriter`.
-    private func loadTable(_ file: InputFile, table: TableID, loader: TableLoader, fileId: Int64, fingerprinting: Bool,
+    private func loadTable(_ file: InputFile, reader: TableReader, table: TableID, loader: TableLoader, fileId: Int64,
                            session: IngestSession, sink: LoadSink) throws -> (Int, Int, [String], FingerprintsAhead.Fingerprint?) {
-        let reader = try TableReader(url: file.url, fields: table.fields, maxRecordBytes: IngestStage.maxRecordBytes,
-                                     fingerprinting: fingerprinting)
         for missing in reader.missingFields { logger.notice("\(file.relativePath): no column \(missing)") }
         var rejected = 0
         if let bulk = loader.bulk {

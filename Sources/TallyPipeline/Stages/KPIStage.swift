@@ -13,6 +13,7 @@ import TallyWarehouse
 /// Writes `kpis/*.csv`, `kpis/kpis.xlsx` and `kpis/kpis.txt`.
 struct KPIStage: ReportStage {
     let name = "kpis"
+    let datasets: Set<String> = ["swipes", "subscriptions"]
     let readsOnOneCore = true
     let derivedTables: Set<DerivedTable> = [.swipeMatches, .subscriptionEvents]
     /// The most months the monthly series (churn, MRR history, movements) go back.

@@ -26,6 +26,7 @@ import TallyWarehouse
 /// judged, started or not, so rejects do not depend on the as-of day.
 struct LeaderboardsStage: ReportStage {
     let name = "leaderboards"
+    let datasets: Set<String> = ["checkins"]
     let derivedTables: Set<DerivedTable> = [.checkinWinners]
 
     func run(_ context: ReportContext) throws -> ReportOutcome {

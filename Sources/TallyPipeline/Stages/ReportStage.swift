@@ -58,12 +58,16 @@ protocol ReportStage: Sendable {
     /// The derived tables the stage reads: it starts once they are rebuilt
     /// (``DerivedTablesGate``).
     var derivedTables: Set<DerivedTable> { get }
+    /// The datasets the family reads: when a file of one of them is refused
+    /// with no earlier version loaded, the family keeps its previous reports.
+    var datasets: Set<String> { get }
     func run(_ context: ReportContext) throws -> ReportOutcome
 }
 
 extension ReportStage {
     var readsOnOneCore: Bool { false }
     var derivedTables: Set<DerivedTable> { [] }
+    var datasets: Set<String> { [] }
 }
 
 /// Every report family, in the order of run.json and the terminal summary.

@@ -13,6 +13,7 @@ import TallyWarehouse
 /// per couple.
 struct StatementsStage: ReportStage {
     let name = "statements"
+    let datasets: Set<String> = ["expenses"]
     let derivedTables: Set<DerivedTable> = [.expenseWinners]
 
     func run(_ context: ReportContext) throws -> ReportOutcome {

@@ -27,7 +27,7 @@ public final class AtomicFile {
     public init(destination: URL) throws {
         self.destination = destination
         let folder = destination.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileSystemWords.createFolder(folder)
         temporary = folder.appendingPathComponent(".\(destination.lastPathComponent)\(AtomicFile.marker)\(getpid())")
         try? FileManager.default.removeItem(at: temporary)
     }
