@@ -1,0 +1,73 @@
+import CXlsxWriter
+
+/// A conditional format: cells coloured by their value, e.g. a rate's status
+/// against its target, or a heat map of scores.
+///
+/// ```swift
+/// let good = try book.format(XLSXStyle(fillColor: XLSXConditionalFormat.goodFill))
+/// try sheet.conditionalFormat(.atLeast(0.8, good), rows: 1...12, columns: 3...3)
+/// try sheet.conditionalFormat(.colorScale(low: 0xF8696B, middle: 0xFFEB84, high: 0x63BE7B), rows: 1...40, columns: 2...32)
+/// ```
+public enum XLSXConditionalFormat {
+    /// Cells whose value is at least `value` get `format`.
+    case atLeast(Double, XLSXFormat)
+    /// Cells whose value is below `value` get `format`.
+    case below(Double, XLSXFormat)
+    /// Cells whose value lies in `range` (bounds included) get `format`.
+    case between(ClosedRange<Double>, XLSXFormat)
+    /// A three-colour scale from the lowest through the 50th percentile to the highest value (colours `0xRRGGBB`).
+    case colorScale(low: UInt32, middle: UInt32, high: UInt32)
+
+    /// Fills for status against a target: met (green), near (amber), missed (red).
+    public static let goodFill: UInt32 = 0xC6EFCE
+    public static let neutralFill: UInt32 = 0xFFEB9C
+    public static let badFill: UInt32 = 0xFFC7CE
+
+    var format: XLSXFormat? {
+        switch self {
+        case .atLeast(_, let format), .below(_, let format), .between(_, let format): return format
+        case .colorScale: return nil
+        }
+    }
+}
+
+extension XLSXWorksheet {
+    /// Applies `rule` to the cells of `rows` × `columns`. Blank cells are left uncoloured.
+    public func conditionalFormat(_ rule: XLSXConditionalFormat, rows: ClosedRange<Int>, columns: ClosedRange<Int>) throws {
+        try state.ensureOpen()
+        guard rows.lowerBound >= 0, rows.upperBound < maxRows, columns.lowerBound >= 0,
+              columns.upperBound < XLSXWorkbook.excelMaxColumns else {
+            throw XLSXError.invalidArgument(file: state.path, reason: "sheet '\(name)': conditional format range out of bounds")
+        }
+        if let format = rule.format, format.owner != ObjectIdentifier(state) {
+            throw XLSXError.invalidArgument(file: state.path, reason: "sheet '\(name)': format belongs to another workbook")
+        }
+        var c = lxw_conditional_format()
+        switch rule {
+        case .atLeast(let value, let format):
+            c.type = UInt8(LXW_CONDITIONAL_TYPE_CELL.rawValue)
+            c.criteria = UInt8(LXW_CONDITIONAL_CRITERIA_GREATER_THAN_OR_EQUAL_TO.rawValue)
+            c.value = value
+            c.format = format.pointer
+        case .below(let value, let format):
+            c.type = UInt8(LXW_CONDITIONAL_TYPE_CELL.rawValue)
+            c.criteria = UInt8(LXW_CONDITIONAL_CRITERIA_LESS_THAN.rawValue)
+            c.value = value
+            c.format = format.pointer
+        case .between(let range, let format):
+            c.type = UInt8(LXW_CONDITIONAL_TYPE_CELL.rawValue)
+            c.criteria = UInt8(LXW_CONDITIONAL_CRITERIA_BETWEEN.rawValue)
+            c.min_value = range.lowerBound
+            c.max_value = range.upperBound
+            c.format = format.pointer
+        case .colorScale(let low, let middle, let high):
+            c.type = UInt8(LXW_CONDITIONAL_3_COLOR_SCALE.rawValue)
+            c.min_color = lxw_color_t(low)
+            c.mid_color = lxw_color_t(middle)
+            c.max_color = lxw_color_t(high)
+        }
+        let code = worksheet_conditional_format_range(pointer, lxw_row_t(rows.lowerBound), lxw_col_t(columns.lowerBound),
+                                                      lxw_row_t(rows.upperBound), lxw_col_t(columns.upperBound), &c)
+        try check(code, "adding a conditional format")
+    }
+}
