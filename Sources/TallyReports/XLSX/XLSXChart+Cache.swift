@@ -42,14 +42,9 @@ extension XLSXChart {
         range.pointee.ignore_cache = 1
     }
 
-    /// Fills the caches of the series that have none, reading cells with `lookup` (nil: unknown cell).
+    /// Fills the caches of the series given none, reading cells with `lookup` (nil: cells not kept).
     func fillCaches(lookup: (XLSXRange) -> [XLSXChartValue]?) {
-        for series in seriesList {
-            if let cache = series.cache {
-                XLSXChart.storeCache(cache.categories, in: series.pointer.pointee.categories)
-                XLSXChart.storeCache(cache.values, in: series.pointer.pointee.values)
-                continue
-            }
+        for series in seriesList where !series.hasCache {
             if let categories = lookup(series.categories) {
                 XLSXChart.storeCache(categories, in: series.pointer.pointee.categories)
             }

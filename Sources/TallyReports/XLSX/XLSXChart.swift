@@ -91,7 +91,7 @@ public final class XLSXChart {
         let pointer: UnsafeMutablePointer<lxw_chart_series>
         let categories: XLSXRange
         let values: XLSXRange
-        let cache: Cache?
+        let hasCache: Bool
     }
 
     init(pointer: UnsafeMutablePointer<lxw_chart>, kind: Kind, state: XLSXWorkbookState) {
@@ -121,7 +121,12 @@ public final class XLSXChart {
         chart_series_set_values(series, values.sheet, lxw_row_t(values.firstRow), lxw_col_t(values.firstColumn),
                                 lxw_row_t(values.lastRow), lxw_col_t(values.lastColumn))
         if let name { chart_series_set_name(series, name) }
-        seriesList.append(Series(pointer: series, categories: categories, values: values, cache: cache))
+        // A given cache goes to libxlsxwriter at once, so thousands of charts keep no Swift copy.
+        if let cache {
+            XLSXChart.storeCache(cache.categories, in: series.pointee.categories)
+            XLSXChart.storeCache(cache.values, in: series.pointee.values)
+        }
+        seriesList.append(Series(pointer: series, categories: categories, values: values, hasCache: cache != nil))
     }
 
     /// Sets the chart's title.
