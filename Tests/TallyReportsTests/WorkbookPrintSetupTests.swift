@@ -122,6 +122,42 @@ struct WorkbookPrintSetupTests {
         #expect(caches.first?.values == [4, 7, nil])
     }
 
+    @Test func aChartOfDatesGetsADateAxisUnlessItHasAFormat() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("dates.xlsx")
+        let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: true))
+        let sheet = try book.addWorksheet(named: "Dias")
+        let date = try book.format(.date("dd/mm/yyyy"))
+        for i in 0..<3 {
+            try sheet.write(october2026.firstDay.adding(days: i), row: i, column: 0, format: date)
+            try sheet.write(Double(i), row: i, column: 1)
+        }
+        try sheet.write("text", row: 3, column: 0)
+        let mixed = try book.addChart(.column)
+        try mixed.addSeries(name: "m", categories: .column(0, rows: 0...3, of: sheet), values: .column(1, rows: 0...3, of: sheet))
+        try sheet.insertChart(mixed, row: 20, column: 0)
+        let plain = try book.addChart(.line)
+        try plain.addSeries(name: "v", categories: .column(0, rows: 0...2, of: sheet), values: .column(1, rows: 0...2, of: sheet))
+        try sheet.insertChart(plain, row: 4, column: 0)
+        let chosen = try book.addChart(.line)
+        try chosen.addSeries(name: "v", categories: .column(0, rows: 0...2, of: sheet), values: .column(1, rows: 0...2, of: sheet))
+        try chosen.setCategoryAxisNumberFormat("dd/mm")
+        try chosen.setValueAxisBounds(0...1)
+        try sheet.insertChart(chosen, row: 4, column: 8)
+        try book.close()
+        let read = try XLSXReader(url: url)
+        let charts = try read.chartPaths(onSheet: "Dias")
+        // Charts are numbered in the order they were placed: mixed, plain, chosen.
+        #expect(try read.axes(ofChart: charts[1]).first { $0.kind == "catAx" }?.numberFormat == "dd/mm/yyyy")
+        #expect(try read.seriesCaches(ofChart: charts[1]).first?.categories == ["46296", "46297", "46298"])
+        let axes = try read.axes(ofChart: charts[2])
+        #expect(axes.first { $0.kind == "catAx" }?.numberFormat == "dd/mm")
+        #expect(axes.first { $0.kind == "valAx" }.map { [$0.minimum, $0.maximum] } == [0, 1])
+        // A range that is not all dates keeps its labels as they are.
+        #expect(try read.axes(ofChart: charts[0]).first { $0.kind == "catAx" }?.numberFormat == nil)
+    }
+
     @Test func aChartAPageBreakWouldCutStartsANewPage() throws {
         // A chart from row 26 runs past the first page (32 rows at most): the sheet prints at a fixed scale
         // with a break above the chart, since viewers ignore manual breaks under fit-to-page.

@@ -33,10 +33,13 @@ extension XLSXChart {
 
     /// Shows the category labels with an Excel number format, e.g. a date format for a
     /// series whose categories are dates, so the axis shows `31/10` rather than serial numbers.
+    /// Without it, categories that are dates the sheet kept (see `XLSXChart+Cache.swift`)
+    /// get the cells' own date format at close.
     public func setCategoryAxisNumberFormat(_ numberFormat: String) throws {
         try state.ensureOpen()
         guard kind.hasAxes else { return }
         chart_axis_set_num_format(categoryAxis, numberFormat)
+        hasCategoryAxisFormat = true
     }
 
     /// Fixes the value axis to `bounds`, e.g. `0...1` for a rate shown as a percentage.

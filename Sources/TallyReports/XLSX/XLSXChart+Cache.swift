@@ -42,8 +42,12 @@ extension XLSXChart {
         range.pointee.ignore_cache = 1
     }
 
-    /// Fills the caches of the series given none, reading cells with `lookup` (nil: cells not kept).
-    func fillCaches(lookup: (XLSXRange) -> [XLSXChartValue]?) {
+    /// Fills the caches of the series given none, reading cells with `lookup` (nil: cells not kept),
+    /// and gives a category axis of dates the dates' format (`dateFormat`) unless it has one.
+    func fillCaches(lookup: (XLSXRange) -> [XLSXChartValue]?, dateFormat: (XLSXRange) -> String?) {
+        if kind.hasAxes, !hasCategoryAxisFormat, let first = seriesList.first, let code = dateFormat(first.categories) {
+            chart_axis_set_num_format(categoryAxis, code)
+        }
         for series in seriesList where !series.hasCache {
             if let categories = lookup(series.categories) {
                 XLSXChart.storeCache(categories, in: series.pointer.pointee.categories)

@@ -82,6 +82,8 @@ public final class XLSXChart {
     let pointer: UnsafeMutablePointer<lxw_chart>
     let state: XLSXWorkbookState
     var isInserted = false
+    /// Whether the category axis was given a number format (else a date axis gets its cells' format at close).
+    var hasCategoryAxisFormat = false
     /// How many series were added.
     public var seriesCount: Int { seriesList.count }
     /// The series added, with the ranges they draw and any cache given.

@@ -167,7 +167,7 @@ public final class XLSXWorkbook {
         takenNames.insert(unique.lowercased())
         if let counter { nextCounter[base] = counter + 1 }
         let sheet = XLSXWorksheet(pointer: pointer, name: unique, state: state, maxRows: options.maxRowsPerSheet,
-                                  chartSourceRows: options.constantMemory ? max(options.chartSourceRows, 0) : 0,
+                                  chartSourceRows: max(options.chartSourceRows, 0), keepsChartValues: options.constantMemory,
                                   printSetup: options.printSetup)
         sheets.append(sheet)
         return sheet
@@ -227,7 +227,8 @@ public final class XLSXWorkbook {
             var byName: [String: XLSXWorksheet] = [:]
             for sheet in sheets { byName[sheet.name] = sheet }
             for chart in charts where chart.isInserted {
-                chart.fillCaches { range in byName[range.sheet]?.keptValues(range) }
+                chart.fillCaches(lookup: { byName[$0.sheet]?.keptValues($0) },
+                                 dateFormat: { byName[$0.sheet]?.keptDateFormat($0) })
             }
         }
         charts = []

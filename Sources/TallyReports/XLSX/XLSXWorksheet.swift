@@ -31,8 +31,13 @@ public final class XLSXWorksheet {
 
     /// Cells kept for chart caches (row, column → value), rows below `chartSourceRows` only.
     var chartSource: [Int: XLSXChartValue] = [:]
-    /// Rows whose cells are kept for chart caches; 0 keeps none.
+    /// The date number format of each kept cell that holds a date (same keys as `chartSource`), for date axes.
+    var keptDateFormats: [Int: String] = [:]
+    /// Rows whose cells are kept for chart caches and date axes; 0 keeps none.
     let chartSourceRows: Int
+    /// Whether the values are kept (constant-memory mode), not only the dates' formats:
+    /// otherwise libxlsxwriter reads the cells itself.
+    let keepsChartValues: Bool
     /// The charts placed on this sheet, for print layout: first row and column, size in pixels.
     var placedCharts: [(row: Int, column: Int, width: Double, height: Double)] = []
     /// The rows repeated at the top of every printed page, when the sheet spans pages.
@@ -46,7 +51,8 @@ public final class XLSXWorksheet {
     public var fittedWidthRange: ClosedRange<Double> = 6...60
 
     init(pointer: UnsafeMutablePointer<lxw_worksheet>, name: String, state: XLSXWorkbookState, maxRows: Int,
-         chartSourceRows: Int, printSetup: XLSXPrintSetup) {
+         chartSourceRows: Int, keepsChartValues: Bool, printSetup: XLSXPrintSetup) {
+        self.keepsChartValues = keepsChartValues
         self.pointer = pointer
         self.name = name
         self.state = state
@@ -105,7 +111,12 @@ public final class XLSXWorksheet {
         var value = lxw_datetime(year: Int32(date.year), month: Int32(date.month), day: Int32(date.day), hour: 0, min: 0, sec: 0)
         let code = worksheet_write_datetime(pointer, lxw_row_t(row), lxw_col_t(column), &value, format?.pointer)
         try check(code, "writing a date at \(Self.reference(row: row, column: column))")
-        if row < chartSourceRows { keepForCharts(.number(Double(date.daysSinceEpoch + 25_569)), row: row, column: column) }
+        if row < chartSourceRows {
+            keepForCharts(.number(Double(date.daysSinceEpoch + 25_569)), row: row, column: column)
+            if let code = format?.style.numberFormat, column < Self.chartSourceColumns {
+                keptDateFormats[row * Self.chartSourceColumns + column] = code
+            }
+        }
         noteWidth((format?.widthModel ?? XLSXWorksheet.generalWidth).width(of: 0) , column: column)
         note(row, column)
     }
