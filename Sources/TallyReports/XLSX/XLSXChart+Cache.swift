@@ -18,7 +18,9 @@ import Darwin
 extension XLSXChart {
     /// Stores `points` as the cache of `range` (a series' categories or values).
     static func storeCache(_ points: [XLSXChartValue], in range: UnsafeMutablePointer<lxw_series_range>) {
-        guard let head = range.pointee.data_cache, head.pointee.stqh_first == nil, !points.isEmpty else { return }
+        // libxlsxwriter counts a cache's points in 16 bits; a longer series goes without one.
+        guard let head = range.pointee.data_cache, head.pointee.stqh_first == nil, !points.isEmpty,
+              points.count <= Int(UInt16.max) else { return }
         let nextOffset = MemoryLayout<lxw_series_data_point>.offset(of: \lxw_series_data_point.list_pointers.stqe_next)!
         var hasText = false
         for point in points {
@@ -37,7 +39,7 @@ extension XLSXChart {
             head.pointee.stqh_last = (UnsafeMutableRawPointer(node) + nextOffset)
                 .assumingMemoryBound(to: UnsafeMutablePointer<lxw_series_data_point>?.self)
         }
-        range.pointee.num_data_points = UInt16(clamping: points.count)
+        range.pointee.num_data_points = UInt16(points.count)
         range.pointee.has_string_cache = hasText ? 1 : 0
         range.pointee.ignore_cache = 1
     }
