@@ -199,4 +199,24 @@ struct WorkbookPrintSetupTests {
         #expect(formats.map(\.range) == ["A1:A6", "B1:D6"])
         #expect(formats.map(\.types) == [["cellIs"], ["colorScale"]])
     }
+
+    @Test func badLayoutCallsAreRefusedWithTheFileNamed() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("bad.xlsx")
+        let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: true))
+        let sheet = try book.addWorksheet(named: "S")
+        #expect(throws: XLSXError.self) { try sheet.repeatRowsWhenPrinted(-1...0) }
+        #expect(throws: XLSXError.self) { try sheet.writeLink("x", toSheet: "S", row: -1, column: 0) }
+        #expect(throws: XLSXError.self) { try sheet.writeLink("x", toSheet: "S", row: 0, column: XLSXWorkbook.excelMaxColumns) }
+        let chart = try book.addChart(.bar)
+        #expect(throws: XLSXError.self) {
+            try chart.addSeries(name: "v", categories: .column(0, rows: 0...1, of: sheet), values: .column(1, rows: 0...1, of: sheet),
+                                cache: .init(categories: [.text("a"), .text("b")], values: [.number(1)]))
+        }
+        try book.close()
+        let error = #expect(throws: XLSXError.self) { try sheet.conditionalFormat(.colorScale(low: 0, middle: 0, high: 0), rows: 0...1, columns: 0...0) }
+        #expect(error.map { "\($0)" }?.contains("bad.xlsx") == true)
+        #expect(throws: XLSXError.self) { try chart.reverseCategories() }
+    }
 }

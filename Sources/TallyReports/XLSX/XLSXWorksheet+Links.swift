@@ -9,10 +9,7 @@ extension XLSXWorksheet {
     /// ```
     public func writeLink(_ text: String, toSheet sheet: String, row: Int, column: Int, format: XLSXFormat? = nil) throws {
         guard !text.isEmpty else { return try write(text, row: row, column: column, format: format) }
-        try state.ensureOpen()
-        guard row >= 0, row < maxRows, column >= 0, column < XLSXWorkbook.excelMaxColumns else {
-            throw XLSXError.rowLimit(file: state.path, sheet: name, row: row, limit: maxRows)
-        }
+        try checkCell(row, column, format)
         // A quoted sheet name doubles its apostrophes.
         let target = "internal:'" + sheet.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'!A1"
         let code = target.withCString { url in

@@ -218,7 +218,7 @@ public final class XLSXWorksheet {
     static let generalWidth = XLSXNumberWidth(numberFormat: nil)
     static let firstFaithfulDate = LocalDate(year: 1900, month: 3, day: 1)!
 
-    private func checkCell(_ row: Int, _ column: Int, _ format: XLSXFormat?) throws {
+    func checkCell(_ row: Int, _ column: Int, _ format: XLSXFormat?) throws {
         try state.ensureOpen()
         guard row >= 0, row < maxRows else {
             throw XLSXError.rowLimit(file: state.path, sheet: name, row: row, limit: maxRows)
