@@ -32,6 +32,13 @@ struct WorkbookPrintSetupTests {
         return (folder, try XLSXReader(url: url))
     }
 
+    /// A new workbook `name`.xlsx in a fresh folder (remove the folder when done).
+    func freshBook(_ name: String, _ options: XLSXWorkbook.Options) throws -> (URL, URL, XLSXWorkbook) {
+        let folder = try temporaryFolder()
+        let url = folder.appendingPathComponent(name + ".xlsx")
+        return (folder, url, try XLSXWorkbook(path: url.path, options: options))
+    }
+
     @Test func everySheetPrintsLandscapeOnePageWideWithPageNumbers() throws {
         let (folder, book) = try writeBook(rows: 5)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -56,10 +63,8 @@ struct WorkbookPrintSetupTests {
     }
 
     @Test func printSetupCanBeTurnedOff() throws {
-        let folder = try temporaryFolder()
+        let (folder, url, book) = try freshBook("plain", .init(printSetup: .none))
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("plain.xlsx")
-        let book = try XLSXWorkbook(path: url.path, options: .init(printSetup: .none))
         try book.addWorksheet(named: "A").write("x", row: 0, column: 0)
         try book.close()
         let read = try XLSXReader(url: url)
@@ -98,10 +103,8 @@ struct WorkbookPrintSetupTests {
     }
 
     @Test func aGivenCacheIsUsedAndAGapIsLeftOut() throws {
-        let folder = try temporaryFolder()
+        let (folder, url, book) = try freshBook("given", .init(constantMemory: true, chartSourceRows: 0))
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("given.xlsx")
-        let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: true, chartSourceRows: 0))
         let sheet = try book.addWorksheet(named: "S")
         for (i, value) in [4.0, 7.0].enumerated() {
             try sheet.write("d\(i)", row: i, column: 0)
@@ -123,10 +126,8 @@ struct WorkbookPrintSetupTests {
     }
 
     @Test func aChartOfDatesGetsADateAxisUnlessItHasAFormat() throws {
-        let folder = try temporaryFolder()
+        let (folder, url, book) = try freshBook("dates", .init(constantMemory: true))
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("dates.xlsx")
-        let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: true))
         let sheet = try book.addWorksheet(named: "Dias")
         let date = try book.format(.date("dd/mm/yyyy"))
         for i in 0..<3 {
@@ -179,10 +180,8 @@ struct WorkbookPrintSetupTests {
     }
 
     @Test func indexLinksAndConditionalFormatsReadBack() throws {
-        let folder = try temporaryFolder()
+        let (folder, url, book) = try freshBook("links", .init(constantMemory: true))
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("links.xlsx")
-        let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: true))
         let index = try book.addWorksheet(named: "Índice")
         let target = try book.addWorksheet(named: "Maria's board")
         try index.writeLink("Maria", toSheet: target.name, row: 1, column: 0, format: try book.format(.link))
@@ -201,10 +200,8 @@ struct WorkbookPrintSetupTests {
     }
 
     @Test func badLayoutCallsAreRefusedWithTheFileNamed() throws {
-        let folder = try temporaryFolder()
+        let (folder, url, book) = try freshBook("bad", .init(constantMemory: true))
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("bad.xlsx")
-        let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: true))
         let sheet = try book.addWorksheet(named: "S")
         #expect(throws: XLSXError.self) { try sheet.repeatRowsWhenPrinted(-1...0) }
         #expect(throws: XLSXError.self) { try sheet.writeLink("x", toSheet: "S", row: -1, column: 0) }
