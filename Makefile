@@ -9,7 +9,7 @@ APT_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev libisal-dev pkg-conf
 RELEASE_BIN   = .build/release/tally
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps build release sample bench fuzz crash
+.PHONY: run test deps build release sample bench fuzz crash preview
 
 ## make run: the main job on sample-data/ (embedded SQLite), writing reports/.
 ## A fresh warehouse each time (.tally/make-run.sqlite, git-ignored), so the
@@ -62,3 +62,9 @@ CRASH_ITERATIONS ?= 50
 crash: deps
 	$(SWIFT) build --build-tests
 	TALLY_CRASH_ITERATIONS=$(CRASH_ITERATIONS) $(SWIFT) test --skip-build --filter CrashSafetyTests
+
+## make preview: renders every workbook in $(OUT) to PNG pages in preview/ (LibreOffice
+## headless, then pdftoppm; installs libreoffice-calc and poppler-utils when missing).
+PREVIEW ?= preview
+preview:
+	scripts/preview.sh $(OUT) $(PREVIEW)

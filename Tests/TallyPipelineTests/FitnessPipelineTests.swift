@@ -186,7 +186,7 @@ struct FitnessPipelineTests {
         #expect(text.contains("u9"))
 
         let book = try XLSXReader(url: out.appendingPathComponent("activity/activity.xlsx"))
-        #expect(book.sheetNames == ["Resumo", "Usuários", "Pontuações"])
+        #expect(book.sheetNames == ["Resumo", "Usuários", "Tendência", "Pontuações"])
         #expect(!book.chartPaths.isEmpty)
         #expect(try book.row("Pontuações", 4)[5]?.number == 64)
     }
@@ -218,7 +218,8 @@ struct FitnessPipelineTests {
         #expect(try book.chartPaths(onSheet: "Outubro Ativo").count == 1)
         let first = try book.row("Outubro Ativo", 4)
         #expect(first[0]?.number == 1)
-        #expect(first[1]?.string == "▲1")
+        #expect(first[1]?.number == 1)
+        #expect(try book.numberFormat("Outubro Ativo", "B4") == "\"▲\"0;\"▼\"0;\"–\"")
         #expect(first[2]?.string == "Ana")
         #expect(try book.row("Outubro Ativo", 6)[1]?.string == "novo")
         let lines = try String(contentsOf: out.appendingPathComponent("leaderboards/ch1.txt"), encoding: .utf8)

@@ -37,6 +37,15 @@ public struct Leaderboard: Hashable, Sendable {
     /// By rank, then user id (byte order) among ties.
     public var entries: [LeaderboardEntry]
 
+    /// Whether the challenge ended before the as-of day: its standings are final.
+    public var isFinal: Bool { challenge.endDate < asOf }
+
+    /// The day the standings describe: the as-of day, or the end date of a challenge that ended before it.
+    public var standingsDay: LocalDate { min(asOf, challenge.endDate) }
+
+    /// Each entry's name as shown, told apart when two users share one (``DistinctNames``).
+    public var shownNames: [String] { DistinctNames.shown(entries.map { ($0.userId, $0.displayName) }) }
+
     public init(challenge: Challenge, asOf: LocalDate, comparedWith: LocalDate, entries: [LeaderboardEntry]) {
         self.challenge = challenge
         self.asOf = asOf
@@ -53,7 +62,9 @@ public struct Leaderboard: Hashable, Sendable {
 /// check-in are listed. `rankChange` compares with the leaderboard as of
 /// `rankChangeDays` earlier: earlier rank − current rank, nil (a newcomer)
 /// when the user was not on that board, which includes a challenge that had
-/// not started yet.
+/// not started yet. Streaks are counted as of the standings day: the end
+/// date of a challenge that ended before the as-of day (a finished
+/// challenge keeps the streak it ended with).
 public enum LeaderboardBuilder {
     public static func build(challenge: Challenge, counted: [CountedCheckin], asOf: LocalDate,
                              rankChangeDays: Int) -> Leaderboard {
@@ -66,7 +77,7 @@ public enum LeaderboardBuilder {
         let entries = ranked(counted, through: asOf).map { row in
             LeaderboardEntry(rank: row.rank, userId: row.userId, displayName: row.displayName, checkins: row.checkins,
                              minutes: row.minutes, rankChange: earlier[row.userId].map { $0 - row.rank },
-                             streaks: Streaks.of(days: daysByUser[row.userId] ?? [], asOf: asOf))
+                             streaks: Streaks.of(days: daysByUser[row.userId] ?? [], asOf: min(asOf, challenge.endDate)))
         }
         return Leaderboard(challenge: challenge, asOf: asOf, comparedWith: comparedWith, entries: entries)
     }

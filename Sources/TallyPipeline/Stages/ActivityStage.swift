@@ -11,7 +11,8 @@ import TallyWarehouse
 /// Writes `activity/scores.csv` (steps whole, kcal 1 decimal, km 2, score
 /// 1), `activity/summary.csv` (avgScore and bestScore 1 decimal),
 /// `activity/activity.xlsx` and `activity/activity.txt` (a histogram of
-/// users' average scores and a sparkline per user over the month's days).
+/// users' average scores, then the users ranked by average score, each with
+/// a sparkline over the month's days where a day without data is a gap).
 struct ActivityStage: ReportStage {
     let name = "activity"
     let datasets: Set<String> = ["health"]
@@ -29,8 +30,6 @@ struct ActivityStage: ReportStage {
         let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("activity.xlsx"))
         let workbook = try ActivityWorkbook(path: workbookFile.temporary.path, locale: context.locale, period: period)
         var userSummaries: [ActivitySummary] = []
-        var sparklines: [(userId: String, scores: [Double])] = []
-        let first = period.firstDay.daysSinceEpoch
         context.progress.begin("activity")
 
         try context.reads.read { reader in
@@ -46,15 +45,12 @@ struct ActivityStage: ReportStage {
                 try summaries.writeRow([userId, p, String(summary.days), ActivityScore.format(summary.averageScore, decimals: 1),
                                         ActivityScore.format(summary.bestScore, decimals: 1), String(summary.daysAt10kSteps)])
                 try workbook.add(summary, days: days)
-                var line = [Double](repeating: 0, count: period.dayCount)
-                for day in days { line[Int(day.date.daysSinceEpoch - first)] = day.score }
                 userSummaries.append(summary)
-                sparklines.append((userId, line))
                 context.progress.update("activity", bytes: 0, rows: userSummaries.count, detail: "users")
             }
         }
         try workbook.close()
-        let text = ActivityText.render(period: period, summaries: userSummaries, sparklines: sparklines, locale: context.locale)
+        let text = ActivityText.render(period: period, summaries: userSummaries, sparklines: workbook.trend, locale: context.locale)
         let txt = try AtomicFile(destination: folder.appendingPathComponent("activity.txt"))
         try txt.write(text.utf8)
         try context.outputs.add(scores)

@@ -1,17 +1,24 @@
 import TallyCore
 
-/// `activity.txt`: a histogram of users' average scores for the month and a
-/// sparkline of each user's daily scores (a day without data draws as 0).
+/// `activity.txt`: a histogram of users' average scores for the month, then
+/// the users ranked by average score (``ActivityRanking``), each with a
+/// sparkline of the month's daily scores on the 0–100 scale, where a day
+/// without data is a gap (`·`), never a low score.
 public enum ActivityText {
-    public static func render(period: YearMonth, summaries: [ActivitySummary], sparklines: [(userId: String, scores: [Double])],
+    public static func render(period: YearMonth, summaries: [ActivitySummary], sparklines: [String: [Double?]],
                               locale: ReportLocale) -> String {
         var lines = ["\(locale.fitness(.activityTitle)) — \(locale.formatMonth(period))", "",
                      "\(locale.fitness(.scoreDistribution)) (\(summaries.count) \(locale.fitness(.users).lowercased())):"]
         lines += TextChart.histogram(summaries.map(\.averageScore), bins: 10, range: 0...100).map { "  " + $0 }
-        lines += ["", "\(locale.fitness(.dailyScores)) (0–100):"]
-        let idWidth = min(sparklines.map { DisplayWidth.of($0.userId) }.max() ?? 0, 28)
-        for (userId, scores) in sparklines {
-            lines.append("  \(TextChart.pad(TextChart.truncate(userId, idWidth), idWidth)) \(TextChart.sparkline(scores, range: 0...100))")
+        lines += ["", "\(locale.fitness(.dailyScores)) (0–100, \(TextChart.gap) = \(locale.fitness(.noData))):"]
+        let ranked = ActivityRanking.rank(summaries)
+        let rankWidth = String(ranked.last?.rank ?? 1).count
+        let idWidth = min(ranked.map { DisplayWidth.of($0.summary.userId) }.max() ?? 0, 28)
+        for item in ranked {
+            let id = TextChart.pad(TextChart.truncate(item.summary.userId, idWidth), idWidth)
+            let average = TextChart.padLeft(ActivityScore.format(item.summary.averageScore, decimals: 1), 5)
+            let line = TextChart.sparkline(sparklines[item.summary.userId] ?? [], range: 0...100)
+            lines.append("  \(TextChart.padLeft(String(item.rank), rankWidth)). \(id) \(average) \(line)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,20 +1,25 @@
 import TallyCore
 
 /// A challenge's leaderboard as text: one line per user with rank, change
-/// (`▲2`, `▼1`, `=`, or the newcomer word), name, a bar of points, points
-/// and minutes.
+/// (`▲2`, `▼1`, `=`, or the newcomer word), name (told apart with an id
+/// suffix when two users share it), a bar of points, points and minutes.
+/// The header says "as of" the day, or marks a challenge that ended before
+/// it as final with its end date.
 public enum LeaderboardText {
     public static func render(_ board: Leaderboard, locale: ReportLocale, width: Int = 30) -> String {
         let c = board.challenge
+        let when = board.isFinal
+            ? "\(locale.fitness(.finalStandings)), \(locale.fitness(.endedOn)) \(locale.formatDate(c.endDate))"
+            : "\(locale.fitness(.asOf)) \(locale.formatDate(board.asOf))"
         var lines = ["\(locale.fitness(.leaderboardTitle)): \(c.name) (\(c.id))",
-                     "\(locale.fitness(.startDate)) \(locale.formatDate(c.startDate)) · \(locale.fitness(.endDate)) \(locale.formatDate(c.endDate)) · \(locale.fitness(.asOf)) \(locale.formatDate(board.asOf))",
+                     "\(locale.fitness(.startDate)) \(locale.formatDate(c.startDate)) · \(locale.fitness(.endDate)) \(locale.formatDate(c.endDate)) · \(when)",
                      ""]
         guard !board.entries.isEmpty else { return (lines + ["(0 \(locale.fitness(.participants).lowercased()))"]).joined(separator: "\n") + "\n" }
         let rankWidth = String(board.entries.map(\.rank).max() ?? 1).count
         let changes = board.entries.map { change($0, locale) }
         let changeWidth = changes.map { DisplayWidth.of($0) }.max() ?? 1
-        let bars = TextChart.bars(board.entries.map { e in
-            TextChart.Bar(label: e.displayName, value: Double(e.checkins),
+        let bars = TextChart.bars(zip(board.entries, board.shownNames).map { e, name in
+            TextChart.Bar(label: name, value: Double(e.checkins),
                           shown: "\(e.checkins) \(locale.fitness(.points).lowercased()) · \(locale.formatInteger(Int64(e.minutes))) min")
         }, width: width)
         for (index, entry) in board.entries.enumerated() {

@@ -6,6 +6,7 @@ extension ReportLocale {
         case leaderboardTitle, topTen, points
         case scoresSheet, summarySheet, date, steps, activeCalories, walkingDistanceKm, score
         case days, avgScore, bestScore, daysAt10kSteps, activityTitle, scoreDistribution, users, dailyScores
+        case finalStandings, endedOn, status, inProgress, finalStatus, trendSheet, dailyAverage, usersWithData, noData
     }
 
     /// The text of `label` in this locale.
@@ -55,5 +56,14 @@ extension ReportLocale {
         .scoreDistribution: ("Distribuição das pontuações médias", "Distribution of average scores", "Distribución de las puntuaciones medias"),
         .users: ("Usuários", "Users", "Usuarios"),
         .dailyScores: ("Pontuação diária", "Daily score", "Puntuación diaria"),
+        .finalStandings: ("Classificação final", "Final standings", "Clasificación final"),
+        .endedOn: ("encerrado em", "ended", "finalizado el"),
+        .status: ("Situação", "Status", "Estado"),
+        .inProgress: ("Em andamento", "In progress", "En curso"),
+        .finalStatus: ("Final", "Final", "Final"),
+        .trendSheet: ("Tendência", "Trend", "Tendencia"),
+        .dailyAverage: ("Média diária", "Daily average", "Media diaria"),
+        .usersWithData: ("Usuários com dados", "Users with data", "Usuarios con datos"),
+        .noData: ("sem dados", "no data", "sin datos"),
     ]
 }

@@ -95,7 +95,7 @@ public enum KPIWorkbook {
         /// Colours the status cells of `rows` in `column`: below red, within green, above a deeper green, pending grey.
         func statusColours(_ sheet: XLSXWorksheet, rows: ClosedRange<Int>, column: Int) throws {
             for (status, fill) in [(TargetStatus.below, belowFill), (.within, withinFill), (.above, aboveFill), (.pending, openFill)] {
-                try sheet.conditionalFormat(rows: rows, columns: column...column, whenEqualTo: status.rawValue, format: fill)
+                try sheet.conditionalFormat(.equalTo(status.rawValue, fill), rows: rows, columns: column...column)
             }
         }
 
@@ -276,7 +276,7 @@ public enum KPIWorkbook {
             try chart.setTitle(title)
             try chart.setAxisNames(category: "Cohort", value: "Rate")
             try chart.setValueAxisNumberFormat("0%")
-            try chart.setValueAxisBounds(min: 0, max: 1)
+            try chart.setValueAxisBounds(0...1)
             try chart.setLegend(.bottom)
             let noteRow = cohortList.count + 2
             if !open.isEmpty {
@@ -292,8 +292,8 @@ public enum KPIWorkbook {
             guard table.rowCount > 0 else { return }
             let letter = XLSXWorksheet.columnName(completeColumn)
             for sheet in table.sheets where sheet.lastRow >= 1 {
-                try sheet.conditionalFormat(rows: 1...sheet.lastRow, columns: 0...lastColumn,
-                                            whenFormula: "$\(letter)2=\"\(Self.openCohort)\"", format: openFill)
+                try sheet.conditionalFormat(.formula("$\(letter)2=\"\(Self.openCohort)\"", openFill),
+                                            rows: 1...sheet.lastRow, columns: 0...lastColumn)
             }
         }
 

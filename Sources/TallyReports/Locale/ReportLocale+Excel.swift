@@ -28,6 +28,11 @@ extension ReportLocale {
         self == .enUS ? "mm/dd/yyyy" : "dd/mm/yyyy"
     }
 
+    /// The Excel number format for a day and month, for date axes: `dd/mm`, `mm/dd` (en-US).
+    public var excelDayMonthFormat: String {
+        self == .enUS ? "mm/dd" : "dd/mm"
+    }
+
     /// The Excel number format for a month stored as its first day: `mm/yyyy`.
     public var excelMonthFormat: String { "mm/yyyy" }
 

@@ -33,11 +33,12 @@ public enum TextChart {
     }
 
     /// A one-line sparkline of `values` with the eight block heights (▁ to █).
-    /// All-equal values draw as a flat middle line; an empty series is empty.
+    /// All-equal values draw as a flat middle line, all zeros (or less) as the lowest
+    /// line, so a dead series never looks like steady activity; an empty series is empty.
     public static func sparkline(_ values: [Double]) -> String {
         let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
         guard let low = values.min(), let high = values.max() else { return "" }
-        guard high > low else { return String(repeating: blocks[3], count: values.count) }
+        guard high > low else { return String(repeating: blocks[high > 0 ? 3 : 0], count: values.count) }
         return String(values.map { value in
             let index = Int(((value - low) / (high - low) * 7).rounded())
             return blocks[min(max(index, 0), 7)]
@@ -54,6 +55,15 @@ public enum TextChart {
             return blocks[min(max(Int((fraction * 7).rounded()), 0), 7)]
         })
     }
+
+    /// A sparkline on a fixed scale where nil (a day without data) draws as the gap mark `·`,
+    /// never as a low value.
+    public static func sparkline(_ values: [Double?], range: ClosedRange<Double>) -> String {
+        String(values.map { value in value.map { Character(sparkline([$0], range: range)) } ?? gap })
+    }
+
+    /// What a sparkline draws for a missing value.
+    public static let gap: Character = "·"
 
     /// A histogram of `values` in `bins` equal bins over `range` (values
     /// outside it go to the first or last bin; the last bin includes its upper

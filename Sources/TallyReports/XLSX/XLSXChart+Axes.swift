@@ -1,28 +1,59 @@
 import CXlsxWriter
 
-/// Axis number formats and bounds of a chart.
+/// Axis settings beyond names: which libxlsxwriter axis is which, reversed
+/// categories, number formats for dates, and fixed bounds.
 ///
 /// ```swift
-/// try chart.setCategoryAxisNumberFormat("dd mmm")    // date cells shown as dates, not serials
-/// try chart.setValueAxisBounds(min: 0, max: 1)       // a rate axis from 0% to 100%
+/// let chart = try book.addChart(.bar)
+/// try chart.reverseCategories()                      // rank 1 on top
+/// try chart.setCategoryAxisNumberFormat("dd/mm")     // dates on a line chart
+/// try chart.setValueAxisBounds(0...1)                // rates from 0% to 100%
 /// ```
 extension XLSXChart {
-    /// Shows the category axis labels with an Excel number format (a date
-    /// format for categories that are dates). Ignored for pie charts.
+    /// The axis that holds the labels. libxlsxwriter's `x_axis` is the
+    /// horizontal axis, which for bar charts is the value axis, so bars swap them.
+    var categoryAxis: UnsafeMutablePointer<lxw_chart_axis> {
+        kind == .bar ? pointer.pointee.y_axis : pointer.pointee.x_axis
+    }
+
+    /// The axis that holds the numbers.
+    var valueAxis: UnsafeMutablePointer<lxw_chart_axis> {
+        kind == .bar ? pointer.pointee.x_axis : pointer.pointee.y_axis
+    }
+
+    /// Draws the categories in reverse order (`c:orientation maxMin`): on a bar
+    /// chart the first row goes on top, as in the table beside it. The value
+    /// axis stays at the bottom.
+    public func reverseCategories() throws {
+        try state.ensureOpen()
+        guard kind.hasAxes else { return }
+        chart_axis_set_reverse(categoryAxis)
+        chart_axis_set_crossing_max(categoryAxis)
+    }
+
+    /// Shows the category labels with an Excel number format, e.g. a date format for a
+    /// series whose categories are dates, so the axis shows `31/10` rather than serial numbers.
+    /// Without it, categories that are dates the sheet kept (see `XLSXChart+Cache.swift`)
+    /// get the cells' own date format at close.
     public func setCategoryAxisNumberFormat(_ numberFormat: String) throws {
         try state.ensureOpen()
         guard kind.hasAxes else { return }
-        chart_axis_set_num_format(pointer.pointee.x_axis, numberFormat)
+        chart_axis_set_num_format(categoryAxis, numberFormat)
+        hasCategoryAxisFormat = true
     }
 
-    /// Fixes the value axis to `min...max` (either may be nil: automatic). Ignored for pie charts.
-    public func setValueAxisBounds(min: Double?, max: Double?) throws {
+    /// Fixes the value axis to `bounds`, e.g. `0...1` for a rate shown as a percentage.
+    public func setValueAxisBounds(_ bounds: ClosedRange<Double>) throws {
         try state.ensureOpen()
         guard kind.hasAxes else { return }
-        if let min, let max, min >= max {
-            throw XLSXError.invalidArgument(file: state.path, reason: "chart value axis: minimum \(min) is not below maximum \(max)")
-        }
-        if let min { chart_axis_set_min(pointer.pointee.y_axis, min) }
-        if let max { chart_axis_set_max(pointer.pointee.y_axis, max) }
+        chart_axis_set_min(valueAxis, bounds.lowerBound)
+        chart_axis_set_max(valueAxis, bounds.upperBound)
+    }
+
+    /// Fixes only the value axis minimum (often 0, so bars and lines are not exaggerated).
+    public func setValueAxisMinimum(_ minimum: Double) throws {
+        try state.ensureOpen()
+        guard kind.hasAxes else { return }
+        chart_axis_set_min(valueAxis, minimum)
     }
 }

@@ -21,6 +21,9 @@ public struct XLSXRange: Hashable, Sendable {
         XLSXRange(sheet: sheet.name, firstRow: rows.lowerBound, firstColumn: column, lastRow: rows.upperBound, lastColumn: column)
     }
 
+    /// How many cells the range covers.
+    public var cellCount: Int { (lastRow - firstRow + 1) * (lastColumn - firstColumn + 1) }
+
     var isValid: Bool {
         firstRow >= 0 && firstColumn >= 0 && firstRow <= lastRow && firstColumn <= lastColumn
             && lastRow < XLSXWorkbook.excelMaxRows && lastColumn < XLSXWorkbook.excelMaxColumns
@@ -32,7 +35,9 @@ public struct XLSXRange: Hashable, Sendable {
 /// ``XLSXWorksheet/insertChart(_:row:column:xScale:yScale:)``.
 ///
 /// Charts keep references to cells, so they stay right in constant-memory
-/// mode; the cells may be written before or after the chart is set up.
+/// mode; the cells may be written before or after the chart is set up. Each
+/// series also carries cached values (see `XLSXChart+Cache.swift`), so
+/// viewers that never recalculate still draw it.
 public final class XLSXChart {
     /// The kinds of chart tally draws.
     public enum Kind: Hashable, Sendable, CaseIterable {
@@ -77,8 +82,19 @@ public final class XLSXChart {
     let pointer: UnsafeMutablePointer<lxw_chart>
     let state: XLSXWorkbookState
     var isInserted = false
+    /// Whether the category axis was given a number format (else a date axis gets its cells' format at close).
+    var hasCategoryAxisFormat = false
     /// How many series were added.
-    public private(set) var seriesCount = 0
+    public var seriesCount: Int { seriesList.count }
+    /// The series added, with the ranges they draw and any cache given.
+    var seriesList: [Series] = []
+
+    struct Series {
+        let pointer: UnsafeMutablePointer<lxw_chart_series>
+        let categories: XLSXRange
+        let values: XLSXRange
+        let hasCache: Bool
+    }
 
     init(pointer: UnsafeMutablePointer<lxw_chart>, kind: Kind, state: XLSXWorkbookState) {
         self.pointer = pointer
@@ -87,10 +103,15 @@ public final class XLSXChart {
     }
 
     /// Adds a series: `values` drawn against `categories` (their labels), named `name` in the legend.
-    public func addSeries(name: String?, categories: XLSXRange, values: XLSXRange) throws {
+    /// `cache` gives the values the cells hold, for viewers that do not recalculate; when nil
+    /// the workbook takes them from the cells the sheet kept (rows below ``XLSXWorkbook/Options/chartSourceRows``).
+    public func addSeries(name: String?, categories: XLSXRange, values: XLSXRange, cache: Cache? = nil) throws {
         try state.ensureOpen()
         guard categories.isValid, values.isValid else {
             throw XLSXError.invalidArgument(file: state.path, reason: "chart series range out of bounds")
+        }
+        if let cache, cache.categories.count != categories.cellCount || cache.values.count != values.cellCount {
+            throw XLSXError.invalidArgument(file: state.path, reason: "chart cache does not match its ranges' cell counts")
         }
         guard let series = chart_add_series(pointer, nil, nil) else {
             throw XLSXError.library(file: state.path, operation: "chart_add_series",
@@ -102,7 +123,12 @@ public final class XLSXChart {
         chart_series_set_values(series, values.sheet, lxw_row_t(values.firstRow), lxw_col_t(values.firstColumn),
                                 lxw_row_t(values.lastRow), lxw_col_t(values.lastColumn))
         if let name { chart_series_set_name(series, name) }
-        seriesCount += 1
+        // A given cache goes to libxlsxwriter at once, so thousands of charts keep no Swift copy.
+        if let cache {
+            XLSXChart.storeCache(cache.categories, in: series.pointee.categories)
+            XLSXChart.storeCache(cache.values, in: series.pointee.values)
+        }
+        seriesList.append(Series(pointer: series, categories: categories, values: values, hasCache: cache != nil))
     }
 
     /// Sets the chart's title.
@@ -116,16 +142,15 @@ public final class XLSXChart {
     public func setAxisNames(category: String?, value: String?) throws {
         try state.ensureOpen()
         guard kind.hasAxes else { return }
-        // libxlsxwriter's x axis is the category axis for every kind, bar charts included.
-        if let category { chart_axis_set_name(pointer.pointee.x_axis, category) }
-        if let value { chart_axis_set_name(pointer.pointee.y_axis, value) }
+        if let category { chart_axis_set_name(categoryAxis, category) }
+        if let value { chart_axis_set_name(valueAxis, value) }
     }
 
     /// Shows the value axis numbers with an Excel number format (a money format, `0.0%`).
     public func setValueAxisNumberFormat(_ numberFormat: String) throws {
         try state.ensureOpen()
         guard kind.hasAxes else { return }
-        chart_axis_set_num_format(pointer.pointee.y_axis, numberFormat)
+        chart_axis_set_num_format(valueAxis, numberFormat)
     }
 
     /// Moves or hides the legend.

@@ -29,6 +29,8 @@ public struct XLSXFormat {
             format_set_pattern(format, UInt8(LXW_PATTERN_SOLID.rawValue))
             format_set_bg_color(format, lxw_color_t(fill))
         }
+        if let color = style.fontColor { format_set_font_color(format, lxw_color_t(color)) }
+        if style.underline { format_set_underline(format, UInt8(LXW_UNDERLINE_SINGLE.rawValue)) }
         if style.bottomBorder { format_set_bottom(format, UInt8(LXW_BORDER_THIN.rawValue)) }
         switch style.alignment {
         case .left?: format_set_align(format, UInt8(LXW_ALIGN_LEFT.rawValue))

@@ -18,9 +18,16 @@ public struct XLSXStyle: Hashable, Sendable {
     /// A thin border under the cell.
     public var bottomBorder: Bool
     public var alignment: Alignment?
+    /// Font colour as `0xRRGGBB`; nil keeps the default (black).
+    public var fontColor: UInt32?
+    /// A single underline.
+    public var underline: Bool
 
     public init(bold: Bool = false, italic: Bool = false, fontSize: Double? = nil, numberFormat: String? = nil,
-                fillColor: UInt32? = nil, bottomBorder: Bool = false, alignment: Alignment? = nil) {
+                fillColor: UInt32? = nil, bottomBorder: Bool = false, alignment: Alignment? = nil,
+                fontColor: UInt32? = nil, underline: Bool = false) {
+        self.fontColor = fontColor
+        self.underline = underline
         self.bold = bold
         self.italic = italic
         self.fontSize = fontSize
@@ -40,6 +47,8 @@ public struct XLSXStyle: Hashable, Sendable {
     public static let integer = XLSXStyle(numberFormat: "#,##0")
     /// Fractions shown as percentages with one decimal: `0.0%`.
     public static let percent = XLSXStyle(numberFormat: "0.0%")
+    /// A link: blue and underlined, as viewers show hyperlinks.
+    public static let link = XLSXStyle(fontColor: 0x0563C1, underline: true)
     /// A pale yellow fill to draw the eye (totals, rows needing attention).
     public static let highlight = XLSXStyle(fillColor: 0xFFF2CC)
 

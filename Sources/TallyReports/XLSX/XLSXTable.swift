@@ -3,6 +3,10 @@ import TallyCore
 /// A streamed table on a worksheet: a bold, frozen header row, rows appended
 /// in order, an autofilter over the whole table, and columns fitted to their content.
 ///
+/// Each heading is aligned like its column: right over numbers, money, dates
+/// and percentages (a column whose format has a number format), left over
+/// text. The header row repeats on every printed page.
+///
 /// Rows past the sheet's row limit (Excel's 1,048,576, header included)
 /// spill to a continuation sheet named `<name> (2)`, `<name> (3)`, … which
 /// repeats the header, so no data is ever dropped or refused. Charts that
@@ -25,11 +29,15 @@ public final class XLSXTable {
         public var format: XLSXFormat?
         /// A width (characters) the column never goes below, e.g. for values written later.
         public var minimumWidth: Double?
+        /// Whether the column holds numbers (its heading is then right-aligned); by default,
+        /// whether its format has a number format.
+        public var isNumeric: Bool
 
-        public init(_ header: String, format: XLSXFormat? = nil, minimumWidth: Double? = nil) {
+        public init(_ header: String, format: XLSXFormat? = nil, minimumWidth: Double? = nil, isNumeric: Bool? = nil) {
             self.header = header
             self.format = format
             self.minimumWidth = minimumWidth
+            self.isNumeric = isNumeric ?? (format?.style.numberFormat != nil)
         }
     }
 
@@ -42,6 +50,7 @@ public final class XLSXTable {
     public private(set) var rowCount = 0
     private let workbook: XLSXWorkbook
     private let headerFormat: XLSXFormat
+    private let numericHeaderFormat: XLSXFormat
     private var nextRow = 0
     private var finished = false
 
@@ -53,7 +62,9 @@ public final class XLSXTable {
         self.workbook = workbook
         self.baseName = name
         self.columns = columns
-        self.headerFormat = try headerFormat ?? workbook.format(.header)
+        let header = try headerFormat ?? workbook.format(.header)
+        self.headerFormat = header
+        self.numericHeaderFormat = try XLSXTable.rightAligned(header, in: workbook)
         try startSheet()
     }
 
@@ -87,12 +98,25 @@ public final class XLSXTable {
         let name = sheets.isEmpty ? baseName : "\(baseName) (\(sheets.count + 1))"
         let sheet = try workbook.addWorksheet(named: name)
         for (index, column) in columns.enumerated() {
-            try sheet.write(column.header, row: 0, column: index, format: headerFormat)
-            if let minimum = column.minimumWidth { try sheet.setMinimumColumnWidth(index, minimum) }
+            try sheet.write(column.header, row: 0, column: index, format: column.isNumeric ? numericHeaderFormat : headerFormat)
+            try sheet.setMinimumColumnWidth(index, max(column.minimumWidth ?? 0, XLSXTable.headerWidth(column.header)))
         }
         try sheet.freeze(rows: 1)
+        try sheet.repeatRowsWhenPrinted(0...0)
         sheets.append(sheet)
         nextRow = 1
+    }
+
+    /// `format` right-aligned (the heading of a numeric column).
+    public static func rightAligned(_ format: XLSXFormat, in workbook: XLSXWorkbook) throws -> XLSXFormat {
+        var style = format.style
+        style.alignment = .right
+        return try workbook.format(style)
+    }
+
+    /// The width a bold heading needs with room for the autofilter button (about two characters).
+    static func headerWidth(_ header: String) -> Double {
+        Double(header.count) * 1.1 + 4.5
     }
 
     private func finishSheet(_ sheet: XLSXWorksheet) throws {
@@ -122,6 +146,12 @@ public final class XLSXTable {
         /// Writes text (an empty string leaves the cell empty).
         public mutating func write(_ text: String, format: XLSXFormat? = nil) throws {
             try sheet.write(text, row: row, column: column, format: self.format(format))
+            column += 1
+        }
+
+        /// Writes `text` as a link to the sheet named `sheet` (see ``XLSXWorksheet/writeLink(_:toSheet:row:column:format:)``).
+        public mutating func writeLink(_ text: String, toSheet target: String, format: XLSXFormat? = nil) throws {
+            try sheet.writeLink(text, toSheet: target, row: row, column: column, format: self.format(format))
             column += 1
         }
 

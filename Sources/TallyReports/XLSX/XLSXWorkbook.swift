@@ -60,11 +60,18 @@ public final class XLSXWorkbook {
         public var comments: String?
         /// The most rows a sheet may hold; Excel's 1,048,576 unless lowered (for tests).
         public var maxRowsPerSheet: Int
+        /// In constant-memory mode, the rows of each sheet whose cells are kept so charts drawn
+        /// from them carry cached values (see `XLSXChart+Cache.swift`); 0 when every chart is
+        /// given its values, as a workbook of thousands of sheets should.
+        public var chartSourceRows: Int
+        /// How every sheet prints unless the sheet says otherwise (``XLSXWorksheet/printSetup``).
+        public var printSetup: XLSXPrintSetup
 
         public init(constantMemory: Bool = false, temporaryDirectory: String? = nil, useZip64: Bool = false,
                     created: LocalDate = XLSXWorkbook.defaultCreated, title: String? = nil, subject: String? = nil,
                     author: String? = "tally", company: String? = nil, keywords: String? = nil,
-                    comments: String? = nil, maxRowsPerSheet: Int = XLSXWorkbook.excelMaxRows) {
+                    comments: String? = nil, maxRowsPerSheet: Int = XLSXWorkbook.excelMaxRows,
+                    chartSourceRows: Int = 500, printSetup: XLSXPrintSetup = .standard) {
             self.constantMemory = constantMemory
             self.temporaryDirectory = temporaryDirectory
             self.useZip64 = useZip64
@@ -76,6 +83,8 @@ public final class XLSXWorkbook {
             self.keywords = keywords
             self.comments = comments
             self.maxRowsPerSheet = maxRowsPerSheet
+            self.chartSourceRows = chartSourceRows
+            self.printSetup = printSetup
         }
     }
 
@@ -85,6 +94,7 @@ public final class XLSXWorkbook {
     let state: XLSXWorkbookState
     private var formats: [XLSXStyle: XLSXFormat] = [:]
     private var sheets: [XLSXWorksheet] = []
+    private var charts: [XLSXChart] = []
     private var takenNames: Set<String> = []
     /// Per sanitized name, the first suffix counter not yet known to be taken.
     private var nextCounter: [String: Int] = [:]
@@ -156,7 +166,9 @@ public final class XLSXWorkbook {
         }
         takenNames.insert(unique.lowercased())
         if let counter { nextCounter[base] = counter + 1 }
-        let sheet = XLSXWorksheet(pointer: pointer, name: unique, state: state, maxRows: options.maxRowsPerSheet)
+        let sheet = XLSXWorksheet(pointer: pointer, name: unique, state: state, maxRows: options.maxRowsPerSheet,
+                                  chartSourceRows: max(options.chartSourceRows, 0), keepsChartValues: options.constantMemory,
+                                  printSetup: options.printSetup)
         sheets.append(sheet)
         return sheet
     }
@@ -188,13 +200,16 @@ public final class XLSXWorkbook {
             throw XLSXError.library(file: path, operation: "workbook_add_chart",
                                     code: Int(LXW_ERROR_MEMORY_MALLOC_FAILED.rawValue), message: "libxlsxwriter returned no chart")
         }
-        return XLSXChart(pointer: pointer, kind: kind, state: state)
+        let chart = XLSXChart(pointer: pointer, kind: kind, state: state)
+        charts.append(chart)
+        return chart
     }
 
     /// Whether ``close()`` has run (successfully or not).
     public var isClosed: Bool { state.pointer == nil }
 
-    /// Applies the fitted column widths, writes the file and frees the workbook.
+    /// Applies the fitted column widths and each sheet's print setup, fills the charts'
+    /// cached values, writes the file and frees the workbook.
     /// After this nothing more can be written, whether it succeeded or not.
     /// - Throws: ``XLSXError/library(file:operation:code:message:)`` with libxlsxwriter's message
     ///   (for example a missing folder or no permission: "Error creating output xlsx file").
@@ -202,8 +217,21 @@ public final class XLSXWorkbook {
         let workbook = try state.workbook()
         var widthError: Error?
         for sheet in sheets {
-            do { try sheet.applyColumnWidths() } catch { if widthError == nil { widthError = error } }
+            do {
+                let widths = sheet.columnWidths
+                try sheet.applyColumnWidths(widths)
+                try sheet.applyPrintSetup(widths: widths)
+            } catch { if widthError == nil { widthError = error } }
         }
+        if !charts.isEmpty {
+            var byName: [String: XLSXWorksheet] = [:]
+            for sheet in sheets { byName[sheet.name] = sheet }
+            for chart in charts where chart.isInserted {
+                chart.fillCaches(lookup: { byName[$0.sheet]?.keptValues($0) },
+                                 dateFormat: { byName[$0.sheet]?.keptDateFormat($0) })
+            }
+        }
+        charts = []
         state.pointer = nil
         let code = workbook_close(workbook)
         try XLSXError.check(code, file: path, operation: "writing the workbook (workbook_close)")

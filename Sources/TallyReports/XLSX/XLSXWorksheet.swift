@@ -29,16 +29,36 @@ public final class XLSXWorksheet {
     /// The highest column written so far, or -1.
     public private(set) var lastColumn = -1
 
+    /// Cells kept for chart caches (row, column → value), rows below `chartSourceRows` only.
+    var chartSource: [Int: XLSXChartValue] = [:]
+    /// The date number format of each kept cell that holds a date (same keys as `chartSource`), for date axes.
+    var keptDateFormats: [Int: String] = [:]
+    /// Rows whose cells are kept for chart caches and date axes; 0 keeps none.
+    let chartSourceRows: Int
+    /// Whether the values are kept (constant-memory mode), not only the dates' formats:
+    /// otherwise libxlsxwriter reads the cells itself.
+    let keepsChartValues: Bool
+    /// The charts placed on this sheet, for print layout: first row and column, size in pixels.
+    var placedCharts: [(row: Int, column: Int, width: Double, height: Double)] = []
+    /// The rows repeated at the top of every printed page, when the sheet spans pages.
+    var repeatedRows: ClosedRange<Int>?
+    /// How the sheet prints (set from the workbook's options; change per sheet before close).
+    public var printSetup: XLSXPrintSetup
+
     /// Whether column widths are fitted to the content at close (default true).
     public var fitsColumnWidths = true
     /// The narrowest and widest fitted column widths, in characters.
     public var fittedWidthRange: ClosedRange<Double> = 6...60
 
-    init(pointer: UnsafeMutablePointer<lxw_worksheet>, name: String, state: XLSXWorkbookState, maxRows: Int) {
+    init(pointer: UnsafeMutablePointer<lxw_worksheet>, name: String, state: XLSXWorkbookState, maxRows: Int,
+         chartSourceRows: Int, keepsChartValues: Bool, printSetup: XLSXPrintSetup) {
+        self.keepsChartValues = keepsChartValues
         self.pointer = pointer
         self.name = name
         self.state = state
         self.maxRows = maxRows
+        self.chartSourceRows = chartSourceRows
+        self.printSetup = printSetup
     }
 
     // MARK: Cells
@@ -53,6 +73,7 @@ public final class XLSXWorksheet {
         }
         let code = text.withCString { worksheet_write_string(pointer, lxw_row_t(row), lxw_col_t(column), $0, format?.pointer) }
         try check(code, "writing text at \(Self.reference(row: row, column: column))")
+        if row < chartSourceRows { keepForCharts(.text(text), row: row, column: column) }
         noteText(text, column: column, format: format)
         note(row, column)
     }
@@ -62,6 +83,7 @@ public final class XLSXWorksheet {
         try checkCell(row, column, format)
         let code = worksheet_write_number(pointer, lxw_row_t(row), lxw_col_t(column), number, format?.pointer)
         try check(code, "writing a number at \(Self.reference(row: row, column: column))")
+        if row < chartSourceRows { keepForCharts(.number(number), row: row, column: column) }
         noteWidth((format?.widthModel ?? XLSXWorksheet.generalWidth).width(of: number) + (format?.style.bold == true ? 1 : 0), column: column)
         note(row, column)
     }
@@ -89,6 +111,12 @@ public final class XLSXWorksheet {
         var value = lxw_datetime(year: Int32(date.year), month: Int32(date.month), day: Int32(date.day), hour: 0, min: 0, sec: 0)
         let code = worksheet_write_datetime(pointer, lxw_row_t(row), lxw_col_t(column), &value, format?.pointer)
         try check(code, "writing a date at \(Self.reference(row: row, column: column))")
+        if row < chartSourceRows {
+            keepForCharts(.number(Double(date.daysSinceEpoch + 25_569)), row: row, column: column)
+            if let code = format?.style.numberFormat, column < Self.chartSourceColumns {
+                keptDateFormats[row * Self.chartSourceColumns + column] = code
+            }
+        }
         noteWidth((format?.widthModel ?? XLSXWorksheet.generalWidth).width(of: 0) , column: column)
         note(row, column)
     }
@@ -165,6 +193,7 @@ public final class XLSXWorksheet {
         let code = worksheet_insert_chart_opt(pointer, lxw_row_t(row), lxw_col_t(column), chart.pointer, &options)
         try check(code, "inserting a chart at \(Self.reference(row: row, column: column))")
         chart.isInserted = true
+        placedCharts.append((row, column, 480 * xScale, 288 * yScale))
     }
 
     // MARK: Helpers
@@ -189,7 +218,7 @@ public final class XLSXWorksheet {
     static let generalWidth = XLSXNumberWidth(numberFormat: nil)
     static let firstFaithfulDate = LocalDate(year: 1900, month: 3, day: 1)!
 
-    private func checkCell(_ row: Int, _ column: Int, _ format: XLSXFormat?) throws {
+    func checkCell(_ row: Int, _ column: Int, _ format: XLSXFormat?) throws {
         try state.ensureOpen()
         guard row >= 0, row < maxRows else {
             throw XLSXError.rowLimit(file: state.path, sheet: name, row: row, limit: maxRows)
@@ -202,17 +231,17 @@ public final class XLSXWorksheet {
         }
     }
 
-    private func check(_ code: lxw_error, _ operation: @autoclosure () -> String) throws {
+    func check(_ code: lxw_error, _ operation: @autoclosure () -> String) throws {
         guard code != LXW_NO_ERROR else { return }
         try XLSXError.check(code, file: state.path, operation: "sheet '\(name)': \(operation())")
     }
 
-    private func note(_ row: Int, _ column: Int) {
+    func note(_ row: Int, _ column: Int) {
         if row > lastRow { lastRow = row }
         if column > lastColumn { lastColumn = column }
     }
 
-    private func noteText(_ text: String, column: Int, format: XLSXFormat?) {
+    func noteText(_ text: String, column: Int, format: XLSXFormat?) {
         guard fitsColumnWidths else { return }
         let current = column < fittedWidths.count ? fittedWidths[column] : 0
         // UTF-8 length is O(1) and never below the character count: skip the count when it cannot win.
@@ -250,8 +279,8 @@ public final class XLSXWorksheet {
     }
 
     /// Sends the column widths to libxlsxwriter (called by ``XLSXWorkbook/close()``).
-    func applyColumnWidths() throws {
-        for (column, width) in columnWidths.sorted(by: { $0.key < $1.key }) {
+    func applyColumnWidths(_ widths: [Int: Double]) throws {
+        for (column, width) in widths.sorted(by: { $0.key < $1.key }) {
             let code = worksheet_set_column(pointer, lxw_col_t(column), lxw_col_t(column), width, nil)
             try check(code, "setting the width of column \(Self.columnName(column))")
         }

@@ -1,0 +1,54 @@
+/// How a worksheet prints. Every sheet gets ``standard`` unless its workbook
+/// or the sheet itself says otherwise.
+///
+/// - Landscape, one page wide (`fitToWidth`, as many pages tall as needed).
+/// - The header rows a table declares (``XLSXTable`` does, for its header
+///   row) repeat on every page once the sheet runs past one page.
+/// - A sheet with charts prints at the scale one page wide gives, with page
+///   breaks placed above any chart a break would cut (Excel and LibreOffice
+///   ignore manual page breaks under fit-to-page scaling, so such a sheet
+///   carries the scale itself).
+/// - The footer shows `page / pages`.
+public struct XLSXPrintSetup: Hashable, Sendable {
+    public var landscape: Bool
+    /// Scale each page to the sheet's width.
+    public var fitToWidth: Bool
+    /// A page footer in Excel's header/footer syntax (`&C&P / &N`); nil for none.
+    public var footer: String?
+
+    public init(landscape: Bool = true, fitToWidth: Bool = true, footer: String? = "&C&P / &N") {
+        self.landscape = landscape
+        self.fitToWidth = fitToWidth
+        self.footer = footer
+    }
+
+    /// Landscape, one page wide, numbered pages.
+    public static let standard = XLSXPrintSetup()
+    /// libxlsxwriter's defaults: portrait, 100%, no footer.
+    public static let none = XLSXPrintSetup(landscape: false, fitToWidth: false, footer: nil)
+
+    /// The printable width and height of a landscape page in pixels at 100%: the smaller
+    /// of A4 and US Letter, less Excel's default margins (0.7 in at the sides, 0.75 in top and
+    /// bottom), less some room on the right for viewers that draw charts a little wider.
+    static let landscapePage = (width: 860.0, height: 640.0)
+    /// The height of a default row in pixels (15 points).
+    static let rowHeight = 20.0
+
+    /// Page breaks (each the first row of a new page) so that no chart in `charts` (first and last
+    /// row) is cut, for pages of `rowsPerPage` rows; none past the last chart.
+    static func pageBreaks(charts: [ClosedRange<Int>], rowsPerPage: Int) -> [Int] {
+        guard rowsPerPage > 0, let lastChartRow = charts.map(\.upperBound).max() else { return [] }
+        var breaks: [Int] = []
+        var pageStart = 0
+        while pageStart + rowsPerPage <= lastChartRow {
+            var next = pageStart + rowsPerPage
+            // A chart that starts on this page and runs past its end moves to the next page, unless it fills a page.
+            for chart in charts where chart.lowerBound > pageStart && chart.lowerBound < next && chart.upperBound >= next {
+                next = min(next, chart.lowerBound)
+            }
+            breaks.append(next)
+            pageStart = next
+        }
+        return breaks
+    }
+}

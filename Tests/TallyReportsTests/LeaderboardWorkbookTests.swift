@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import TallyCore
+import TallyTestSupport
+@testable import TallyReports
+
+@Suite("Leaderboards workbook reads right")
+struct LeaderboardWorkbookTests {
+    static func day(_ text: String) -> LocalDate { LocalDate.parse(text)! }
+
+    /// An ongoing board (two "João Silva", a newcomer, a user who moved down) and a final one.
+    static func boards() -> [Leaderboard] {
+        let october = Challenge(id: "ch1", groupId: "g1", name: "Outubro Ativo", startDate: day("2026-10-01"), endDate: day("2026-10-31"))
+        let june = Challenge(id: "ch2", groupId: "g1", name: "Junho", startDate: day("2026-06-01"), endDate: day("2026-06-30"))
+        func entry(_ rank: Int, _ user: String, _ name: String, _ points: Int, _ change: Int?) -> LeaderboardEntry {
+            LeaderboardEntry(rank: rank, userId: user, displayName: name, checkins: points, minutes: points * 40, rankChange: change,
+                             streaks: Streaks(current: 1, best: 2))
+        }
+        return [
+            Leaderboard(challenge: october, asOf: day("2026-10-31"), comparedWith: day("2026-10-24"), entries: [
+                entry(1, "user-a1f3", "João Silva", 12, 2), entry(2, "u-bia", "Bia", 9, -1), entry(3, "user-9c20", "João Silva", 7, nil),
+                entry(4, "u-caio", "Caio", 5, 0)]),
+            Leaderboard(challenge: june, asOf: day("2026-10-31"), comparedWith: day("2026-10-24"), entries: [
+                entry(1, "u-bia", "Bia", 20, 0)]),
+        ]
+    }
+
+    func write(locale: ReportLocale = .ptBR) throws -> (URL, XLSXReader) {
+        let folder = try temporaryFolder()
+        let url = folder.appendingPathComponent("leaderboards.xlsx")
+        let book = try LeaderboardsWorkbook(path: url.path, locale: locale, asOf: Self.day("2026-10-31"))
+        for board in Self.boards() { try book.add(board) }
+        try book.close()
+        return (folder, try XLSXReader(url: url))
+    }
+
+    @Test func theBarChartPutsRankOneOnTopWithItsAxesNamedRight() throws {
+        let (folder, book) = try write()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let chart = try #require(try book.chartPaths(onSheet: "Outubro Ativo").first)
+        let axes = try book.axes(ofChart: chart)
+        let category = try #require(axes.first { $0.kind == "catAx" })
+        let value = try #require(axes.first { $0.kind == "valAx" })
+        #expect(category.orientation == "maxMin")
+        #expect(category.title == "Nome")
+        #expect(value.title == "Pontos")
+        #expect(value.minimum == 0)
+        #expect(try book.title(ofChart: chart) == "10 primeiros — Outubro Ativo")
+    }
+
+    @Test func theChartCarriesTheShownNamesAndPoints() throws {
+        let (folder, book) = try write()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let chart = try #require(try book.chartPaths(onSheet: "Outubro Ativo").first)
+        let cache = try #require(try book.seriesCaches(ofChart: chart).first)
+        #expect(cache.textCategories)
+        #expect(cache.categories == ["João Silva (…a1f3)", "Bia", "João Silva (…9c20)", "Caio"])
+        #expect(cache.values == [12, 9, 7, 5])
+    }
+
+    @Test func rankChangeIsANumberShownWithArrows() throws {
+        let (folder, book) = try write()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try book.cell("Outubro Ativo", "B4")?.number == 2)
+        #expect(try book.cell("Outubro Ativo", "B5")?.number == -1)
+        #expect(try book.cell("Outubro Ativo", "B6")?.string == "novo")
+        #expect(try book.cell("Outubro Ativo", "B7")?.number == 0)
+        #expect(try book.numberFormat("Outubro Ativo", "B5") == "\"▲\"0;\"▼\"0;\"–\"")
+        #expect(try book.isRightAligned("Outubro Ativo", "B3"))     // the heading sits over its numbers
+        #expect(try !book.isRightAligned("Outubro Ativo", "C3"))
+    }
+
+    @Test func duplicateNamesAreToldApartOnTheSheet() throws {
+        let (folder, book) = try write()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try book.cell("Outubro Ativo", "C4")?.string == "João Silva (…a1f3)")
+        #expect(try book.cell("Outubro Ativo", "C6")?.string == "João Silva (…9c20)")
+        #expect(try book.cell("Outubro Ativo", "D4")?.string == "user-a1f3")
+    }
+
+    @Test func anEndedChallengeReadsAsFinal() throws {
+        let (folder, book) = try write()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try book.cell("Junho", "A1")?.string == "Classificação final: Junho — encerrado em 30/06/2026")
+        #expect(try book.cell("Outubro Ativo", "A1")?.string == "Classificação: Outubro Ativo — Posição em 31/10/2026")
+        #expect(try book.cell("Índice", "G2")?.string == "Em andamento")
+        #expect(try book.cell("Índice", "G3")?.string == "Final")
+    }
+
+    @Test func theIndexLinksToEveryChallengeSheet() throws {
+        let (folder, book) = try write()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try book.links("Índice") == ["B2": "'Outubro Ativo'!A1", "B3": "'Junho'!A1"])
+        #expect(try book.cell("Índice", "I2")?.string == "João Silva (…a1f3)")
+    }
+
+    @Test func everyBoardPrintsWithItsHeader() throws {
+        let (folder, book) = try write()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try book.sheetElement("Outubro Ativo", "pageSetup")?["orientation"] == "landscape")
+        #expect(try book.sheetElement("Outubro Ativo", "pageSetUpPr")?["fitToPage"] == "1")
+    }
+
+    @Test func theTextMarksFinalBoardsAndTellsNamesApart() {
+        let boards = Self.boards()
+        let ongoing = LeaderboardText.render(boards[0], locale: .enUS)
+        #expect(ongoing.contains("As of 10/31/2026"))
+        #expect(ongoing.contains("João Silva (…a1f3)") && ongoing.contains("João Silva (…9c20)"))
+        let final = LeaderboardText.render(boards[1], locale: .enUS)
+        #expect(final.contains("Final standings, ended 06/30/2026"))
+        #expect(!final.contains("As of"))
+    }
+}

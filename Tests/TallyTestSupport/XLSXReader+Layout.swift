@@ -1,0 +1,127 @@
+import Foundation
+
+/// Read-back of what a workbook shows beyond cell values: charts (axes,
+/// titles, caches), print setup, defined names, links and conditional formats.
+extension XLSXReader {
+    /// One chart axis as written.
+    public struct Axis: Equatable {
+        /// `catAx`, `valAx` or `dateAx`.
+        public var kind: String
+        /// `minMax`, or `maxMin` when reversed.
+        public var orientation: String
+        public var title: String
+        /// The axis' number format code, nil when linked to the source.
+        public var numberFormat: String?
+        public var minimum: Double?
+        public var maximum: Double?
+    }
+
+    /// One series' cached points: categories and values (nil for a point left out, a gap).
+    public struct SeriesCache: Equatable {
+        public var categories: [String?]
+        public var values: [Double?]
+        /// Whether the categories are cached as text (`c:strCache`).
+        public var textCategories: Bool
+    }
+
+    /// The axes of the chart part at `path`.
+    public func axes(ofChart path: String) throws -> [Axis] {
+        let root = try XMLNode.parse(data(path))
+        var axes: [Axis] = []
+        for kind in ["catAx", "valAx", "dateAx"] {
+            for node in root.descendants("" + kind) {
+                let scaling = node.children.first { $0.name == "scaling" }
+                let format = node.children.first { $0.name == "numFmt" }
+                axes.append(Axis(kind: kind,
+                                 orientation: scaling?.descendants("orientation").first?.attributes["val"] ?? "minMax",
+                                 title: node.children.first { $0.name == "title" }?.descendants("t").map(\.text).joined() ?? "",
+                                 numberFormat: format?.attributes["sourceLinked"] == "1" ? nil : format?.attributes["formatCode"],
+                                 minimum: scaling?.descendants("min").first?.attributes["val"].flatMap(Double.init),
+                                 maximum: scaling?.descendants("max").first?.attributes["val"].flatMap(Double.init)))
+            }
+        }
+        return axes
+    }
+
+    /// The chart's title text.
+    public func title(ofChart path: String) throws -> String {
+        let root = try XMLNode.parse(data(path))
+        guard let chart = root.descendants("chart").first,
+              let title = chart.children.first(where: { $0.name == "title" }) else { return "" }
+        return title.descendants("t").map(\.text).joined()
+    }
+
+    /// The cached points of each series of the chart at `path` (empty lists when a series has no cache).
+    public func seriesCaches(ofChart path: String) throws -> [SeriesCache] {
+        let root = try XMLNode.parse(data(path))
+        return root.descendants("ser").map { series in
+            let cat = series.children.first { $0.name == "cat" }
+            let strCache = cat?.descendants("strCache").first
+            let catCache = strCache ?? cat?.descendants("numCache").first
+            let valCache = series.children.first { $0.name == "val" }?.descendants("numCache").first
+            return SeriesCache(categories: Self.points(catCache).map { $0 }, values: Self.points(valCache).map { $0.flatMap(Double.init) },
+                               textCategories: strCache != nil)
+        }
+    }
+
+    /// The `c:pt` values of a cache, by index up to `c:ptCount` (nil where a point is left out).
+    private static func points(_ cache: XMLNode?) -> [String?] {
+        guard let cache else { return [] }
+        let count = cache.descendants("ptCount").first?.attributes["val"].flatMap(Int.init) ?? 0
+        var values = [String?](repeating: nil, count: count)
+        for point in cache.descendants("pt") {
+            if let index = point.attributes["idx"].flatMap(Int.init), index < count {
+                values[index] = point.descendants("v").first?.text
+            }
+        }
+        return values
+    }
+
+    /// The attributes of the first element named `element` in the sheet's XML (`pageSetup`, `pageSetUpPr`), nil when absent.
+    public func sheetElement(_ sheet: String, _ element: String) throws -> [String: String]? {
+        try XMLNode.parse(Data(sheetXML(sheet).utf8)).descendants(element).first?.attributes
+    }
+
+    /// The rows that start a new printed page by a manual break (0-based).
+    public func rowBreaks(_ sheet: String) throws -> [Int] {
+        try XMLNode.parse(Data(sheetXML(sheet).utf8)).descendants("brk").compactMap { $0.attributes["id"].flatMap(Int.init) }
+    }
+
+    /// The workbook's defined names: name, the sheet index it belongs to, and its formula.
+    public func definedNames() throws -> [(name: String, sheet: Int?, formula: String)] {
+        try XMLNode.parse(data("xl/workbook.xml")).descendants("definedName").map {
+            ($0.attributes["name"] ?? "", $0.attributes["localSheetId"].flatMap(Int.init), $0.text)
+        }
+    }
+
+    /// The internal links of a sheet: cell reference → target (`'Sheet'!A1`).
+    public func links(_ sheet: String) throws -> [String: String] {
+        var links: [String: String] = [:]
+        for link in try XMLNode.parse(Data(sheetXML(sheet).utf8)).descendants("hyperlink") {
+            if let ref = link.attributes["ref"], let location = link.attributes["location"] { links[ref] = location }
+        }
+        return links
+    }
+
+    /// The conditional formatting rules of a sheet: the range and each rule's type.
+    public func conditionalFormats(_ sheet: String) throws -> [(range: String, types: [String])] {
+        try XMLNode.parse(Data(sheetXML(sheet).utf8)).descendants("conditionalFormatting").map { node in
+            (node.attributes["sqref"] ?? "", node.descendants("cfRule").compactMap { $0.attributes["type"] })
+        }
+    }
+
+    /// The stored text of a cell's value (`<v>`), e.g. `1234.56`, to check numbers are written exactly.
+    public func rawValue(_ sheet: String, _ reference: String) throws -> String? {
+        try XMLNode.parse(Data(sheetXML(sheet).utf8)).descendants("c")
+            .first { $0.attributes["r"] == reference }?.children.first { $0.name == "v" }?.text
+    }
+
+    /// Whether a cell is right-aligned by its style.
+    public func isRightAligned(_ sheet: String, _ reference: String) throws -> Bool {
+        guard let style = try XMLNode.parse(Data(sheetXML(sheet).utf8)).descendants("c")
+            .first(where: { $0.attributes["r"] == reference })?.attributes["s"].flatMap(Int.init) else { return false }
+        let xfs = try XMLNode.parse(data("xl/styles.xml")).descendants("cellXfs").first?.children.filter { $0.name == "xf" } ?? []
+        guard style < xfs.count else { return false }
+        return xfs[style].descendants("alignment").first?.attributes["horizontal"] == "right"
+    }
+}
