@@ -1,5 +1,8 @@
-/// The sizes behind a ``GeneratorScale``.
-struct ScaleProfile {
+/// The sizes and knobs behind a ``GeneratorScale`` and a ``GeneratorShape``.
+///
+/// Every knob past `gzipLevel` has the value that reproduces the `default`
+/// shape, so the historical scales write the same bytes as before the knobs.
+struct ScaleProfile: Equatable {
     /// Months of data, ending with the anchor month.
     var months: Int
     var couples: Int
@@ -19,6 +22,32 @@ struct ScaleProfile {
     /// zlib level for `.gz` files.
     var gzipLevel: Int32
 
+    /// The last day of data in the anchor month (`nil`: its last day; 15: data ends mid-month).
+    var anchorMonthDays: Int? = nil
+    /// Members per couple: `nil` is the historical pattern (2, with every tenth couple
+    /// of 3 and every twentieth of 4); a range (within 2...4) starts each couple at its
+    /// lower bound and adds a member while `extraMemberChance` says so.
+    var membersPerCouple: ClosedRange<Int>? = nil
+    var extraMemberChance: Double = 0
+    /// Share of expenses written with older versions (a quarter of them deleted).
+    var expenseHistoryShare: Double = 0.04
+    /// Chance that a couple records a settlement in a month.
+    var settlementChance: Double = 0.35
+    /// Multiplies each kind of agreement's chance (1: about 2.2 agreements a couple).
+    var agreementFactor: Double = 1
+    /// The first `heavyCouples` couples write `heavyCoupleExpenses` expenses each over the
+    /// window, in addition to the other couples' share of `expenses`.
+    var heavyCouples = 0
+    var heavyCoupleExpenses = 0
+    /// The first `heavySwipers` users (the earliest sign-ups) make `heavySwiperShare` of the swipes.
+    var heavySwipers = 0
+    var heavySwiperShare: Double = 0
+    /// The first `hugeGroups` check-in groups have `hugeGroupMembers` members each.
+    var hugeGroups = 0
+    var hugeGroupMembers = 0
+    /// Whether the swipes are written gzip-compressed (`swipes.ndjson.gz`) or plain (`swipes.ndjson`).
+    var compressSwipes = true
+
     static func of(_ scale: GeneratorScale) -> ScaleProfile {
         switch scale {
         case .small:
@@ -37,5 +66,70 @@ struct ScaleProfile {
                                 healthUsers: 15_500, appleHealthExports: 10, appleHealthDays: 90,
                                 subscriptionUsers: 3_000_000, badRowsPerKind: 1_000, gzipLevel: 1)
         }
+    }
+
+    /// The profile of `shape` at `scale`: `default` is ``of(_:)``; the other shapes are
+    /// their `medium` sizes times `factor` (`small` 0.01, `medium` 1, `large` 5 unless given),
+    /// with the scale's bad rows, Apple Health exports and gzip level.
+    static func of(_ scale: GeneratorScale, shape: GeneratorShape, factor: Double? = nil) -> ScaleProfile {
+        let base = of(scale)
+        guard shape != .default else { return base }
+        let f = factor ?? (scale == .small ? 0.01 : scale == .medium ? 1 : 5)
+        func n(_ medium: Int, atLeast floor: Int = 1) -> Int { max(floor, Int((Double(medium) * f).rounded())) }
+        var p = base
+        switch shape {
+        case .default:
+            break
+        case .studio:
+            p.months = 7
+            p.anchorMonthDays = 15
+            p.couples = n(50_000, atLeast: 4)
+            p.membersPerCouple = 2...4
+            p.extraMemberChance = 0.089
+            p.expenses = n(1_130_000, atLeast: 50)
+            p.expenseHistoryShare = 0.041
+            p.settlementChance = 0.31
+            p.agreementFactor = 0.09
+            p.swipeUsers = n(200_000, atLeast: 20)
+            p.swipes = n(10_000_000, atLeast: 200)
+            p.groups = n(2_970, atLeast: 2)
+            p.checkinMembers = n(37_869, atLeast: 12)
+            p.checkins = n(985_469, atLeast: 50)
+            p.healthUsers = n(5_000, atLeast: 3)
+            p.subscriptionUsers = n(600_000, atLeast: 40)
+            p.compressSwipes = false
+        case .skewed:
+            p.couples = n(2_000, atLeast: 200)
+            p.membersPerCouple = 2...4
+            p.extraMemberChance = 0.2
+            p.expenses = n(600_000, atLeast: 50)
+            p.heavyCouples = 2
+            p.heavyCoupleExpenses = n(50_000, atLeast: 20)
+            p.swipeUsers = n(200_000, atLeast: 20)
+            p.swipes = n(10_000_000, atLeast: 200)
+            p.heavySwipers = 3
+            p.heavySwiperShare = 0.3
+            p.groups = n(1_200, atLeast: 2)
+            p.checkinMembers = n(14_400, atLeast: 12)
+            p.checkins = n(1_000_000, atLeast: 50)
+            p.hugeGroups = 1
+            p.hugeGroupMembers = n(10_000, atLeast: 20)
+            p.healthUsers = n(3_100, atLeast: 3)
+            p.subscriptionUsers = n(600_000, atLeast: 40)
+        case .manyCouples:
+            p.couples = n(400_000, atLeast: 4)
+            p.membersPerCouple = 2...2
+            p.expenses = n(1_000_000, atLeast: 50)
+            p.settlementChance = 0.1
+            p.agreementFactor = 0.3
+            p.swipeUsers = n(200_000, atLeast: 20)
+            p.swipes = n(2_000_000, atLeast: 200)
+            p.groups = n(2_400, atLeast: 2)
+            p.checkinMembers = n(36_000, atLeast: 12)
+            p.checkins = n(300_000, atLeast: 50)
+            p.healthUsers = n(3_100, atLeast: 3)
+            p.subscriptionUsers = n(200_000, atLeast: 40)
+        }
+        return p
     }
 }
