@@ -86,7 +86,7 @@ struct ScaleProfile: Equatable {
             p.couples = n(50_000, atLeast: 4)
             p.membersPerCouple = 2...4
             p.extraMemberChance = 0.089
-            p.expenses = n(1_130_000, atLeast: 50)
+            p.expenses = n(1_208_000, atLeast: 50)
             p.expenseHistoryShare = 0.041
             p.settlementChance = 0.31
             p.agreementFactor = 0.09
@@ -96,7 +96,7 @@ struct ScaleProfile: Equatable {
             p.checkinMembers = n(37_869, atLeast: 12)
             p.checkins = n(985_469, atLeast: 50)
             p.healthUsers = n(5_000, atLeast: 3)
-            p.subscriptionUsers = n(600_000, atLeast: 40)
+            p.subscriptionUsers = n(700_000, atLeast: 40)
             p.compressSwipes = false
         case .skewed:
             p.couples = n(2_000, atLeast: 200)
