@@ -75,60 +75,52 @@ struct ScaleProfile: Equatable {
         let base = of(scale)
         guard shape != .default else { return base }
         let f = factor ?? (scale == .small ? 0.01 : scale == .medium ? 1 : 5)
-        func n(_ medium: Int, atLeast floor: Int = 1) -> Int { max(floor, Int((Double(medium) * f).rounded())) }
         var p = base
+        /// Sets the row counts from their `medium` sizes, each with a floor that keeps a tiny set meaningful.
+        func sizes(couples: Int, atLeast coupleFloor: Int = 4, expenses: Int, swipeUsers: Int, swipes: Int, groups: Int,
+                   checkinMembers: Int, checkins: Int, healthUsers: Int, subscriptionUsers: Int) {
+            func n(_ medium: Int, _ floor: Int) -> Int { max(floor, Int((Double(medium) * f).rounded())) }
+            p.couples = n(couples, coupleFloor)
+            p.expenses = n(expenses, 50)
+            p.swipeUsers = n(swipeUsers, 20)
+            p.swipes = n(swipes, 200)
+            p.groups = n(groups, 2)
+            p.checkinMembers = n(checkinMembers, 12)
+            p.checkins = n(checkins, 50)
+            p.healthUsers = n(healthUsers, 3)
+            p.subscriptionUsers = n(subscriptionUsers, 40)
+        }
         switch shape {
         case .default:
             break
         case .studio:
+            sizes(couples: 50_000, expenses: 1_208_000, swipeUsers: 200_000, swipes: 10_000_000, groups: 2_970,
+                  checkinMembers: 37_869, checkins: 985_469, healthUsers: 5_000, subscriptionUsers: 700_000)
             p.months = 7
             p.anchorMonthDays = 15
-            p.couples = n(50_000, atLeast: 4)
             p.membersPerCouple = 2...4
             p.extraMemberChance = 0.089
-            p.expenses = n(1_208_000, atLeast: 50)
             p.expenseHistoryShare = 0.041
             p.settlementChance = 0.31
             p.agreementFactor = 0.09
-            p.swipeUsers = n(200_000, atLeast: 20)
-            p.swipes = n(10_000_000, atLeast: 200)
-            p.groups = n(2_970, atLeast: 2)
-            p.checkinMembers = n(37_869, atLeast: 12)
-            p.checkins = n(985_469, atLeast: 50)
-            p.healthUsers = n(5_000, atLeast: 3)
-            p.subscriptionUsers = n(700_000, atLeast: 40)
             p.compressSwipes = false
         case .skewed:
-            p.couples = n(2_000, atLeast: 200)
+            sizes(couples: 2_000, atLeast: 200, expenses: 600_000, swipeUsers: 200_000, swipes: 10_000_000, groups: 1_200,
+                  checkinMembers: 14_400, checkins: 1_000_000, healthUsers: 3_100, subscriptionUsers: 600_000)
             p.membersPerCouple = 2...4
             p.extraMemberChance = 0.2
-            p.expenses = n(600_000, atLeast: 50)
             p.heavyCouples = 2
-            p.heavyCoupleExpenses = n(50_000, atLeast: 20)
-            p.swipeUsers = n(200_000, atLeast: 20)
-            p.swipes = n(10_000_000, atLeast: 200)
+            p.heavyCoupleExpenses = max(20, Int((50_000 * f).rounded()))
             p.heavySwipers = 3
             p.heavySwiperShare = 0.3
-            p.groups = n(1_200, atLeast: 2)
-            p.checkinMembers = n(14_400, atLeast: 12)
-            p.checkins = n(1_000_000, atLeast: 50)
             p.hugeGroups = 1
-            p.hugeGroupMembers = n(10_000, atLeast: 20)
-            p.healthUsers = n(3_100, atLeast: 3)
-            p.subscriptionUsers = n(600_000, atLeast: 40)
+            p.hugeGroupMembers = max(20, Int((10_000 * f).rounded()))
         case .manyCouples:
-            p.couples = n(400_000, atLeast: 4)
+            sizes(couples: 400_000, expenses: 1_000_000, swipeUsers: 200_000, swipes: 2_000_000, groups: 2_400,
+                  checkinMembers: 36_000, checkins: 300_000, healthUsers: 3_100, subscriptionUsers: 200_000)
             p.membersPerCouple = 2...2
-            p.expenses = n(1_000_000, atLeast: 50)
             p.settlementChance = 0.1
             p.agreementFactor = 0.3
-            p.swipeUsers = n(200_000, atLeast: 20)
-            p.swipes = n(2_000_000, atLeast: 200)
-            p.groups = n(2_400, atLeast: 2)
-            p.checkinMembers = n(36_000, atLeast: 12)
-            p.checkins = n(300_000, atLeast: 50)
-            p.healthUsers = n(3_100, atLeast: 3)
-            p.subscriptionUsers = n(200_000, atLeast: 40)
         }
         return p
     }
