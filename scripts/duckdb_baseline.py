@@ -70,7 +70,10 @@ def load(con, view, data, dataset, table):
     if ext == "csv":
         source = f"read_csv('{path}', header = true, all_varchar = true, delim = ',', quote = '\"', escape = '\"', ignore_errors = true)"
     else:
-        source = f"read_json('{path}', format = 'newline_delimited', records = true, sample_size = -1, ignore_errors = true)"
+        # The contract's fields, read as text: no sampling pass over the file, unknown fields ignored.
+        columns = ", ".join(f"{f}: 'VARCHAR'" for f in fields)
+        source = (f"read_json('{path}', format = 'newline_delimited', records = true, columns = {{{columns}}}, "
+                  "ignore_errors = true)")
     columns = [row[0] for row in con.sql(f"DESCRIBE SELECT * FROM {source}").fetchall()]
     by_norm = {norm(c.lstrip("\ufeff")): c for c in columns}
     select = []
