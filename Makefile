@@ -45,8 +45,11 @@ sample: release
 	rm -rf $(DATA)/expenses $(DATA)/health $(DATA)/swipes $(DATA)/checkins $(DATA)/subscriptions
 	$(RELEASE_BIN) generate --out $(DATA) --seed 20261031 --scale small --month $(PERIOD)
 
-## make bench: generates a medium data set once (SCALE=large for 5×), runs the
-## whole pipeline twice and prints per-stage rows/s, MB/s, wall time and peak RSS.
+## make bench [SHAPE=default|studio|skewed|many-couples] [SCALE=small|medium|large]:
+## generates the data set once (bench-data/<shape>-<scale>/), runs the whole
+## pipeline twice and the DuckDB baseline (scripts/duckdb_baseline.py) on the
+## same files; prints per-stage rows/s, MB/s, wall times, peak RSS and the
+## ratio tally / duckdb (DUCKDB=0 skips the baseline).
 bench: release
 	@command -v python3 >/dev/null && command -v bc >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 bc; }
 	scripts/bench.sh

@@ -1,26 +1,40 @@
 #!/usr/bin/env bash
-# make bench: generates a data set once (cached in bench-data/), runs the whole
-# pipeline on it twice (from scratch, then again on unchanged inputs), and
-# prints per-stage throughput, wall time and peak memory. Numbers live here and
-# in the README, never in timed tests.
+# make bench: generates a data set of a shape once (cached in
+# bench-data/<shape>-<scale>/), runs the whole pipeline on it twice (from
+# scratch, then again on unchanged inputs), then the DuckDB baseline
+# (scripts/duckdb_baseline.py) on the same files, and prints per-stage
+# throughput, wall times, peak memory and tally's time as a ratio to DuckDB's.
+# Numbers live here and in the README, never in timed tests.
+#   SHAPE=default|studio|skewed|many-couples  SCALE=small|medium|large  DUCKDB=0 skips the baseline
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+SHAPE=${SHAPE:-default}
 SCALE=${SCALE:-medium}
+# The studio shape runs January to mid-July and reports June, as the studio's own set.
+if [ "$SHAPE" = studio ]; then MONTH=${MONTH:-2026-07}; PERIOD=${PERIOD:-2026-06}; fi
 PERIOD=${PERIOD:-2026-10}
+MONTH=${MONTH:-$PERIOD}
+DUCKDB=${DUCKDB:-1}
+DUCKDB_VERSION=2.0.1
 BIN=.build/release/tally
-DATA=bench-data/$SCALE
-OUT=bench-data/out-$SCALE
+DATA=bench-data/$SHAPE-$SCALE
+OUT=bench-data/out-$SHAPE-$SCALE
+DUCK_OUT=bench-data/duckdb-out-$SHAPE-$SCALE
 # The warehouse, outside the reports (as tally's default), fresh for every bench.
-WAREHOUSE=bench-data/warehouse-$SCALE
+WAREHOUSE=bench-data/warehouse-$SHAPE-$SCALE
 
 if [ ! -f "$DATA/.complete" ]; then
   rm -rf "$DATA"
-  echo "generating $SCALE data set in $DATA (once; cached)…"
+  echo "generating the $SHAPE shape at $SCALE in $DATA (once; cached)…"
   start=$(date +%s.%N)
-  "$BIN" generate --out "$DATA" --scale "$SCALE" --seed 1 --month "$PERIOD" >/dev/null 2>&1
+  "$BIN" generate --out "$DATA" --shape "$SHAPE" --scale "$SCALE" --seed 1 --month "$MONTH" 2>/dev/null
   echo "generated in $(echo "$(date +%s.%N) - $start" | bc) s"
   touch "$DATA/.complete"
+fi
+if [ "$DUCKDB" != 0 ] && ! python3 -c 'import duckdb' 2>/dev/null; then
+  echo "installing duckdb $DUCKDB_VERSION for the baseline (pip)…"
+  python3 -m pip install -q "duckdb==$DUCKDB_VERSION"
 fi
 
 # The floor: reading every input byte once (warm page cache, as the runs see it).
@@ -52,16 +66,30 @@ cp "$OUT/run.json" "$OUT.run1.json"
 cp "$OUT/run.json" "$OUT.run2.json"
 
 [ -n "$previous" ] && rm -rf "$previous"
-probe_after=$(probe)
 
-python3 - "$OUT" "$floor" "$DATA" "$probe_before" "$probe_after" <<'PY'
+# The baseline: the same contract CSVs from the same files, with plain SQL.
+rm -f "$OUT.duckdb-time"
+if [ "$DUCKDB" != 0 ]; then
+  rm -rf "$DUCK_OUT"
+  /usr/bin/time -f '%e %M' -o "$OUT.duckdb-time" \
+    python3 scripts/duckdb_baseline.py --data "$DATA" --out "$DUCK_OUT" --period "$PERIOD" 2> "$OUT.duckdb-log" \
+    || { cat "$OUT.duckdb-log" >&2; exit 1; }
+fi
+probe_after=$(probe)
+if [ "$DUCKDB" != 0 ]; then
+  echo "agreement of the baseline with tally (Apple Health exports are not read by the baseline):"
+  python3 scripts/duckdb_baseline.py --compare "$OUT" "$DUCK_OUT" || true
+fi
+
+python3 - "$OUT" "$floor" "$DATA" "$probe_before" "$probe_after" "$SHAPE" <<'PY'
 import json, os, sys
 out, floor, data = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+shape = sys.argv[6]
 run1 = json.load(open(out + ".run1.json"))
 wall1, rss1 = open(out + ".time1").read().split()[-2:]
 wall2, rss2 = open(out + ".time2").read().split()[-2:]
 total = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(data) for f in fs)
-print(f"\ntally bench · {os.cpu_count()} cores · {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB · input {total / 2**20:.0f} MiB in {data}")
+print(f"\ntally bench · shape {shape} · {os.cpu_count()} cores · {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB · input {total / 2**20:.0f} MiB in {data}")
 print(f"{'stage':44} {'rows':>12} {'MB':>9} {'seconds':>8} {'rows/s':>12} {'MB/s':>8}")
 for s in run1["stages"]:
     rows, secs, mb = s.get("rows") or 0, s["seconds"], (s.get("bytes") or 0) / 2**20
@@ -72,5 +100,11 @@ w1 = float(wall1)
 print(f"\nfull run:        {w1:7.2f} s wall, peak RSS {int(rss1) / 1024:7.1f} MiB")
 print(f"unchanged rerun: {float(wall2):7.2f} s wall, peak RSS {int(rss2) / 1024:7.1f} MiB ({float(wall2) / w1 * 100:.1f}% of the full run)")
 print(f"cat floor:       {floor:7.2f} s to read every input byte; the full run takes {w1 / max(floor, 1e-9):.1f}× that")
+if os.path.exists(out + ".duckdb-time"):
+    dwall, drss = open(out + ".duckdb-time").read().split()[-2:]
+    stages = open(out + ".duckdb-log").read().strip().splitlines()[-1]
+    print(f"duckdb baseline: {float(dwall):7.2f} s wall, peak RSS {int(drss) / 1024:7.1f} MiB ({stages})")
+    print(f"ratio:           tally / duckdb = {w1 / float(dwall):.2f} (full run against the baseline, same data, same run;"
+          " the baseline writes no rejects, XLSX or text: docs/performance.md)")
 print(f"cpu probe:       {float(sys.argv[4]):7.2f} s before the runs, {float(sys.argv[5]):.2f} s after (a fixed Python loop; ~1.25 s on a quiet host)")
 PY

@@ -13,24 +13,40 @@ import TallyCore
 public struct DataGenerator: Sendable {
     public let seed: UInt64
     public let scale: GeneratorScale
-    /// The last month with data; data starts 7 (small) or 11 months earlier.
+    public let shape: GeneratorShape
+    /// The last month with data; data starts 7 (small) or 11 months earlier
+    /// (6 for the `studio` shape, whose anchor month ends on the 15th).
     public let anchorMonth: YearMonth
+    let profile: ScaleProfile
 
-    public init(seed: UInt64, scale: GeneratorScale, anchorMonth: YearMonth = YearMonth(year: 2026, month: 10)!) {
+    public init(seed: UInt64, scale: GeneratorScale, shape: GeneratorShape = .default,
+                anchorMonth: YearMonth = YearMonth(year: 2026, month: 10)!) {
+        self.init(seed: seed, scale: scale, shape: shape, anchorMonth: anchorMonth,
+                  profile: ScaleProfile.of(scale, shape: shape))
+    }
+
+    /// A generator of `shape` at `factor` times its `medium` size (tests use tiny factors).
+    init(seed: UInt64, shape: GeneratorShape, factor: Double, anchorMonth: YearMonth = YearMonth(year: 2026, month: 10)!) {
+        self.init(seed: seed, scale: .small, shape: shape, anchorMonth: anchorMonth,
+                  profile: ScaleProfile.of(.small, shape: shape, factor: factor))
+    }
+
+    private init(seed: UInt64, scale: GeneratorScale, shape: GeneratorShape, anchorMonth: YearMonth, profile: ScaleProfile) {
         self.seed = seed
         self.scale = scale
+        self.shape = shape
         self.anchorMonth = anchorMonth
+        self.profile = profile
     }
 
     /// Writes every table under `directory` (created if needed; files of the
     /// same names are overwritten) and reports what it wrote. `progress`
     /// receives a line per file as it is finished.
     public func generate(to directory: URL, progress: ((String) -> Void)? = nil) throws -> GenerationSummary {
-        let profile = ScaleProfile.of(scale)
-        let window = GenerationWindow(anchorMonth: anchorMonth, months: profile.months)
+        let window = GenerationWindow(anchorMonth: anchorMonth, months: profile.months, anchorMonthDays: profile.anchorMonthDays)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let context = GenerationContext(seed: seed, profile: profile, window: window, directory: directory, progress: progress)
-        var summary = GenerationSummary(seed: seed, scale: scale, anchorMonth: anchorMonth, firstMonth: window.firstMonth)
+        var summary = GenerationSummary(seed: seed, scale: scale, shape: shape, anchorMonth: anchorMonth, firstMonth: window.firstMonth, lastDay: window.lastDay)
         try ExpensesGenerator(context: context).generate(into: &summary)
         try HealthGenerator(context: context).generate(into: &summary)
         try SwipesGenerator(context: context).generate(into: &summary)

@@ -27,7 +27,10 @@ public struct GenerationSummary: Sendable, Equatable {
 
     public let seed: UInt64
     public let scale: GeneratorScale
+    public let shape: GeneratorShape
     public let anchorMonth: YearMonth
+    /// The last day with data (the anchor month's last day unless the shape ends it earlier).
+    public let lastDay: LocalDate
     /// The first month with data (the anchor month is the last).
     public let firstMonth: YearMonth
     /// Files in the order they were written.
@@ -35,11 +38,14 @@ public struct GenerationSummary: Sendable, Equatable {
     /// Planted awkward rows by kind; every kind appears, at every scale.
     public internal(set) var badRows: [BadRowKind: Int] = [:]
 
-    init(seed: UInt64, scale: GeneratorScale, anchorMonth: YearMonth, firstMonth: YearMonth) {
+    init(seed: UInt64, scale: GeneratorScale, shape: GeneratorShape, anchorMonth: YearMonth, firstMonth: YearMonth,
+         lastDay: LocalDate) {
         self.seed = seed
         self.scale = scale
+        self.shape = shape
         self.anchorMonth = anchorMonth
         self.firstMonth = firstMonth
+        self.lastDay = lastDay
     }
 
     /// The file at `path` (relative), if written.
@@ -51,14 +57,15 @@ public struct GenerationSummary: Sendable, Equatable {
     /// Planted rows of `kind`.
     public func count(_ kind: BadRowKind) -> Int { badRows[kind] ?? 0 }
 
-    /// Rows a correct reader rejects in `file` (relative path), as planted.
+    /// Rows a correct reader rejects in `file` (relative path), as planted. A plain
+    /// `swipes/swipes.ndjson` (shapes that do not compress it) stands for the `.gz` kinds.
     public func expectedRejects(in file: String) -> Int {
-        badRows.filter { $0.key.file == file && $0.key.outcome == .rejected }.reduce(0) { $0 + $1.value }
+        badRows.filter { ($0.key.file == file || $0.key.file == file + ".gz") && $0.key.outcome == .rejected }.reduce(0) { $0 + $1.value }
     }
 
     /// Rows a correct reader counts as superseded in `file` (relative path), as planted.
     public func expectedSuperseded(in file: String) -> Int {
-        badRows.filter { $0.key.file == file && $0.key.outcome == .superseded }.reduce(0) { $0 + $1.value }
+        badRows.filter { ($0.key.file == file || $0.key.file == file + ".gz") && $0.key.outcome == .superseded }.reduce(0) { $0 + $1.value }
     }
 
     mutating func add(_ file: File) { files.append(file) }

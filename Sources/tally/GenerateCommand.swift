@@ -19,6 +19,9 @@ extension Tally {
         @Option(help: "small (a few MB), medium (about 1.5 GB) or large (5× medium).")
         var scale: GeneratorScale = .small
 
+        @Option(help: "default, studio (a studio's real mix: 50k couples, Jan to mid-July), skewed (a few huge couples, swipers and a huge challenge) or many-couples; --scale multiplies it (other shapes: small is 1/100 of medium).")
+        var shape: GeneratorShape = .default
+
         @Option(help: ArgumentHelp("The last month of the data, YYYY-MM.", valueName: "YYYY-MM"))
         var month: String = "2026-10"
 
@@ -27,7 +30,7 @@ extension Tally {
         }
 
         func run() throws {
-            let generator = DataGenerator(seed: seed, scale: scale, anchorMonth: YearMonth(month)!)
+            let generator = DataGenerator(seed: seed, scale: scale, shape: shape, anchorMonth: YearMonth(month)!)
             let summary = try runReportingErrors {
                 try generator.generate(to: URL(fileURLWithPath: out)) { line in
                     FileHandle.standardError.write(Data((line + "\n").utf8))
@@ -36,9 +39,11 @@ extension Tally {
             let rows = summary.files.map(\.records).reduce(0, +)
             let planted = summary.badRows.values.reduce(0, +)
             print("generated \(summary.files.count) files, \(rows) records, \(summary.totalBytes / 1024) KiB in \(out) "
-                  + "(seed \(seed), \(scale.rawValue), \(summary.firstMonth)–\(summary.anchorMonth); \(planted) awkward rows planted)")
+                  + "(seed \(seed), \(scale.rawValue)\(shape == .default ? "" : ", shape " + shape.rawValue), "
+                  + "\(summary.firstMonth)–\(summary.lastDay); \(planted) awkward rows planted)")
         }
     }
 }
 
 extension GeneratorScale: ExpressibleByArgument {}
+extension GeneratorShape: ExpressibleByArgument {}

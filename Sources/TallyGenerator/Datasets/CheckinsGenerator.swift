@@ -43,7 +43,8 @@ struct CheckinsGenerator {
 
     func generate(into summary: inout GenerationSummary) throws {
         var random = context.random(40)
-        let poolSize = max(8, context.profile.checkinMembers * 4 / 5)
+        var poolSize = max(8, context.profile.checkinMembers * 4 / 5)
+        if context.profile.hugeGroups > 0 { poolSize = max(poolSize, context.profile.hugeGroupMembers * 5 / 4) }
         let users = UserIdTable(seed: context.seed, namespace: FirebaseID.fitToday, count: poolSize + 64)
         let groups = planGroups(poolSize: poolSize, random: &random)
         try writeChallenges(groups, into: &summary)
@@ -77,7 +78,8 @@ struct CheckinsGenerator {
             }
             let first = GenerationWindow.utc(group.challenges[0].start, 0)
             let last = GenerationWindow.utc(group.challenges[group.challenges.count - 1].end, 0)
-            let size = max(3, context.profile.checkinMembers / context.profile.groups + random.int(7) - 3)
+            var size = max(3, context.profile.checkinMembers / context.profile.groups + random.int(7) - 3)
+            if g < context.profile.hugeGroups { size = context.profile.hugeGroupMembers }
             var chosen: Set<Int> = []
             for m in 0..<size {
                 var user = random.int(poolSize)

@@ -108,7 +108,7 @@ struct ExpensesGenerator {
         var agreementCounter = 0
         for index in 0..<context.profile.couples {
             let currency: Currency = index % 10 == 3 ? Self.usd : index % 10 == 7 ? Self.eur : Self.brl
-            let size = index % 20 == 9 ? 4 : index % 10 == 5 ? 3 : 2
+            let size = memberCount(index, random: &random)
             let lateStart = index % 10 == 8
             let createdDay = lateStart
                 ? window.firstDay.adding(days: 31 + random.int(60))
@@ -140,6 +140,15 @@ struct ExpensesGenerator {
         return couples
     }
 
+    /// Members of couple `index`: the historical pattern, or the profile's range.
+    private func memberCount(_ index: Int, random: inout RandomSource) -> Int {
+        guard let range = context.profile.membersPerCouple else { return index % 20 == 9 ? 4 : index % 10 == 5 ? 3 : 2 }
+        precondition(range.lowerBound >= 2 && range.upperBound <= 4, "couples have 2 to 4 members")
+        var size = range.lowerBound
+        while size < range.upperBound && random.chance(context.profile.extraMemberChance) { size += 1 }
+        return size
+    }
+
     private func planAgreements(for couple: CouplePlan, counter: inout Int, random: inout RandomSource) -> [AgreementPlan] {
         let window = context.window
         let scale = couple.currency.minorUnits
@@ -150,7 +159,8 @@ struct ExpensesGenerator {
         var plans: [AgreementPlan] = []
         func next() -> String { counter += 1; return "agr-" + Self.pad(counter, 6) }
         let n = couple.members.count
-        if random.chance(0.6) {
+        let factor = context.profile.agreementFactor
+        if random.chance(0.6 * factor) {
             // Rent: ended mid-window for some, ongoing for most; paid on the 5th, 10th or the last day.
             let amount = Int64((1500 + Double(random.int(3000))) * local) * unit
             let end: LocalDate? = random.chance(0.2) ? window.months[window.months.count / 2].lastDay : nil
@@ -160,13 +170,13 @@ struct ExpensesGenerator {
                                        amount: amount, currency: couple.currency, payer: 0, split: split, tag: "casa",
                                        dayOfMonth: random.pick([5, 10, 31]), startDate: startDate, endDate: end))
         }
-        if random.chance(0.3) {
+        if random.chance(0.3 * factor) {
             let amount = Int64((400 + Double(random.int(500))) * local) * unit + Int64(random.int(Int(unit)))
             plans.append(AgreementPlan(id: next(), description: "Condomínio", amount: amount, currency: couple.currency,
                                        payer: random.int(n), split: SplitText(type: "", split: ""), tag: "casa",
                                        dayOfMonth: 31, startDate: startDate, endDate: nil))
         }
-        if random.chance(0.7) {
+        if random.chance(0.7 * factor) {
             let netflix = couple.currency == Self.brl ? 5590 : 1549
             plans.append(AgreementPlan(id: next(), description: "Netflix Premium", amount: Int64(netflix),
                                        currency: couple.currency, payer: random.int(n),
@@ -174,13 +184,13 @@ struct ExpensesGenerator {
                                        tag: "lazer", dayOfMonth: 15, startDate: window.firstDay.adding(days: random.int(40)),
                                        endDate: random.chance(0.3) ? window.months[window.months.count - 2].lastDay : nil))
         }
-        if random.chance(0.5) {
+        if random.chance(0.5 * factor) {
             let spotify = couple.currency == Self.brl ? 3490 : 1799
             plans.append(AgreementPlan(id: next(), description: "Spotify Família", amount: Int64(spotify),
                                        currency: couple.currency, payer: random.int(n), split: SplitText(type: "equal", split: ""),
                                        tag: "lazer", dayOfMonth: 31, startDate: startDate, endDate: nil))
         }
-        if couple.currency == Self.brl && random.chance(0.25) {
+        if couple.currency == Self.brl && random.chance(0.25 * factor) {
             // A subscription billed in dollars: each month is converted with that month's fx rate.
             plans.append(AgreementPlan(id: next(), description: "iCloud+ 2 TB (USD)", amount: 999, currency: Self.usd,
                                        payer: random.int(n), split: SplitText(type: "equal", split: ""), tag: "casa",
@@ -305,14 +315,19 @@ struct ExpensesGenerator {
         let rejectedKinds = BadRowKind.allCases.filter { $0.file == "expenses/expenses.csv" && $0.outcome == .rejected }
         var schedule = BadRowSchedule(kinds: rejectedKinds, perKind: context.profile.badRowsPerKind,
                                       expectedGoodRows: context.profile.expenses, random: &random)
-        let meanPerMonth = Double(context.profile.expenses) / Double(max(1, couples.count * window.months.count)) * 0.85
+        let profile = context.profile
+        let heavy = min(profile.heavyCouples, couples.count)
+        let ordinaryExpenses = heavy == 0 ? profile.expenses : max(0, profile.expenses - heavy * profile.heavyCoupleExpenses)
+        let meanPerMonth = Double(ordinaryExpenses) / Double(max(1, couples.count * window.months.count)) * 0.85
+        let heavyPerMonth = profile.heavyCoupleExpenses / max(1, window.months.count)
         var expenseCounter = 0
         var settlementCounter = 0
         func nextExpenseId() -> String { expenseCounter += 1; return "exp-" + Self.pad(expenseCounter, 7) }
 
         for month in window.months {
-            for couple in couples where couple.firstMonth <= month {
-                let count = Int(meanPerMonth * couple.activity * (0.7 + 0.6 * random.unit()) + 0.5)
+            for (index, couple) in couples.enumerated() where couple.firstMonth <= month {
+                var count = Int(meanPerMonth * couple.activity * (0.7 + 0.6 * random.unit()) + 0.5)
+                if index < heavy { count = heavyPerMonth }
                 for _ in 0..<count {
                     var row = normalExpense(couple, month: month, fxStart: fxStart, id: nextExpenseId(), random: &random)
                     try writeWithHistory(&row, to: expenses, random: &random, summary: &summary)
@@ -328,7 +343,7 @@ struct ExpensesGenerator {
                     var row = agreementExpense(agreement, couple: couple, month: month, id: nextExpenseId(), random: &random)
                     try writeWithHistory(&row, to: expenses, random: &random, summary: &summary)
                 }
-                if random.chance(0.35) {
+                if random.chance(profile.settlementChance) {
                     settlementCounter += 1
                     try writeSettlement(couple, month: month, id: "stl-" + Self.pad(settlementCounter, 6),
                                         to: settlements, random: &random)
@@ -354,11 +369,12 @@ struct ExpensesGenerator {
     private func writeWithHistory(_ row: inout ExpenseRow, to table: TableFile, random: inout RandomSource,
                                   summary: inout GenerationSummary) throws {
         let roll = random.unit()
-        guard roll < 0.04 else { try write(row, to: table); return }
+        let share = context.profile.expenseHistoryShare
+        guard roll < share else { try write(row, to: table); return }
         if row.updatedAt < row.createdAt + 60 { row.updatedAt = row.createdAt + 60 }
         var older = row
         older.updatedAt = row.createdAt + 30 + Int64(random.int(Int(row.updatedAt - row.createdAt) - 30))
-        if roll < 0.01 {
+        if roll < share / 4 {
             // Deleted: the live version first, then the winning version with deleted_at.
             row.updatedAt = min(row.updatedAt + Int64(3600 + random.int(5 * 86_400)), context.window.endUTC - 1)
             row.deletedAt = row.updatedAt

@@ -1,7 +1,8 @@
 import TallyCore
 
 /// Writes `swipes/` (FypMatch, a Firestore export): `users.jsonl` and
-/// `swipes.ndjson.gz`, day by day over the window.
+/// `swipes.ndjson.gz` (or plain `swipes.ndjson`, as the profile says), day by
+/// day over the window; the profile's heavy swipers make a share of the swipes.
 ///
 /// Likes are answered by likes some of the time (matches), some answers are
 /// reports (which block the pair), and some likers pass later on the same
@@ -67,7 +68,11 @@ struct SwipesGenerator {
     private func writeSwipes(_ ids: UserIdTable, origin: Int64, step: Int64, random: inout RandomSource,
                              into summary: inout GenerationSummary) throws {
         let window = context.window
-        let table = try context.open("swipes/swipes.ndjson.gz", format: "NDJSON, gzip")
+        let table = context.profile.compressSwipes
+            ? try context.open("swipes/swipes.ndjson.gz", format: "NDJSON, gzip")
+            : try context.open("swipes/swipes.ndjson", format: "NDJSON")
+        let heavySwipers = context.profile.heavySwipers
+        let heavyShare = context.profile.heavySwiperShare
         let target = context.profile.swipes
         let perDay = Double(target) * 0.955 / Double(window.dayCount)
         var schedule = BadRowSchedule(
@@ -127,7 +132,8 @@ struct SwipesGenerator {
             let count = Int(perDay * (weekend ? 1.25 : 0.9) * (0.9 + 0.2 * random.unit()))
             for _ in 0..<count {
                 let u = random.unit()
-                let from = available - 1 - Int(Double(available) * u * u)
+                var from = available - 1 - Int(Double(available) * u * u)
+                if heavySwipers > 0 && random.chance(heavyShare) { from = random.int(min(heavySwipers, available)) }
                 var to = random.int(available - 1)
                 if to >= from { to += 1 }
                 // Evenings are busiest: hours skew from 07:00 towards midnight.

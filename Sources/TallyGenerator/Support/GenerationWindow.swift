@@ -12,11 +12,12 @@ struct GenerationWindow {
     /// Seconds east of UTC of the report time zone over the window.
     static let localOffset: Int64 = -3 * 3600
 
-    init(anchorMonth: YearMonth, months: Int) {
+    /// `anchorMonthDays` ends the data on that day of the anchor month (`nil`: its last day).
+    init(anchorMonth: YearMonth, months: Int, anchorMonthDays: Int? = nil) {
         self.anchorMonth = anchorMonth
         firstMonth = anchorMonth.adding(months: -(months - 1))
         firstDay = firstMonth.firstDay
-        lastDay = anchorMonth.lastDay
+        lastDay = anchorMonthDays.map { anchorMonth.clampedDay($0) } ?? anchorMonth.lastDay
     }
 
     var dayCount: Int { Int(lastDay.daysSinceEpoch - firstDay.daysSinceEpoch) + 1 }

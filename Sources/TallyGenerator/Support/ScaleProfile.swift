@@ -1,5 +1,8 @@
-/// The sizes behind a ``GeneratorScale``.
-struct ScaleProfile {
+/// The sizes and knobs behind a ``GeneratorScale`` and a ``GeneratorShape``.
+///
+/// Every knob past `gzipLevel` has the value that reproduces the `default`
+/// shape, so the historical scales write the same bytes as before the knobs.
+struct ScaleProfile: Equatable {
     /// Months of data, ending with the anchor month.
     var months: Int
     var couples: Int
@@ -19,6 +22,32 @@ struct ScaleProfile {
     /// zlib level for `.gz` files.
     var gzipLevel: Int32
 
+    /// The last day of data in the anchor month (`nil`: its last day; 15: data ends mid-month).
+    var anchorMonthDays: Int? = nil
+    /// Members per couple: `nil` is the historical pattern (2, with every tenth couple
+    /// of 3 and every twentieth of 4); a range (within 2...4) starts each couple at its
+    /// lower bound and adds a member while `extraMemberChance` says so.
+    var membersPerCouple: ClosedRange<Int>? = nil
+    var extraMemberChance: Double = 0
+    /// Share of expenses written with older versions (a quarter of them deleted).
+    var expenseHistoryShare: Double = 0.04
+    /// Chance that a couple records a settlement in a month.
+    var settlementChance: Double = 0.35
+    /// Multiplies each kind of agreement's chance (1: about 2.2 agreements a couple).
+    var agreementFactor: Double = 1
+    /// The first `heavyCouples` couples write `heavyCoupleExpenses` expenses each over the
+    /// window, in addition to the other couples' share of `expenses`.
+    var heavyCouples = 0
+    var heavyCoupleExpenses = 0
+    /// The first `heavySwipers` users (the earliest sign-ups) make `heavySwiperShare` of the swipes.
+    var heavySwipers = 0
+    var heavySwiperShare: Double = 0
+    /// The first `hugeGroups` check-in groups have `hugeGroupMembers` members each.
+    var hugeGroups = 0
+    var hugeGroupMembers = 0
+    /// Whether the swipes are written gzip-compressed (`swipes.ndjson.gz`) or plain (`swipes.ndjson`).
+    var compressSwipes = true
+
     static func of(_ scale: GeneratorScale) -> ScaleProfile {
         switch scale {
         case .small:
@@ -37,5 +66,62 @@ struct ScaleProfile {
                                 healthUsers: 15_500, appleHealthExports: 10, appleHealthDays: 90,
                                 subscriptionUsers: 3_000_000, badRowsPerKind: 1_000, gzipLevel: 1)
         }
+    }
+
+    /// The profile of `shape` at `scale`: `default` is ``of(_:)``; the other shapes are
+    /// their `medium` sizes times `factor` (`small` 0.01, `medium` 1, `large` 5 unless given),
+    /// with the scale's bad rows, Apple Health exports and gzip level.
+    static func of(_ scale: GeneratorScale, shape: GeneratorShape, factor: Double? = nil) -> ScaleProfile {
+        let base = of(scale)
+        guard shape != .default else { return base }
+        let f = factor ?? (scale == .small ? 0.01 : scale == .medium ? 1 : 5)
+        var p = base
+        /// Sets the row counts from their `medium` sizes, each with a floor that keeps a tiny set meaningful.
+        func sizes(couples: Int, atLeast coupleFloor: Int = 4, expenses: Int, swipeUsers: Int, swipes: Int, groups: Int,
+                   checkinMembers: Int, checkins: Int, healthUsers: Int, subscriptionUsers: Int) {
+            func n(_ medium: Int, _ floor: Int) -> Int { max(floor, Int((Double(medium) * f).rounded())) }
+            p.couples = n(couples, coupleFloor)
+            p.expenses = n(expenses, 50)
+            p.swipeUsers = n(swipeUsers, 20)
+            p.swipes = n(swipes, 200)
+            p.groups = n(groups, 2)
+            p.checkinMembers = n(checkinMembers, 12)
+            p.checkins = n(checkins, 50)
+            p.healthUsers = n(healthUsers, 3)
+            p.subscriptionUsers = n(subscriptionUsers, 40)
+        }
+        switch shape {
+        case .default:
+            break
+        case .studio:
+            sizes(couples: 50_000, expenses: 1_208_000, swipeUsers: 200_000, swipes: 10_000_000, groups: 2_970,
+                  checkinMembers: 37_869, checkins: 985_469, healthUsers: 5_000, subscriptionUsers: 700_000)
+            p.months = 7
+            p.anchorMonthDays = 15
+            p.membersPerCouple = 2...4
+            p.extraMemberChance = 0.089
+            p.expenseHistoryShare = 0.041
+            p.settlementChance = 0.31
+            p.agreementFactor = 0.09
+            p.compressSwipes = false
+        case .skewed:
+            sizes(couples: 2_000, atLeast: 200, expenses: 600_000, swipeUsers: 200_000, swipes: 10_000_000, groups: 1_200,
+                  checkinMembers: 14_400, checkins: 1_000_000, healthUsers: 3_100, subscriptionUsers: 600_000)
+            p.membersPerCouple = 2...4
+            p.extraMemberChance = 0.2
+            p.heavyCouples = 2
+            p.heavyCoupleExpenses = max(20, Int((50_000 * f).rounded()))
+            p.heavySwipers = 3
+            p.heavySwiperShare = 0.3
+            p.hugeGroups = 1
+            p.hugeGroupMembers = max(20, Int((10_000 * f).rounded()))
+        case .manyCouples:
+            sizes(couples: 400_000, expenses: 1_000_000, swipeUsers: 200_000, swipes: 2_000_000, groups: 2_400,
+                  checkinMembers: 36_000, checkins: 300_000, healthUsers: 3_100, subscriptionUsers: 200_000)
+            p.membersPerCouple = 2...2
+            p.settlementChance = 0.1
+            p.agreementFactor = 0.3
+        }
+        return p
     }
 }
