@@ -22,7 +22,7 @@ struct Tally: ParsableCommand {
             Rows that cannot be used do not fail a run: they go to rejects.csv.
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Ingest.self, Report.self, Generate.self],
+        subcommands: [Run.self, Ingest.self, Report.self, Statement.self, Generate.self],
         defaultSubcommand: nil)
 
     /// Ignores SIGXFSZ first: past a file size limit (`ulimit -f`) a write

@@ -11,7 +11,9 @@ import TallyCore
 ///   member id and name, currency, opening, paid, share, settlements sent and
 ///   received, closing (highlighted when not zero).
 /// - Transfers (`Transferências`): one row per suggested transfer: couple,
-///   period, from id/name, to id/name, amount, currency, method.
+///   period, from id/name, to id/name, amount (its format carries the
+///   currency), and a note when a large group's transfers were found greedily
+///   (possibly not the fewest).
 /// - Categories (`Categorias`): one row per couple and tag: couple, period,
 ///   tag (the untagged label for the empty tag), amount, currency.
 ///
@@ -85,7 +87,7 @@ public final class StatementsWorkbook {
         ])
         transfers = try XLSXTable(workbook: book, name: locale.label(.transfersSheet), columns: [
             text(.coupleId), text(.couple), month, text(.from), text(.fromName), text(.to), text(.toName),
-            text(.amount), text(.currency), text(.method),
+            text(.amount), XLSXTable.Column(locale.statementWord(.transferNote)),
         ])
         categories = try XLSXTable(workbook: book, name: locale.label(.categoriesSheet), columns: [
             text(.coupleId), text(.couple), month, text(.tag), text(.amount), text(.currency),
@@ -117,7 +119,7 @@ public final class StatementsWorkbook {
         if !statement.transfers.isEmpty {
             var names: [String: String] = [:]
             for line in statement.balances { names[line.memberId] = line.displayName }
-            let method = locale.label(for: statement.method)
+            let note = statement.method == .greedy ? locale.statementWord(.greedyNote) : ""
             for transfer in statement.transfers {
                 try transfers.appendRow { row in
                     try row.write(couple.id)
@@ -128,8 +130,7 @@ public final class StatementsWorkbook {
                     try row.write(transfer.to)
                     try row.write(names[transfer.to] ?? "")
                     try row.write(minor: transfer.amount, currency: couple.currency, format: money.plain)
-                    try row.write(couple.currency.code)
-                    try row.write(method)
+                    try row.write(note)
                 }
             }
         }
