@@ -53,7 +53,10 @@ let package = Package(
         ]),
 
         // Report writers: CSV, XLSX (libxlsxwriter), text charts.
-        .target(name: "TallyReports", dependencies: ["TallyCore", "CXlsxWriter"]),
+        // ZIPFoundation: numbers in a workbook's XML spelled as exact decimals (XLSXExactNumbers).
+        .target(name: "TallyReports", dependencies: [
+            "TallyCore", "CXlsxWriter", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
 
         // Deterministic generator of realistic exports for all five datasets.
         .target(name: "TallyGenerator", dependencies: ["TallyCore", "CGzip"]),

@@ -23,7 +23,7 @@ import TallyTestSupport
         let source = SourceRef(file: "expenses/expenses.csv", line: 2)
         func fact(_ id: String, _ payer: String, _ amount: Int64, _ currency: Currency, _ day: Int, _ tag: String) -> ExpenseFact {
             ExpenseFact(id: id, coupleId: "c1", paidBy: payer, amount: amount, currency: currency, date: d(day),
-                        description: "Despesa \(id)", tag: tag, agreementId: nil, split: .equal, source: source)
+                        description: id == "e0" ? "Faxina\nquinzenal" : "Despesa \(id)", tag: tag, agreementId: nil, split: .equal, source: source)
         }
         let resolution = LedgerResolver.resolve(
             couple: couple, members: ids.enumerated().map { Member(id: $1, coupleId: "c1", displayName: names[$0]) },
@@ -72,8 +72,9 @@ import TallyTestSupport
     @Test func itemisedRowsAddUpToTheShares() throws {
         let s = statement(members: 3, name: "República Aurora")
         let reader = try write(s)
+        #expect(try reader.cell("Despesas", "H2") == .string("Parte de cada membro"))
         #expect(try reader.strings("Despesas", 3) == ["Data", "Descrição", "Categoria", "Pago por", "Valor", "Valor original",
-                                                      "Câmbio", "Parte: Ana", "Parte: Bia", "Parte: Caio", "Observação"])
+                                                      "Câmbio", "Ana", "Bia", "Caio", "Observação"])
         let lines = try #require(s.itemised).expenses
         #expect(lines.count == 5)
         var sums = [Int64](repeating: 0, count: 3)
@@ -96,8 +97,9 @@ import TallyTestSupport
         ])
         #expect(try reader.numberFormat("Despesas", "F5") == ReportLocale.ptBR.excelMoneyFormat(for: usd))
         #expect(try reader.cell("Despesas", "K6") == .string("reembolso"))
-        #expect(try reader.cell("Despesas", "K8") == .string("acordo recorrente, lançado pelo acordo"))
+        #expect(try reader.cell("Despesas", "K8") == .string("acordo recorrente (automático)"))
         #expect(try reader.cell("Despesas", "D8") == .string("Ana"))
+        #expect(try reader.cell("Despesas", "B7") == .string("Faxina quinzenal"))   // on one line
         // The settlements under the expenses.
         #expect(try reader.cell("Despesas", "A11") == .string("Acertos"))
         #expect(try reader.row("Despesas", 13) == [
@@ -107,10 +109,17 @@ import TallyTestSupport
 
     @Test func moneyIsTheExactDecimal() throws {
         let reader = try write(statement())
-        // 936.43 and -20.50 are written once from their cents: the stored text reads back as the decimal itself.
-        let raw = try #require(try reader.rawValue("Despesas", "E4"))
-        #expect(Double(raw) == 936.43)
-        #expect(try reader.cell("Despesas", "E6") == .number(-20.5))
+        // 936.43 (which %.16G spells 936.4299999999999) and -20.50 are stored as their exact decimals.
+        #expect(try reader.rawValue("Despesas", "E4") == "936.43")
+        #expect(try reader.rawValue("Despesas", "E6") == "-20.5")
+        #expect(try reader.rawValue("Despesas", "E5") == "543.21")
+        #expect(try reader.rawValue("Despesas", "G5") == "5.4321")
+        // Every number on both sheets is spelled as its shortest round-trip decimal.
+        for sheet in reader.sheetNames {
+            let xml = try reader.sheetXML(sheet)
+            #expect(!xml.contains("99999999"), "\(sheet)")
+            #expect(!xml.contains("00000001<"), "\(sheet)")
+        }
     }
 
     @Test func groupsOfMoreThanTwoAreCalledGroups() throws {
@@ -161,5 +170,11 @@ import TallyTestSupport
         #expect(CoupleFileName.stem(for: "statements").hasPrefix("statements-"))
         #expect(CoupleFileName.stem(for: "Statements") != "Statements")
         #expect(CoupleFileName.stem(for: "../x") == SafeFileName.stem(for: "../x"))
+    }
+
+    @Test func numbersAreRespelledNotChanged() {
+        let xml = Data(#"<c r="A1" t="s"><v>12</v></c><c r="B1"><v>936.4299999999999</v></c><c r="C1"><v>-77.59999999999999</v></c><c r="D1"><v>0.5</v></c><c r="E1"><v>1E+20</v></c>"#.utf8)
+        let out = String(decoding: XLSXExactNumbers.shortestNumbers(in: xml), as: UTF8.self)
+        #expect(out == #"<c r="A1" t="s"><v>12</v></c><c r="B1"><v>936.43</v></c><c r="C1"><v>-77.6</v></c><c r="D1"><v>0.5</v></c><c r="E1"><v>1E+20</v></c>"#)
     }
 }

@@ -17,7 +17,9 @@ import TallyCore
 ///   the balances' share column); then the month's settlements.
 ///
 /// Money is a number in the couple's currency format (the original amount
-/// in its own currency's format), so no currency column is needed. Both
+/// in its own currency's format), so no currency column is needed, converted
+/// once from integer minor units and stored as its exact decimal text
+/// (``XLSXExactNumbers``: `936.43`, never `936.4299999999999`). Both
 /// sheets print landscape, one page wide, the expenses' heading repeated on
 /// every page. The creation date is the period's first day: the same
 /// statement gives the same bytes.
@@ -41,6 +43,7 @@ public enum CoupleWorkbook {
         try writer.writeStatementSheet(title: title)
         try writer.writeExpensesSheet()
         try book.close()
+        try XLSXExactNumbers.rewrite(path: path, date: statement.period.firstDay)
     }
 
     /// The formats and helpers of one workbook.
@@ -52,7 +55,7 @@ public enum CoupleWorkbook {
         let spaceName: String
         let currency: Currency
         let names: [String: String]
-        let title, subtitle, section, header, headerRight, text, bold, date, rate: XLSXFormat
+        let title, subtitle, section, header, headerRight, headerNote, text, note, date, rate: XLSXFormat
         let money, moneyHighlighted, moneyTotal, totalText: XLSXFormat
 
         init(book: XLSXWorkbook, statement: CoupleStatement, month: ItemisedMonth, locale: ReportLocale, spaceName: String) throws {
@@ -71,8 +74,15 @@ public enum CoupleWorkbook {
             right.alignment = .right
             headerRight = try book.format(right)
             text = try book.format(.plain)
-            bold = try book.format(XLSXStyle.plain.bolded)
-            date = try book.format(.date(locale.excelDateFormat))
+            // The notes follow right-aligned amounts: indented, so the two never touch.
+            var left = XLSXStyle.header
+            left.alignment = .left
+            headerNote = try book.format(left)
+            note = try book.format(XLSXStyle(alignment: .left))
+            format_set_indent(headerNote.pointer, 1)
+            format_set_indent(note.pointer, 1)
+            // Left-aligned, so a date never touches the description beside it.
+            date = try book.format(XLSXStyle(numberFormat: locale.excelDateFormat, alignment: .left))
             rate = try book.format(XLSXStyle(numberFormat: "0.00####"))
             let moneyStyle = XLSXStyle.money(locale.excelMoneyFormat(for: currency))
             money = try book.format(moneyStyle)
@@ -238,12 +248,15 @@ public enum CoupleWorkbook {
             let balances = statement.balances
             try writeSpanning(locale.expensesTitle(spaceName: spaceName, members: balances.count, period: statement.period),
                               on: sheet, row: 0, format: title)
+            sheet.fittedWidthRange = 6...40   // long descriptions and notes must not shrink the printed page
             let headerRow = 2
-            let shareHeadings = balances.map { "\(locale.label(.share)): \($0.displayName)" }
+            // Each member's share under one label, with the member's name as the heading.
+            try sheet.write(locale.statementWord(.sharesByMember), row: headerRow - 1, column: 7, format: subtitle)
             try writeHeader([locale.statementWord(.date), locale.statementWord(.description), locale.label(.tag),
                              locale.statementWord(.paidBy), locale.label(.amount), locale.statementWord(.originalAmount),
-                             locale.statementWord(.rate)] + shareHeadings + [locale.statementWord(.note)],
+                             locale.statementWord(.rate)] + balances.map(\.displayName),
                             on: sheet, row: headerRow, numeric: 4..<(7 + balances.count))
+            try sheet.write(locale.statementWord(.note), row: headerRow, column: 7 + balances.count, format: headerNote)
             try sheet.freeze(rows: headerRow + 1)
 
             var row = headerRow + 1
@@ -252,7 +265,8 @@ public enum CoupleWorkbook {
             for line in month.expenses {
                 let expense = line.expense
                 try sheet.write(expense.date, row: row, column: 0, format: date)
-                try sheet.write(expense.description, row: row, column: 1)
+                // A description with line breaks (exports have them) on one line: a cell does not grow to show more.
+                try sheet.write(expense.description.split(whereSeparator: \.isNewline).joined(separator: " "), row: row, column: 1)
                 try sheet.write(locale.tagName(expense.tag), row: row, column: 2)
                 try sheet.write(name(expense.paidBy), row: row, column: 3)
                 try sheet.write(minor: expense.amount, currency: currency, row: row, column: 4, format: money)
@@ -262,7 +276,7 @@ public enum CoupleWorkbook {
                     try sheet.write(minor: share, currency: currency, row: row, column: 7 + i, format: money)
                     shareTotals[i] += share
                 }
-                try sheet.write(note(line), row: row, column: 7 + balances.count)
+                try sheet.write(noteText(line), row: row, column: 7 + balances.count, format: note)
                 row += 1
             }
             if month.expenses.isEmpty {
@@ -313,7 +327,8 @@ public enum CoupleWorkbook {
             try sheet.write(Double(conversion.rate.description) ?? 0, row: row, column: column + 1, format: rate)
         }
 
-        func note(_ line: ItemisedExpense) -> String {
+        /// Refund and agreement marks: `reembolso`, `acordo recorrente`, `acordo recorrente (automático)`.
+        func noteText(_ line: ItemisedExpense) -> String {
             var parts: [String] = []
             if line.isRefund { parts.append(locale.statementWord(.refund)) }
             if line.fromAgreement {

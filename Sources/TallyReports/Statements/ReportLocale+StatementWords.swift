@@ -9,7 +9,7 @@ extension ReportLocale {
         case coupleStatement, groupStatement, coupleExpenses, groupExpenses
         case suggestedTransfers, allSettled, greedyNote, noSpending, noExpenses, noSettlements
         case trend, month, date, description, paidBy, originalAmount, rate, note, settlements
-        case refund, agreement, agreementMonth, members, expenseCount, rateOf, transferNote
+        case refund, agreement, agreementMonth, members, expenseCount, sharesByMember
     }
 
     /// The text of `word` in this locale.
@@ -49,12 +49,11 @@ extension ReportLocale {
         .settlements: ("Acertos", "Settlements", "Liquidaciones"),
         .refund: ("reembolso", "refund", "reembolso"),
         .agreement: ("acordo recorrente", "recurring agreement", "acuerdo recurrente"),
-        .agreementMonth: ("acordo recorrente, lançado pelo acordo", "recurring agreement, added by the agreement",
-                          "acuerdo recurrente, añadido por el acuerdo"),
+        .agreementMonth: ("acordo recorrente (automático)", "recurring agreement (automatic)",
+                          "acuerdo recurrente (automático)"),
         .members: ("membros", "members", "miembros"),
         .expenseCount: ("despesas", "expenses", "gastos"),
-        .rateOf: ("câmbio de", "rate of", "cambio del"),
-        .transferNote: ("Observação", "Note", "Nota"),
+        .sharesByMember: ("Parte de cada membro", "Each member's share", "Parte de cada miembro"),
     ]
 
     /// Whether a space is a couple's (two members or fewer) or a group's.
