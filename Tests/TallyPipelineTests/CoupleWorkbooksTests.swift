@@ -133,5 +133,13 @@ struct CoupleWorkbooksTests {
 
         let badPeriod = try tally(["statement", "--couple", "c1", "--period", "2026-13", "--db", db])
         #expect(badPeriod.code == 64)
+        let help = try tally(["statement", "--help"])
+        #expect(help.code == 0 && help.out.contains("--couple <id>"))
+
+        // The same workbook a run with couple workbooks on writes, byte for byte.
+        let withWorkbooks = work.appendingPathComponent("out-on")
+        try run(data, withWorkbooks, config: try config(in: work, workbooks: true))
+        #expect(try Data(contentsOf: sent.appendingPathComponent("statements/c1.xlsx"))
+                == Data(contentsOf: withWorkbooks.appendingPathComponent("statements/c1.xlsx")))
     }
 }

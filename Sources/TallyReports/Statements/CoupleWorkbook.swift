@@ -219,26 +219,26 @@ public enum CoupleWorkbook {
             }
 
             // Charts, side by side under the tables.
-            let moneyCode = money.style.numberFormat ?? "General"
             if let rows = categoryRows {
-                let chart = try book.addChart(.column)
-                try chart.addSeries(name: locale.label(.amount), categories: .column(0, rows: rows, of: sheet),
-                                    values: .column(1, rows: rows, of: sheet))
-                try chart.setTitle(locale.label(.spendingByCategory))
-                try chart.setValueAxisNumberFormat(moneyCode)
-                try chart.setLegend(.none)
-                try sheet.insertChart(chart, row: row, column: 0, xScale: 1.2, yScale: 1)
+                try insertChart(.column, title: locale.label(.spendingByCategory), rows: rows, on: sheet, row: row, column: 0)
             }
             if let rows = trendRows {
-                let chart = try book.addChart(.line)
-                try chart.addSeries(name: locale.label(.amount), categories: .column(0, rows: rows, of: sheet),
-                                    values: .column(1, rows: rows, of: sheet))
-                try chart.setTitle(locale.statementWord(.trend))
-                try chart.setValueAxisNumberFormat(moneyCode)
-                try chart.setLegend(.none)
-                try sheet.insertChart(chart, row: row, column: categoryRows == nil ? 0 : 4, xScale: 1.2, yScale: 1)
+                try insertChart(.line, title: locale.statementWord(.trend), rows: rows, on: sheet, row: row,
+                                column: categoryRows == nil ? 0 : 4)
             }
             try printSetup(sheet, repeatRows: nil)
+        }
+
+        /// A chart of the amounts in column B of `rows` against the labels in column A, placed at (`row`, `column`).
+        func insertChart(_ kind: XLSXChart.Kind, title: String, rows: ClosedRange<Int>, on sheet: XLSXWorksheet,
+                         row: Int, column: Int) throws {
+            let chart = try book.addChart(kind)
+            try chart.addSeries(name: locale.label(.amount), categories: .column(0, rows: rows, of: sheet),
+                                values: .column(1, rows: rows, of: sheet))
+            try chart.setTitle(title)
+            try chart.setValueAxisNumberFormat(money.style.numberFormat ?? "General")
+            try chart.setLegend(.none)
+            try sheet.insertChart(chart, row: row, column: column, xScale: 1.2, yScale: 1)
         }
 
         // MARK: Expenses sheet
