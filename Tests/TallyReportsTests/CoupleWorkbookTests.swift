@@ -177,4 +177,19 @@ import TallyTestSupport
         let out = String(decoding: XLSXExactNumbers.shortestNumbers(in: xml), as: UTF8.self)
         #expect(out == #"<c r="A1" t="s"><v>12</v></c><c r="B1"><v>936.43</v></c><c r="C1"><v>-77.6</v></c><c r="D1"><v>0.5</v></c><c r="E1"><v>1E+20</v></c>"#)
     }
+
+    @Test func theOverviewStoresExactDecimalsToo() throws {
+        let url = folder.appendingPathComponent("statements.xlsx")
+        let book = try StatementsWorkbook(path: url.path, locale: .ptBR, period: october2026)
+        try book.add(statement())
+        try book.close()
+        let reader = try XLSXReader(url: url)
+        // Categorias: mercado is 936.43 − 20.50 = 915.93, which %.16G spells 915.9299999999999.
+        #expect(try reader.strings("Categorias", 3)[3] == "mercado")
+        #expect(try reader.rawValue("Categorias", "E3") == "915.93")
+        for sheet in reader.sheetNames {
+            let xml = try reader.sheetXML(sheet)
+            #expect(!xml.contains("99999999") && !xml.contains("00000001<"), "\(sheet)")
+        }
+    }
 }

@@ -25,6 +25,9 @@ import TallyCore
 /// per-currency category totals are kept for the summary. A sheet that would
 /// pass Excel's 1,048,576 rows continues on `Saldos (2)`, … (see ``XLSXTable``).
 ///
+/// Money is converted once from integer minor units and stored as its exact
+/// decimal text (``XLSXExactNumbers``: `936.43`, never `936.4299999999999`).
+///
 /// Output is reproducible: the document's creation date is the period's
 /// first day (00:00 UTC), never the clock.
 public final class StatementsWorkbook {
@@ -160,6 +163,7 @@ public final class StatementsWorkbook {
         try categories.finish()
         try writeSummary()
         try book.close()
+        try XLSXExactNumbers.rewrite(path: path, date: period.firstDay)
     }
 
     private func moneyFormat(_ currency: Currency) throws -> (plain: XLSXFormat, highlighted: XLSXFormat) {
