@@ -192,4 +192,12 @@ import TallyTestSupport
             #expect(!xml.contains("99999999") && !xml.contains("00000001<"), "\(sheet)")
         }
     }
+
+    @Test func theRespelledPackageIsWrittenUnderATemporaryName() throws {
+        let url = folder.appendingPathComponent("c1.xlsx")
+        try CoupleWorkbook.write(statement(), to: url.path, locale: .ptBR)
+        // Nothing is left beside it, and a killed run's leftover would be swept like any temporary file.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["c1.xlsx"])
+        #expect(AtomicFile.temporaryOwner(".c1.xlsx.tmp-4242.exact.tmp-4242") == 4242)
+    }
 }

@@ -31,7 +31,9 @@ public enum XLSXExactNumbers {
     /// - Throws: ``XLSXError/invalidArgument(file:reason:)`` when the package cannot be read or written.
     public static func rewrite(path: String, date: LocalDate) throws {
         let url = URL(fileURLWithPath: path)
-        let rewritten = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".exact")
+        // Named as a temporary file (``AtomicFile``), so a run killed meanwhile has it swept by the next.
+        let rewritten = url.deletingLastPathComponent()
+            .appendingPathComponent("." + url.lastPathComponent + ".exact" + AtomicFile.marker + "\(getpid())")
         try? FileManager.default.removeItem(at: rewritten)
         defer { try? FileManager.default.removeItem(at: rewritten) }
         let modified = Date(timeIntervalSince1970: TimeInterval(date.daysSinceEpoch * 86_400))
