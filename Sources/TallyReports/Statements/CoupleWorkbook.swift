@@ -74,13 +74,9 @@ public enum CoupleWorkbook {
             right.alignment = .right
             headerRight = try book.format(right)
             text = try book.format(.plain)
-            // The notes follow right-aligned amounts: indented, so the two never touch.
-            var left = XLSXStyle.header
-            left.alignment = .left
-            headerNote = try book.format(left)
-            note = try book.format(XLSXStyle(alignment: .left))
-            format_set_indent(headerNote.pointer, 1)
-            format_set_indent(note.pointer, 1)
+            // The notes follow right-aligned amounts.
+            headerNote = try book.indentedLeft(.header)
+            note = try book.indentedLeft(.plain)
             // Left-aligned, so a date never touches the description beside it.
             date = try book.format(XLSXStyle(numberFormat: locale.excelDateFormat, alignment: .left))
             rate = try book.format(XLSXStyle(numberFormat: "0.00####"))

@@ -90,7 +90,7 @@ public final class StatementsWorkbook {
         ])
         transfers = try XLSXTable(workbook: book, name: locale.label(.transfersSheet), columns: [
             text(.coupleId), text(.couple), month, text(.from), text(.fromName), text(.to), text(.toName),
-            text(.amount), XLSXTable.Column(locale.statementWord(.note)),
+            text(.amount), XLSXTable.Column(locale.statementWord(.note), format: try book.indentedLeft(.plain)),
         ])
         categories = try XLSXTable(workbook: book, name: locale.label(.categoriesSheet), columns: [
             text(.coupleId), text(.couple), month, text(.tag), text(.amount), text(.currency),
