@@ -79,7 +79,8 @@ public enum CoupleWorkbook {
             note = try book.indentedLeft(.plain)
             // Left-aligned, so a date never touches the description beside it.
             date = try book.format(XLSXStyle(numberFormat: locale.excelDateFormat, alignment: .left))
-            rate = try book.format(XLSXStyle(numberFormat: "0.00####"))
+            // Every digit of a rate (up to 12 decimals), at least 2.
+            rate = try book.format(XLSXStyle(numberFormat: "0.00##########"))
             let moneyStyle = XLSXStyle.money(locale.excelMoneyFormat(for: currency))
             money = try book.format(moneyStyle)
             moneyHighlighted = try book.format(moneyStyle.highlighted)
