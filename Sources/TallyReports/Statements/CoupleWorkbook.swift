@@ -37,8 +37,10 @@ public enum CoupleWorkbook {
         }
         let name = statement.couple.name.isEmpty ? statement.couple.id : statement.couple.name
         let title = locale.statementTitle(spaceName: name, members: statement.balances.count, period: statement.period)
+        // Thousands of small workbooks: their parts' temporary files are cheapest in RAM (see ramTemporaryDirectory).
         let book = try XLSXWorkbook(path: path, options: XLSXWorkbook.Options(
-            created: statement.period.firstDay, title: title, subject: statement.period.description, author: "tally"))
+            temporaryDirectory: XLSXWorkbook.ramTemporaryDirectory, created: statement.period.firstDay,
+            title: title, subject: statement.period.description, author: "tally"))
         let writer = try Writer(book: book, statement: statement, month: month, locale: locale, spaceName: name)
         try writer.writeStatementSheet(title: title)
         try writer.writeExpensesSheet()
