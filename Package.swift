@@ -53,10 +53,8 @@ let package = Package(
         ]),
 
         // Report writers: CSV, XLSX (libxlsxwriter), text charts.
-        // ZIPFoundation: numbers in a workbook's XML spelled as exact decimals (XLSXExactNumbers).
-        .target(name: "TallyReports", dependencies: [
-            "TallyCore", "CXlsxWriter", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-        ]),
+        // zlib (CGzip): numbers in a workbook's sheets respelled as exact decimals (XLSXExactNumbers).
+        .target(name: "TallyReports", dependencies: ["TallyCore", "CXlsxWriter", "CGzip"]),
 
         // Deterministic generator of realistic exports for all five datasets.
         .target(name: "TallyGenerator", dependencies: ["TallyCore", "CGzip"]),

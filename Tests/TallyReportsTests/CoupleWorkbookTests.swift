@@ -174,7 +174,7 @@ import TallyTestSupport
 
     @Test func numbersAreRespelledNotChanged() {
         let xml = Data(#"<c r="A1" t="s"><v>12</v></c><c r="B1"><v>936.4299999999999</v></c><c r="C1"><v>-77.59999999999999</v></c><c r="D1"><v>0.5</v></c><c r="E1"><v>1E+20</v></c>"#.utf8)
-        let out = String(decoding: XLSXExactNumbers.shortestNumbers(in: xml), as: UTF8.self)
+        let out = String(decoding: XLSXExactNumbers.shortestNumbers(in: Array(xml)), as: UTF8.self)
         #expect(out == #"<c r="A1" t="s"><v>12</v></c><c r="B1"><v>936.43</v></c><c r="C1"><v>-77.6</v></c><c r="D1"><v>0.5</v></c><c r="E1"><v>1E+20</v></c>"#)
     }
 
@@ -193,11 +193,16 @@ import TallyTestSupport
         }
     }
 
-    @Test func theRespelledPackageIsWrittenUnderATemporaryName() throws {
+    @Test func respellingKeepsEveryOtherPartAsItIs() throws {
         let url = folder.appendingPathComponent("c1.xlsx")
         try CoupleWorkbook.write(statement(), to: url.path, locale: .ptBR)
-        // Nothing is left beside it, and a killed run's leftover would be swept like any temporary file.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["c1.xlsx"])
-        #expect(AtomicFile.temporaryOwner(".c1.xlsx.tmp-4242.exact.tmp-4242") == 4242)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["c1.xlsx"])   // rewritten in place
+        let package = Array(try Data(contentsOf: url))
+        #expect(try XLSXExactNumbers.respelled(package, file: url.path) == nil)   // already exact: nothing to do
+        let reader = try XLSXReader(url: url)
+        #expect(reader.entryPaths.contains("xl/styles.xml") && reader.entryPaths.contains("xl/charts/chart1.xml"))
+        #expect(try reader.text("docProps/core.xml").contains("2026-10-01T00:00:00Z"))
+        // Not a zip: left alone.
+        #expect(try XLSXExactNumbers.respelled(Array("not a zip".utf8), file: "x") == nil)
     }
 }

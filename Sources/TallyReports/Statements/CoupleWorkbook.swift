@@ -45,7 +45,7 @@ public enum CoupleWorkbook {
         try writer.writeStatementSheet(title: title)
         try writer.writeExpensesSheet()
         try book.close()
-        try XLSXExactNumbers.rewrite(path: path, date: statement.period.firstDay)
+        try XLSXExactNumbers.rewrite(path: path)
     }
 
     /// The formats and helpers of one workbook.

@@ -163,7 +163,7 @@ public final class StatementsWorkbook {
         try categories.finish()
         try writeSummary()
         try book.close()
-        try XLSXExactNumbers.rewrite(path: path, date: period.firstDay)
+        try XLSXExactNumbers.rewrite(path: path)
     }
 
     private func moneyFormat(_ currency: Currency) throws -> (plain: XLSXFormat, highlighted: XLSXFormat) {

@@ -1,9 +1,6 @@
+import CGzip
 import Foundation
 import TallyCore
-import ZIPFoundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Rewrites the numbers of a finished workbook's sheets as the shortest
 /// decimal that reads back as the same double: `936.43`, not `936.4299999999999`.
@@ -18,56 +15,165 @@ import Glibc
 /// spelling. Shared-string indices and other integer values have no `.` and
 /// are left as they are; so are numbers whose shortest form needs an exponent.
 ///
-/// The package is written again entry by entry, in the same order, with a
-/// fixed modification date, so the same workbook gives the same bytes.
+/// Only the sheets (`xl/worksheets/sheet*.xml`) are inflated, respelled and
+/// deflated again; every other part of the package is copied as it is, and
+/// each entry keeps its name, date and attributes, so the same workbook gives
+/// the same bytes. The file is rewritten in place: write it to a temporary
+/// file first (``AtomicFile``), as every report is. A package this does not
+/// understand (zip64, encrypted or spanned) is left as libxlsxwriter wrote it.
 ///
 /// ```swift
 /// try book.close()
-/// try XLSXExactNumbers.rewrite(path: "out/c1.xlsx", date: period.firstDay)
+/// try XLSXExactNumbers.rewrite(path: "out/.c1.xlsx.tmp-42")
 /// ```
 public enum XLSXExactNumbers {
-    /// Rewrites the workbook at `path` in place (through a temporary file beside it).
-    /// `date` is the entries' modification date (00:00 UTC).
-    /// - Throws: ``XLSXError/invalidArgument(file:reason:)`` when the package cannot be read or written.
-    public static func rewrite(path: String, date: LocalDate) throws {
+    /// Rewrites the workbook at `path` in place.
+    /// - Throws: ``XLSXError/invalidArgument(file:reason:)`` when the file cannot be read, inflated or written.
+    public static func rewrite(path: String) throws {
         let url = URL(fileURLWithPath: path)
-        // Named as a temporary file (``AtomicFile``), so a run killed meanwhile has it swept by the next.
-        let rewritten = url.deletingLastPathComponent()
-            .appendingPathComponent("." + url.lastPathComponent + ".exact" + AtomicFile.marker + "\(getpid())")
-        try? FileManager.default.removeItem(at: rewritten)
-        defer { try? FileManager.default.removeItem(at: rewritten) }
-        let modified = Date(timeIntervalSince1970: TimeInterval(date.daysSinceEpoch * 86_400))
-        do {
-            let source = try Archive(url: url, accessMode: .read)
-            let target = try Archive(url: rewritten, accessMode: .create)
-            for entry in source {
-                var data = Data()
-                data.reserveCapacity(Int(entry.uncompressedSize))
-                _ = try source.extract(entry, consumer: { data.append($0) })
-                if entry.path.hasPrefix("xl/worksheets/sheet") && entry.path.hasSuffix(".xml") {
-                    data = shortestNumbers(in: data)
-                }
-                let bytes = data
-                try target.addEntry(with: entry.path, type: .file, uncompressedSize: Int64(bytes.count),
-                                    modificationDate: modified, permissions: 0o644, compressionMethod: .deflate) { position, size in
-                    bytes.subdata(in: Int(position)..<(Int(position) + size))
-                }
-            }
-        } catch {
-            throw XLSXError.invalidArgument(file: path, reason: "cannot rewrite the numbers of the package: \(error)")
+        let package: [UInt8]
+        do { package = Array(try Data(contentsOf: url)) } catch {
+            throw XLSXError.invalidArgument(file: path, reason: "cannot read the package to respell its numbers: \(error)")
         }
-        guard rename(rewritten.path, path) == 0 else {
-            throw XLSXError.invalidArgument(file: path, reason: "cannot move the rewritten package into place: \(String(cString: strerror(errno)))")
+        guard let rewritten = try respelled(package, file: path) else { return }
+        do { try Data(rewritten).write(to: url) } catch {
+            throw XLSXError.invalidArgument(file: path, reason: "cannot write the respelled package: \(error)")
         }
     }
 
+    /// The package with its sheets' numbers respelled, or nil when nothing changed or it is not a plain zip.
+    static func respelled(_ zip: [UInt8], file: String) throws -> [UInt8]? {
+        guard let end = endOfCentralDirectory(zip) else { return nil }
+        let count = Int(zip.u16(end + 10)), centralSize = Int(zip.u32(end + 12)), centralOffset = Int(zip.u32(end + 16))
+        guard zip.u16(end + 4) == 0, centralOffset + centralSize <= end, count != 0xFFFF,
+              centralSize != 0xFFFF_FFFF, centralOffset != 0xFFFF_FFFF else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(zip.count)
+        var central: [UInt8] = []
+        var changed = false
+        var record = centralOffset
+        for _ in 0..<count {
+            guard record + 46 <= zip.count, zip.u32(record) == 0x0201_4B50 else { return nil }
+            let flags = zip.u16(record + 8), method = zip.u16(record + 10)
+            let compressedSize = Int(zip.u32(record + 20)), size = Int(zip.u32(record + 24))
+            let nameLength = Int(zip.u16(record + 28))
+            let recordLength = 46 + nameLength + Int(zip.u16(record + 30)) + Int(zip.u16(record + 32))
+            let local = Int(zip.u32(record + 42))
+            guard flags & 0x0001 == 0, compressedSize != 0xFFFF_FFFF, size != 0xFFFF_FFFF, local != 0xFFFF_FFFF,
+                  record + recordLength <= zip.count, local + 30 <= zip.count, zip.u32(local) == 0x0403_4B50 else { return nil }
+            let name = String(decoding: zip[(record + 46)..<(record + 46 + nameLength)], as: UTF8.self)
+            let dataStart = local + 30 + Int(zip.u16(local + 26)) + Int(zip.u16(local + 28))
+            guard dataStart + compressedSize <= zip.count else { return nil }
+            var entry = Array(zip[record..<(record + recordLength)])
+            entry.setU32(UInt32(out.count), at: 42)
+
+            let isSheet = name.hasPrefix("xl/worksheets/sheet") && name.hasSuffix(".xml") && method == 8
+            let xml = isSheet ? try inflateRaw(zip[dataStart..<(dataStart + compressedSize)], size: size, file: file) : []
+            let respelled = isSheet ? shortestNumbers(in: xml) : []
+            if isSheet && respelled != xml {
+                changed = true
+                let data = try deflateRaw(respelled, file: file)
+                let crc = respelled.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+                // A fresh local header: the sizes are known, so no data descriptor (flag bit 3).
+                var header = Array(zip[local..<(local + 30)])
+                header.setU16(flags & ~0x0008, at: 6)
+                header.setU32(crc, at: 14)
+                header.setU32(UInt32(data.count), at: 18)
+                header.setU32(UInt32(respelled.count), at: 22)
+                header.setU16(0, at: 28)   // no extra field
+                out += header
+                out += zip[(local + 30)..<(local + 30 + Int(zip.u16(local + 26)))]
+                out += data
+                entry.setU16(flags & ~0x0008, at: 8)
+                entry.setU32(crc, at: 16)
+                entry.setU32(UInt32(data.count), at: 20)
+                entry.setU32(UInt32(respelled.count), at: 24)
+            } else {
+                // Copied as it is, with its data descriptor when it has one (with or without its signature).
+                var end = dataStart + compressedSize
+                if flags & 0x0008 != 0 {
+                    end += end + 4 <= zip.count && zip.u32(end) == 0x0807_4B50 ? 16 : 12
+                    guard end <= zip.count else { return nil }
+                }
+                out += zip[local..<end]
+            }
+            central += entry
+            record += recordLength
+        }
+        guard changed else { return nil }
+        var trailer = Array(zip[end..<zip.count])
+        trailer.setU32(UInt32(central.count), at: 12)
+        trailer.setU32(UInt32(out.count), at: 16)
+        return out + central + trailer
+    }
+
+    /// The offset of the end-of-central-directory record (searched from the end, past any comment).
+    static func endOfCentralDirectory(_ zip: [UInt8]) -> Int? {
+        guard zip.count >= 22 else { return nil }
+        var offset = zip.count - 22
+        let lowest = max(0, zip.count - 22 - 0xFFFF)
+        while offset >= lowest {
+            if zip.u32(offset) == 0x0605_4B50 { return offset }
+            offset -= 1
+        }
+        return nil
+    }
+
+    /// Raw deflate data (no zlib or gzip wrapper) inflated to its `size` bytes.
+    static func inflateRaw(_ data: ArraySlice<UInt8>, size: Int, file: String) throws -> [UInt8] {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw XLSXError.invalidArgument(file: file, reason: "zlib inflateInit2 failed")
+        }
+        defer { inflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: size)
+        var input = Array(data)
+        let status = input.withUnsafeMutableBufferPointer { inBuf in
+            output.withUnsafeMutableBufferPointer { outBuf -> Int32 in
+                stream.next_in = inBuf.baseAddress
+                stream.avail_in = uInt(inBuf.count)
+                stream.next_out = outBuf.baseAddress
+                stream.avail_out = uInt(outBuf.count)
+                return inflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END, Int(stream.total_out) == size else {
+            throw XLSXError.invalidArgument(file: file, reason: "a sheet of the package does not inflate (zlib status \(status))")
+        }
+        return output
+    }
+
+    /// `input` as raw deflate data.
+    static func deflateRaw(_ input: [UInt8], file: String) throws -> [UInt8] {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw XLSXError.invalidArgument(file: file, reason: "zlib deflateInit2 failed")
+        }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 64)
+        var input = input
+        let status = input.withUnsafeMutableBufferPointer { inBuf in
+            output.withUnsafeMutableBufferPointer { outBuf -> Int32 in
+                stream.next_in = inBuf.baseAddress
+                stream.avail_in = uInt(inBuf.count)
+                stream.next_out = outBuf.baseAddress
+                stream.avail_out = uInt(outBuf.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else {
+            throw XLSXError.invalidArgument(file: file, reason: "zlib deflate failed (status \(status))")
+        }
+        return Array(output.prefix(Int(stream.total_out)))
+    }
+
     /// `xml` with the text of every `<v>` holding a decimal fraction replaced by its shortest round-trip form.
-    static func shortestNumbers(in xml: Data) -> Data {
-        let open = Array("<v>".utf8), close = UInt8(ascii: "<")
-        var out = Data()
+    static func shortestNumbers(in xml: [UInt8]) -> [UInt8] {
+        let open: [UInt8] = Array("<v>".utf8), close = UInt8(ascii: "<")
+        var out: [UInt8] = []
         out.reserveCapacity(xml.count)
-        xml.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            let bytes = raw.bindMemory(to: UInt8.self)
+        xml.withUnsafeBufferPointer { bytes in
             var copied = 0
             var i = 0
             while i + open.count <= bytes.count {
@@ -98,8 +204,7 @@ public enum XLSXExactNumbers {
             }
         }
         guard points == 1, text.count > 2 else { return nil }
-        let written = String(decoding: text, as: UTF8.self)
-        guard let value = Double(written), value.isFinite else { return nil }
+        guard let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
         var spelled = Array(value.description.utf8)
         guard !spelled.contains(UInt8(ascii: "e")) else { return nil }
         // Swift writes whole numbers as `12.0`; Excel's own spelling is `12`.
@@ -107,5 +212,18 @@ public enum XLSXExactNumbers {
             spelled.removeLast(2)
         }
         return spelled.elementsEqual(text) ? nil : spelled
+    }
+}
+
+private extension Array where Element == UInt8 {
+    func u16(_ offset: Int) -> UInt16 { UInt16(self[offset]) | UInt16(self[offset + 1]) << 8 }
+    func u32(_ offset: Int) -> UInt32 {
+        UInt32(self[offset]) | UInt32(self[offset + 1]) << 8 | UInt32(self[offset + 2]) << 16 | UInt32(self[offset + 3]) << 24
+    }
+    mutating func setU16(_ value: UInt16, at offset: Int) {
+        self[offset] = UInt8(value & 0xFF); self[offset + 1] = UInt8(value >> 8)
+    }
+    mutating func setU32(_ value: UInt32, at offset: Int) {
+        for k in 0..<4 { self[offset + k] = UInt8((value >> UInt32(8 * k)) & 0xFF) }
     }
 }
