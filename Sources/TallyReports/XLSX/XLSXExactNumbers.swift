@@ -127,16 +127,7 @@ public enum XLSXExactNumbers {
         }
         defer { inflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: size)
-        var input = Array(data)
-        let status = input.withUnsafeMutableBufferPointer { inBuf in
-            output.withUnsafeMutableBufferPointer { outBuf -> Int32 in
-                stream.next_in = inBuf.baseAddress
-                stream.avail_in = uInt(inBuf.count)
-                stream.next_out = outBuf.baseAddress
-                stream.avail_out = uInt(outBuf.count)
-                return inflate(&stream, Z_FINISH)
-            }
-        }
+        let status = finish(&stream, Array(data), into: &output) { inflate(&$0, Z_FINISH) }
         guard status == Z_STREAM_END, Int(stream.total_out) == size else {
             throw XLSXError.invalidArgument(file: file, reason: "a sheet of the package does not inflate (zlib status \(status))")
         }
@@ -152,20 +143,26 @@ public enum XLSXExactNumbers {
         }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 64)
+        let status = finish(&stream, input, into: &output) { deflate(&$0, Z_FINISH) }
+        guard status == Z_STREAM_END else {
+            throw XLSXError.invalidArgument(file: file, reason: "zlib deflate failed (status \(status))")
+        }
+        return Array(output.prefix(Int(stream.total_out)))
+    }
+
+    /// Points `stream` at all of `input` and all of `output`, and runs `step` (one `Z_FINISH` call) once.
+    private static func finish(_ stream: inout z_stream, _ input: [UInt8], into output: inout [UInt8],
+                               _ step: (inout z_stream) -> Int32) -> Int32 {
         var input = input
-        let status = input.withUnsafeMutableBufferPointer { inBuf in
+        return input.withUnsafeMutableBufferPointer { inBuf in
             output.withUnsafeMutableBufferPointer { outBuf -> Int32 in
                 stream.next_in = inBuf.baseAddress
                 stream.avail_in = uInt(inBuf.count)
                 stream.next_out = outBuf.baseAddress
                 stream.avail_out = uInt(outBuf.count)
-                return deflate(&stream, Z_FINISH)
+                return step(&stream)
             }
         }
-        guard status == Z_STREAM_END else {
-            throw XLSXError.invalidArgument(file: file, reason: "zlib deflate failed (status \(status))")
-        }
-        return Array(output.prefix(Int(stream.total_out)))
     }
 
     /// `xml` with the text of every `<v>` holding a decimal fraction replaced by its shortest round-trip form.
