@@ -87,6 +87,27 @@ struct CoupleWorkbooksTests {
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("statements/c0.txt").path))
     }
 
+    @Test func aCoupleCalledStatementsDoesNotReplaceTheOverview() throws {
+        let work = try temporaryFolder("couple-workbooks")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data/expenses")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try Data("id,name,currency,createdAt\nstatements,Overview?,BRL,\n../up,Up,BRL,\n".utf8)
+            .write(to: data.appendingPathComponent("couples.csv"))
+        try Data("id,coupleId,displayName,role,joinedAt\na,statements,Ana,admin,\nb,statements,Bia,member,\nc,../up,Caio,admin,\n".utf8)
+            .write(to: data.appendingPathComponent("members.csv"))
+        try Data((HostileRunTests.expensesHeader + "e1,statements,a,10.00,BRL,2026-10-05,x,food,,,equal,,2026-10-05T10:00:00Z,\n").utf8)
+            .write(to: data.appendingPathComponent("expenses.csv"))
+        let out = work.appendingPathComponent("out")
+        try run(work.appendingPathComponent("data"), out, config: try config(in: work, workbooks: true))
+        let names = try workbooks(out)
+        let stem = CoupleFileName.stem(for: "statements")
+        #expect(names.sorted() == [SafeFileName.stem(for: "../up") + ".xlsx", "statements.xlsx", stem + ".xlsx"].sorted())
+        // The overview is still the overview; the couple's workbook and text share their stem.
+        #expect(try XLSXReader(url: out.appendingPathComponent("statements/statements.xlsx")).sheetNames.first == "Resumo")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("statements/\(stem).txt").path))
+    }
+
     @Test func theSameRunGivesTheSameWorkbooks() throws {
         let work = try temporaryFolder("couple-workbooks")
         defer { try? FileManager.default.removeItem(at: work) }
