@@ -205,4 +205,23 @@ import TallyTestSupport
         // Not a zip: left alone.
         #expect(try XLSXExactNumbers.respelled(Array("not a zip".utf8), file: "x") == nil)
     }
+
+    @Test func sheetsLargerThanAChunkAreRespelledAcrossChunks() throws {
+        // ~4,000 couples: the Saldos sheet is megabytes of XML, inflated and respelled 256 KiB at a time.
+        let url = folder.appendingPathComponent("large.xlsx")
+        let book = try StatementsWorkbook(path: url.path, locale: .ptBR, period: october2026)
+        let base = statement()
+        for i in 0..<4_000 {
+            var s = base
+            s.couple = Couple(id: "c\(i)", name: "Casal \(i)", currency: brl)
+            try book.add(s)
+        }
+        try book.close()
+        let reader = try XLSXReader(url: url)
+        let xml = try reader.sheetXML("Categorias")
+        #expect(xml.utf8.count > 1 << 20)
+        #expect(!xml.contains("99999999") && !xml.contains("00000001<"))
+        #expect(xml.components(separatedBy: "<v>915.93</v>").count - 1 == 4_000)
+        #expect(try reader.rowCount("Saldos") == 8_001)
+    }
 }

@@ -16,7 +16,8 @@ import TallyCore
 /// are left as they are; so are numbers whose shortest form needs an exponent.
 ///
 /// Only the sheets (`xl/worksheets/sheet*.xml`) are inflated, respelled and
-/// deflated again; every other part of the package is copied as it is, and
+/// deflated again, a chunk at a time (a sheet is never held whole); every
+/// other part of the package is copied as it is, and
 /// each entry keeps its name, date and attributes, so the same workbook gives
 /// the same bytes. The file is rewritten in place: write it to a temporary
 /// file first (``AtomicFile``), as every report is. A package this does not
@@ -68,35 +69,38 @@ public enum XLSXExactNumbers {
             entry.setU32(UInt32(out.count), at: 42)
 
             let isSheet = name.hasPrefix("xl/worksheets/sheet") && name.hasSuffix(".xml") && method == 8
-            let xml = isSheet ? try inflateRaw(zip[dataStart..<(dataStart + compressedSize)], size: size, file: file) : []
-            let respelled = isSheet ? shortestNumbers(in: xml) : []
-            if isSheet && respelled != xml {
-                changed = true
-                let data = try deflateRaw(respelled, file: file)
-                let crc = respelled.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
-                // A fresh local header: the sizes are known, so no data descriptor (flag bit 3).
+            if isSheet {
+                // A fresh local header, its CRC and sizes filled in once the sheet is written: no data descriptor (flag bit 3).
+                let headerAt = out.count
                 var header = Array(zip[local..<(local + 30)])
                 header.setU16(flags & ~0x0008, at: 6)
-                header.setU32(crc, at: 14)
-                header.setU32(UInt32(data.count), at: 18)
-                header.setU32(UInt32(respelled.count), at: 22)
                 header.setU16(0, at: 28)   // no extra field
                 out += header
                 out += zip[(local + 30)..<(local + 30 + Int(zip.u16(local + 26)))]
-                out += data
-                entry.setU16(flags & ~0x0008, at: 8)
-                entry.setU32(crc, at: 16)
-                entry.setU32(UInt32(data.count), at: 20)
-                entry.setU32(UInt32(respelled.count), at: 24)
-            } else {
-                // Copied as it is, with its data descriptor when it has one (with or without its signature).
-                var end = dataStart + compressedSize
-                if flags & 0x0008 != 0 {
-                    end += end + 4 <= zip.count && zip.u32(end) == 0x0807_4B50 ? 16 : 12
-                    guard end <= zip.count else { return nil }
+                let dataAt = out.count
+                let sheet = try respellSheet(zip[dataStart..<(dataStart + compressedSize)], into: &out, file: file)
+                if sheet.changed {
+                    changed = true
+                    out.setU32(sheet.crc, at: headerAt + 14)
+                    out.setU32(UInt32(out.count - dataAt), at: headerAt + 18)
+                    out.setU32(UInt32(sheet.size), at: headerAt + 22)
+                    entry.setU16(flags & ~0x0008, at: 8)
+                    entry.setU32(sheet.crc, at: 16)
+                    entry.setU32(UInt32(out.count - dataAt), at: 20)
+                    entry.setU32(UInt32(sheet.size), at: 24)
+                    central += entry
+                    record += recordLength
+                    continue
                 }
-                out += zip[local..<end]
+                out.removeSubrange(headerAt...)   // nothing to respell: copied as it is
             }
+            // Copied as it is, with its data descriptor when it has one (with or without its signature).
+            var dataEnd = dataStart + compressedSize
+            if flags & 0x0008 != 0 {
+                dataEnd += dataEnd + 4 <= zip.count && zip.u32(dataEnd) == 0x0807_4B50 ? 16 : 12
+                guard dataEnd <= zip.count else { return nil }
+            }
+            out += zip[local..<dataEnd]
             central += entry
             record += recordLength
         }
@@ -119,50 +123,82 @@ public enum XLSXExactNumbers {
         return nil
     }
 
-    /// Raw deflate data (no zlib or gzip wrapper) inflated to its `size` bytes.
-    static func inflateRaw(_ data: ArraySlice<UInt8>, size: Int, file: String) throws -> [UInt8] {
-        var stream = z_stream()
-        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw XLSXError.invalidArgument(file: file, reason: "zlib inflateInit2 failed")
+    /// Inflates a sheet's raw deflate data a chunk at a time, respells its
+    /// numbers (``shortestNumbers(in:)``) and deflates the result onto `out`, so
+    /// memory holds a chunk, never the whole sheet. A chunk is respelled up to
+    /// its last `<`, so a `<v>` value is never cut in two.
+    /// - Returns: the CRC-32 and size of the respelled XML, and whether any number changed.
+    static func respellSheet(_ compressed: ArraySlice<UInt8>, into out: inout [UInt8], file: String) throws
+        -> (crc: UInt32, size: Int, changed: Bool)
+    {
+        func failure(_ what: String, _ status: Int32) -> XLSXError {
+            XLSXError.invalidArgument(file: file, reason: "cannot respell a sheet's numbers: zlib \(what) (status \(status))")
         }
-        defer { inflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: size)
-        let status = finish(&stream, Array(data), into: &output) { inflate(&$0, Z_FINISH) }
-        guard status == Z_STREAM_END, Int(stream.total_out) == size else {
-            throw XLSXError.invalidArgument(file: file, reason: "a sheet of the package does not inflate (zlib status \(status))")
-        }
-        return output
-    }
+        let version = ZLIB_VERSION, streamSize = Int32(MemoryLayout<z_stream>.size)
+        var inflater = z_stream(), deflater = z_stream()
+        var status = inflateInit2_(&inflater, -15, version, streamSize)
+        guard status == Z_OK else { throw failure("inflateInit2", status) }
+        defer { inflateEnd(&inflater) }
+        status = deflateInit2_(&deflater, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, version, streamSize)
+        guard status == Z_OK else { throw failure("deflateInit2", status) }
+        defer { deflateEnd(&deflater) }
 
-    /// `input` as raw deflate data.
-    static func deflateRaw(_ input: [UInt8], file: String) throws -> [UInt8] {
-        var stream = z_stream()
-        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw XLSXError.invalidArgument(file: file, reason: "zlib deflateInit2 failed")
-        }
-        defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 64)
-        let status = finish(&stream, input, into: &output) { deflate(&$0, Z_FINISH) }
-        guard status == Z_STREAM_END else {
-            throw XLSXError.invalidArgument(file: file, reason: "zlib deflate failed (status \(status))")
-        }
-        return Array(output.prefix(Int(stream.total_out)))
-    }
+        var crc = UInt32(crc32(0, nil, 0))
+        var size = 0
+        var changed = false
+        var buffer = [UInt8](repeating: 0, count: 1 << 18)
 
-    /// Points `stream` at all of `input` and all of `output`, and runs `step` (one `Z_FINISH` call) once.
-    private static func finish(_ stream: inout z_stream, _ input: [UInt8], into output: inout [UInt8],
-                               _ step: (inout z_stream) -> Int32) -> Int32 {
-        var input = input
-        return input.withUnsafeMutableBufferPointer { inBuf in
-            output.withUnsafeMutableBufferPointer { outBuf -> Int32 in
-                stream.next_in = inBuf.baseAddress
-                stream.avail_in = uInt(inBuf.count)
-                stream.next_out = outBuf.baseAddress
-                stream.avail_out = uInt(outBuf.count)
-                return step(&stream)
+        /// Deflates `bytes` onto `out` (all of it; `finish` ends the stream).
+        func emit(_ bytes: [UInt8], finish: Bool) throws {
+            crc = bytes.withUnsafeBufferPointer { UInt32(crc32(uLong(crc), $0.baseAddress, uInt($0.count))) }
+            size += bytes.count
+            var input = bytes
+            try input.withUnsafeMutableBufferPointer { inBuf in
+                deflater.next_in = inBuf.baseAddress
+                deflater.avail_in = uInt(inBuf.count)
+                while true {
+                    let code = buffer.withUnsafeMutableBufferPointer { outBuf -> Int32 in
+                        deflater.next_out = outBuf.baseAddress
+                        deflater.avail_out = uInt(outBuf.count)
+                        return deflate(&deflater, finish ? Z_FINISH : Z_NO_FLUSH)
+                    }
+                    guard code == Z_OK || code == Z_STREAM_END || code == Z_BUF_ERROR else { throw failure("deflate", code) }
+                    out += buffer[0..<(buffer.count - Int(deflater.avail_out))]
+                    if finish ? code == Z_STREAM_END : deflater.avail_out != 0 { break }
+                }
             }
         }
+
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 18)
+        var source = Array(compressed)
+        try source.withUnsafeMutableBufferPointer { inBuf in
+            inflater.next_in = inBuf.baseAddress
+            inflater.avail_in = uInt(inBuf.count)
+            var code = Z_OK
+            while code != Z_STREAM_END {
+                var produced = 0
+                code = chunk.withUnsafeMutableBufferPointer { outBuf -> Int32 in
+                    inflater.next_out = outBuf.baseAddress
+                    inflater.avail_out = uInt(outBuf.count)
+                    let result = inflate(&inflater, Z_NO_FLUSH)
+                    produced = outBuf.count - Int(inflater.avail_out)
+                    return result
+                }
+                guard code == Z_OK || code == Z_STREAM_END else { throw failure("inflate", code) }
+                guard produced > 0 || code == Z_STREAM_END || inflater.avail_in > 0 else { throw failure("inflate (truncated data)", code) }
+                pending += chunk[0..<produced]
+                let cut = code == Z_STREAM_END ? pending.count : (pending.lastIndex(of: UInt8(ascii: "<")) ?? 0)
+                guard cut > 0 else { continue }
+                let part = Array(pending[0..<cut])
+                let respelled = shortestNumbers(in: part)
+                if respelled != part { changed = true }
+                try emit(respelled, finish: false)
+                pending.removeFirst(cut)
+            }
+        }
+        try emit([], finish: true)
+        return (crc, size, changed)
     }
 
     /// `xml` with the text of every `<v>` holding a decimal fraction replaced by its shortest round-trip form.
