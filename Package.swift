@@ -53,7 +53,8 @@ let package = Package(
         ]),
 
         // Report writers: CSV, XLSX (libxlsxwriter), text charts.
-        .target(name: "TallyReports", dependencies: ["TallyCore", "CXlsxWriter"]),
+        // zlib (CGzip): numbers in a workbook's sheets respelled as exact decimals (XLSXExactNumbers).
+        .target(name: "TallyReports", dependencies: ["TallyCore", "CXlsxWriter", "CGzip"]),
 
         // Deterministic generator of realistic exports for all five datasets.
         .target(name: "TallyGenerator", dependencies: ["TallyCore", "CGzip"]),

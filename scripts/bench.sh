@@ -65,7 +65,17 @@ cp "$OUT/run.json" "$OUT.run1.json"
 /usr/bin/time -f '%e %M' -o "$OUT.time2" "$BIN" run --data "$DATA" --out "$OUT" --db "$WAREHOUSE/tally.sqlite" --period "$PERIOD" --quiet
 cp "$OUT/run.json" "$OUT.run2.json"
 
+# Couple workbooks (statements.coupleWorkbooks) are off in the runs above, as
+# in tally's defaults: a third run writes the reports again from the same
+# warehouse with them on, to price them per couple.
+workbooks_config="$OUT.couple-workbooks.yml"
+printf 'statements:\n  coupleWorkbooks: true\n' > "$workbooks_config"
+/usr/bin/time -f '%e %M' -o "$OUT.time3" "$BIN" report --db "$WAREHOUSE/tally.sqlite" --out "$OUT-workbooks" \
+  --period "$PERIOD" --config "$workbooks_config" --rebuild-reports --quiet
+cp "$OUT-workbooks/run.json" "$OUT.run3.json"
+
 [ -n "$previous" ] && rm -rf "$previous"
+rm -rf "$OUT-workbooks"
 
 # The baseline: the same contract CSVs from the same files, with plain SQL.
 rm -f "$OUT.duckdb-time"
@@ -106,5 +116,14 @@ if os.path.exists(out + ".duckdb-time"):
     print(f"duckdb baseline: {float(dwall):7.2f} s wall, peak RSS {int(drss) / 1024:7.1f} MiB ({stages})")
     print(f"ratio:           tally / duckdb = {w1 / float(dwall):.2f} (full run against the baseline, same data, same run;"
           " the baseline writes no rejects, XLSX or text: docs/performance.md)")
+run3 = json.load(open(out + ".run3.json"))
+wall3, rss3 = open(out + ".time3").read().split()[-2:]
+stage = lambda run, name: next((s for s in run["stages"] if s["name"] == name), None)
+books = stage(run3, "statements: couple workbooks (thread time)")
+with_books, without = stage(run3, "statements"), stage(run1, "statements")
+if books and books.get("rows"):
+    print(f"couple workbooks: {books['rows']:,} written, {books['seconds'] / books['rows'] * 1000:.2f} ms each (thread time, "
+          f"{books['seconds']:.2f} s in all); statements stage {with_books['seconds']:.2f} s with them, "
+          f"{without['seconds']:.2f} s without; reports-only run {float(wall3):.2f} s, peak RSS {int(rss3) / 1024:.1f} MiB")
 print(f"cpu probe:       {float(sys.argv[4]):7.2f} s before the runs, {float(sys.argv[5]):.2f} s after (a fixed Python loop; ~1.25 s on a quiet host)")
 PY

@@ -82,22 +82,25 @@ public struct WarehouseReader {
         return rejects
     }
 
-    /// Streams every couple, in id byte order, with everything loaded for it.
-    /// Memory holds one couple at a time.
-    public func forEachCouple(_ body: (CouplePartition) throws -> Void) throws {
+    /// Streams every couple (or only the couple `only`, when given), in id
+    /// byte order, with everything loaded for it. Memory holds one couple at a time.
+    public func forEachCouple(only: String? = nil, _ body: (CouplePartition) throws -> Void) throws {
         // Display paths repeat on every row: one String per file.
         var paths = StringCache()
+        // One couple: each query keeps its rows of that couple only.
+        let arguments: StatementArguments = only.map { [$0] } ?? []
+        func onlyCouple(_ column: String, where keyword: String) -> String { only == nil ? "" : "\(keyword) \(column) = ?" }
         let members = try PartitionCursor(db, sql: """
-            SELECT couple_id, id, display_name FROM member ORDER BY couple_id, id
-            """) { c in Member(id: c.textValue(1), coupleId: c.textValue(0), displayName: c.textValue(2)) }
+            SELECT couple_id, id, display_name FROM member \(onlyCouple("couple_id", where: "WHERE")) ORDER BY couple_id, id
+            """, arguments: arguments) { c in Member(id: c.textValue(1), coupleId: c.textValue(0), displayName: c.textValue(2)) }
         let expenses = try PartitionCursor(db, sql: """
             SELECT w.couple_id, w.id, e.paid_by, e.amount, e.currency, e.date, e.description, e.tag,
                    e.agreement_id, e.split_type, e.split, f.display_path, e.line
             FROM expense_winner w CROSS JOIN expense_version e ON e.rowid = w.version_row
             JOIN input_file f ON f.id = e.file_id
-            WHERE e.deleted_at IS NULL AND e.error IS NULL
+            WHERE e.deleted_at IS NULL AND e.error IS NULL \(onlyCouple("w.couple_id", where: "AND"))
             ORDER BY w.couple_id, w.id
-            """) { c -> ExpenseFact? in
+            """, arguments: arguments) { c -> ExpenseFact? in
             guard let currency = Currency(code: c.textValue(4)), let date = c.date(5),
                   case .success(let split) = SplitRuleParser.parse(type: c.string(9), split: c.string(10)) else { return nil }
             return ExpenseFact(id: c.textValue(1), coupleId: c.textValue(0), paidBy: c.textValue(2), amount: c.int64(3), currency: currency,
@@ -106,8 +109,9 @@ public struct WarehouseReader {
         }
         let settlements = try PartitionCursor(db, sql: """
             SELECT s.couple_id, s.id, s.from_member, s.to_member, s.amount, s.currency, s.date, f.display_path, s.line
-            FROM settlement s JOIN input_file f ON f.id = s.file_id ORDER BY s.couple_id, s.id
-            """) { c -> SettlementFact? in
+            FROM settlement s JOIN input_file f ON f.id = s.file_id \(onlyCouple("s.couple_id", where: "WHERE"))
+            ORDER BY s.couple_id, s.id
+            """, arguments: arguments) { c -> SettlementFact? in
             guard let currency = Currency(code: c.textValue(5)), let date = c.date(6) else { return nil }
             return SettlementFact(id: c.textValue(1), coupleId: c.textValue(0), fromMember: c.textValue(2), toMember: c.textValue(3),
                                   amount: c.int64(4), currency: currency, date: date,
@@ -116,15 +120,17 @@ public struct WarehouseReader {
         let agreements = try PartitionCursor(db, sql: """
             SELECT a.couple_id, a.id, a.description, a.amount, a.currency, a.paid_by, a.split_type, a.split, a.tag,
                    a.day_of_month, a.start_date, a.end_date, f.display_path, a.line
-            FROM agreement a JOIN input_file f ON f.id = a.file_id ORDER BY a.couple_id, a.id
-            """) { c -> Agreement? in
+            FROM agreement a JOIN input_file f ON f.id = a.file_id \(onlyCouple("a.couple_id", where: "WHERE"))
+            ORDER BY a.couple_id, a.id
+            """, arguments: arguments) { c -> Agreement? in
             guard let currency = Currency(code: c.textValue(4)), let start = c.date(10),
                   case .success(let split) = SplitRuleParser.parse(type: c.string(6), split: c.string(7)) else { return nil }
             return Agreement(id: c.textValue(1), coupleId: c.textValue(0), description: c.textValue(2), amount: c.int64(3), currency: currency,
                              paidBy: c.textValue(5), split: split, tag: c.textValue(8), dayOfMonth: Int(c.int64(9)), startDate: start,
                              endDate: c.date(11), sourceFile: paths.string(c.text(12) ?? .init(start: nil, count: 0)), sourceLine: Int(c.int64(13)))
         }
-        let couples = try Row.fetchCursor(db, sql: "SELECT id, name, currency FROM couple ORDER BY id")
+        let couples = try Row.fetchCursor(db, sql: "SELECT id, name, currency FROM couple \(onlyCouple("id", where: "WHERE")) ORDER BY id",
+                                          arguments: arguments)
         while let row = try couples.next() {
             let id: String = row[0]
             guard let currency = Currency(code: row[2]) else { continue }
@@ -167,8 +173,8 @@ final class PartitionCursor<Value> {
     private var pendingValue: Value?
     private var hasPending = false
 
-    init(_ db: Database, sql: String, decode: @escaping (RawCursor) -> Value?) throws {
-        self.cursor = try RawCursor(db, sql: sql)
+    init(_ db: Database, sql: String, arguments: StatementArguments = [], decode: @escaping (RawCursor) -> Value?) throws {
+        self.cursor = try RawCursor(db, sql: sql, arguments: arguments)
         self.decode = decode
     }
 

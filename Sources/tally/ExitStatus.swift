@@ -16,6 +16,7 @@ enum ExitStatus {
         case let e as ReconciliationError: return (65, e.description)
         case let e as CatalogError: return (66, e.description)
         case let e as MissingInputError: return (66, e.description)
+        case let e as StatementRequestError: return (e.warehouseMissing ? 66 : 1, e.description)
         case let e as WarehouseError: return (e.code == .busy ? 75 : 1, e.description)
         default:
             // A file-system failure Foundation reported: its path and cause in words, no error domain.

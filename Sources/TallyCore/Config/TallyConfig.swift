@@ -22,6 +22,10 @@ public struct TallyConfig: Sendable, Equatable {
         /// The largest number of members with a non-zero balance for which
         /// transfers are searched exactly; larger groups settle greedily.
         public var exactTransferLimit = 20
+        /// Whether every couple also gets its own workbook (`statements/<coupleId>.xlsx`),
+        /// the file a couple is sent; off by default (each costs a few milliseconds).
+        /// `tally statement` writes one couple's on demand either way.
+        public var coupleWorkbooks = false
         public init() {}
     }
 

@@ -100,6 +100,8 @@ public struct CoupleStatement: Sendable {
     public var expenseCount: Int
     /// Agreement months that could not be included (no fx rate), as rejects.
     public var rejects: [Reject]
+    /// The month line by line, when the statement was built with `itemised: true`; nil otherwise.
+    public var itemised: ItemisedMonth?
 
     public init(couple: Couple, period: YearMonth, balances: [MemberBalance], transfers: [Transfer],
                 method: TransferMethod, categories: [CategoryTotal], trend: [(month: YearMonth, amount: Int64)],

@@ -75,9 +75,11 @@ public struct Expense: Hashable, Sendable {
     public var tag: String
     public var agreementId: String?
     public var split: SplitRule
+    /// The amount as written and the rate that converted it, when it was in another currency.
+    public var conversion: Conversion?
 
     public init(id: String, coupleId: String, paidBy: String, amount: Int64, date: LocalDate,
-                description: String, tag: String, agreementId: String?, split: SplitRule) {
+                description: String, tag: String, agreementId: String?, split: SplitRule, conversion: Conversion? = nil) {
         self.id = id
         self.coupleId = coupleId
         self.paidBy = paidBy
@@ -87,6 +89,7 @@ public struct Expense: Hashable, Sendable {
         self.tag = tag
         self.agreementId = agreementId
         self.split = split
+        self.conversion = conversion
     }
 }
 
@@ -98,14 +101,18 @@ public struct Settlement: Hashable, Sendable {
     public var toMember: String
     public var amount: Int64
     public var date: LocalDate
+    /// The amount as written and the rate that converted it, when it was in another currency.
+    public var conversion: Conversion?
 
-    public init(id: String, coupleId: String, fromMember: String, toMember: String, amount: Int64, date: LocalDate) {
+    public init(id: String, coupleId: String, fromMember: String, toMember: String, amount: Int64, date: LocalDate,
+                conversion: Conversion? = nil) {
         self.id = id
         self.coupleId = coupleId
         self.fromMember = fromMember
         self.toMember = toMember
         self.amount = amount
         self.date = date
+        self.conversion = conversion
     }
 }
 

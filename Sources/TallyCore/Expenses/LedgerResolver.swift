@@ -42,7 +42,7 @@ public enum LedgerResolver {
             if let error = SplitCalculator.validate(fact.split, memberIds: memberIds, amount: fact.amount, currency: fact.currency) {
                 reject(fact.source, fact.id, "\(error)"); continue
             }
-            guard let amount = fx.convert(fact.amount, from: fact.currency, to: couple.currency, on: fact.date) else {
+            guard let (amount, conversion) = fx.converted(fact.amount, from: fact.currency, to: couple.currency, on: fact.date) else {
                 reject(fact.source, fact.id, noRate(fact.currency, couple.currency, fact.date)); continue
             }
             guard fits(amount) else {
@@ -50,7 +50,7 @@ public enum LedgerResolver {
             }
             validExpenses.append(Expense(id: fact.id, coupleId: fact.coupleId, paidBy: fact.paidBy, amount: amount,
                                          date: fact.date, description: fact.description, tag: fact.tag,
-                                         agreementId: fact.agreementId, split: fact.split))
+                                         agreementId: fact.agreementId, split: fact.split, conversion: conversion))
         }
 
         var validSettlements: [Settlement] = []
@@ -64,14 +64,14 @@ public enum LedgerResolver {
             guard fact.fromMember != fact.toMember else {
                 reject(fact.source, fact.id, "fromMember and toMember are both '\(fact.fromMember)'"); continue
             }
-            guard let amount = fx.convert(fact.amount, from: fact.currency, to: couple.currency, on: fact.date) else {
+            guard let (amount, conversion) = fx.converted(fact.amount, from: fact.currency, to: couple.currency, on: fact.date) else {
                 reject(fact.source, fact.id, noRate(fact.currency, couple.currency, fact.date)); continue
             }
             guard fits(amount) else {
                 reject(fact.source, fact.id, "amount \(Money.plain(amount, couple.currency)) \(couple.currency.code) \(CoupleLimits.overTotal(couple.id))"); continue
             }
             validSettlements.append(Settlement(id: fact.id, coupleId: fact.coupleId, fromMember: fact.fromMember,
-                                               toMember: fact.toMember, amount: amount, date: fact.date))
+                                               toMember: fact.toMember, amount: amount, date: fact.date, conversion: conversion))
         }
 
         var validAgreements: [Agreement] = []

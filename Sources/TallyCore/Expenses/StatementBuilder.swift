@@ -39,8 +39,10 @@ public enum StatementBuilder {
     ///   - trendMonths: how many months the spending trend covers, ending with `period`.
     ///   - exactTransferLimit: the most non-zero balances settled by exact search
     ///     (see ``SettlementPlanner``).
+    ///   - itemised: also list the month line by line (``CoupleStatement/itemised``):
+    ///     each expense with its shares, and the settlements.
     public static func build(_ ledger: CoupleLedger, period: YearMonth, fx: FxTable,
-                             trendMonths: Int = 6, exactTransferLimit: Int = 20) -> CoupleStatement {
+                             trendMonths: Int = 6, exactTransferLimit: Int = 20, itemised: Bool = false) -> CoupleStatement {
         let members = ledger.members.sorted { ByteOrder.precedes($0.id, $1.id) }
         let memberIds = members.map(\.id)
         var indexById: [String: Int] = [:]
@@ -55,6 +57,7 @@ public enum StatementBuilder {
         var rejects: [Reject] = []
         var expenses = ledger.expenses.filter { $0.date <= last }
         let (synthetic, agreementRejects) = agreementExpenses(ledger, through: period, fx: fx)
+        let realCount = expenses.count
         expenses += synthetic
         rejects += agreementRejects
 
@@ -69,8 +72,10 @@ public enum StatementBuilder {
         var categoryShares: [String: [Int64]] = [:]
         var trend: [YearMonth: Int64] = [:]
         var expenseCount = 0
+        var lines: [ItemisedExpense] = []
+        var monthSettlements: [Settlement] = []
 
-        for expense in expenses {
+        for (position, expense) in expenses.enumerated() {
             guard let payer = indexById[expense.paidBy] else {
                 // Synthetic expenses always have a member payer (see agreementExpenses).
                 rejects.append(Reject(
@@ -92,6 +97,9 @@ public enum StatementBuilder {
                 var byMember = categoryShares[expense.tag] ?? [Int64](repeating: 0, count: count)
                 for i in 0..<count { byMember[i] += shares[i] }
                 categoryShares[expense.tag] = byMember
+                if itemised {
+                    lines.append(ItemisedExpense(expense: expense, shares: shares, fromAgreement: position >= realCount))
+                }
             }
         }
 
@@ -109,6 +117,7 @@ public enum StatementBuilder {
             } else {
                 sent[from] += settlement.amount
                 received[to] += settlement.amount
+                if itemised { monthSettlements.append(settlement) }
             }
         }
 
@@ -135,9 +144,18 @@ public enum StatementBuilder {
                 return (month: month, amount: trend[month] ?? 0)
             }
 
-        return CoupleStatement(couple: ledger.couple, period: period, balances: balances,
-                               transfers: plan.transfers, method: plan.method, categories: categories,
-                               trend: trendLine, expenseCount: expenseCount, rejects: rejects)
+        var statement = CoupleStatement(couple: ledger.couple, period: period, balances: balances,
+                                        transfers: plan.transfers, method: plan.method, categories: categories,
+                                        trend: trendLine, expenseCount: expenseCount, rejects: rejects)
+        if itemised {
+            let byDateThenId = { (a: LocalDate, aId: String, b: LocalDate, bId: String) in
+                a != b ? a < b : ByteOrder.precedes(aId, bId)
+            }
+            statement.itemised = ItemisedMonth(
+                expenses: lines.sorted { byDateThenId($0.expense.date, $0.expense.id, $1.expense.date, $1.expense.id) },
+                settlements: monthSettlements.sorted { byDateThenId($0.date, $0.id, $1.date, $1.id) })
+        }
+        return statement
     }
 
     /// The synthetic expenses `ledger`'s agreements add up to and including
@@ -185,7 +203,7 @@ public enum StatementBuilder {
                 if covered.contains(AgreementMonth(agreementId: agreement.id, month: month)) { continue }
                 let date = month.clampedDay(agreement.dayOfMonth)
                 let id = "agreement:\(agreement.id):\(month)"
-                guard let amount = fx.convert(agreement.amount, from: agreement.currency, to: couple.currency, on: date) else {
+                guard let (amount, conversion) = fx.converted(agreement.amount, from: agreement.currency, to: couple.currency, on: date) else {
                     if month == period {
                         let reason = fx.rate(from: agreement.currency, to: couple.currency, on: date) == nil
                             ? "no fx rate from \(agreement.currency.code) to \(couple.currency.code) on or before \(date)"
@@ -205,7 +223,7 @@ public enum StatementBuilder {
                 total += Int128(amount.magnitude)
                 expenses.append(Expense(id: id, coupleId: agreement.coupleId, paidBy: agreement.paidBy, amount: amount,
                                         date: date, description: agreement.description, tag: agreement.tag,
-                                        agreementId: agreement.id, split: agreement.split))
+                                        agreementId: agreement.id, split: agreement.split, conversion: conversion))
             }
         }
         return (expenses, rejects)

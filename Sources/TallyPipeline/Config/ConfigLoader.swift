@@ -46,9 +46,10 @@ public enum ConfigLoader {
                     throw reader.error(node, "locale '\(config.locale)' is not one of pt-BR, en-US, es-ES")
                 }
             case "statements":
-                try reader.mapping(node, path: key, keys: ["trendMonths", "exactTransferLimit"]) { k, v in
+                try reader.mapping(node, path: key, keys: ["trendMonths", "exactTransferLimit", "coupleWorkbooks"]) { k, v in
                     switch k {
                     case "trendMonths": config.statements.trendMonths = try reader.int(v, path: "statements.\(k)", in: 1...36)
+                    case "coupleWorkbooks": config.statements.coupleWorkbooks = try reader.bool(v, path: "statements.\(k)")
                     default: config.statements.exactTransferLimit = try reader.int(v, path: "statements.\(k)", in: 2...24)
                     }
                 }
@@ -129,6 +130,15 @@ struct NodeReader {
             throw error(node, "\(path) is \(value); it must be between \(range.lowerBound) and \(range.upperBound)")
         }
         return value
+    }
+
+    /// `true` or `false` (YAML 1.2 spelling, any case); anything else names the setting.
+    func bool(_ node: Node, path: String) throws -> Bool {
+        switch node.scalar?.string.lowercased() {
+        case "true"?: return true
+        case "false"?: return false
+        default: throw error(node, "\(path) must be true or false")
+        }
     }
 
     func fraction(_ node: Node, path: String) throws -> Double {

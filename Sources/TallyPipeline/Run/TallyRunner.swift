@@ -127,7 +127,7 @@ public struct TallyRunner {
         checks.append(Reconciliation.inputsCheck(
             inputs, storedRejects: Dictionary(ingestRejects.map { ($0.file, 1) }, uniquingKeysWith: +),
             reportRejects: Dictionary(grouping: reportRejects, by: \.file).mapValues { Set($0.map(\.line)).count }))
-        let stages = ingestStages(ingest) + reports.map { .init(name: $0.name, seconds: $0.seconds, rows: $0.rows) }
+        let stages = ingestStages(ingest) + reports.flatMap { [.init(name: $0.name, seconds: $0.seconds, rows: $0.rows)] + $0.detailStages }
         var manifest = RunManifest(
             tally: .init(version: TallyRunner.version), period: period.description,
             timezone: config.timezone, locale: locale.identifier, inputs: inputs, ignored: ignored,

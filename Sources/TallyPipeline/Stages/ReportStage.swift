@@ -44,6 +44,8 @@ struct ReportOutcome {
     /// Units of work done (couples, challenges, users), for run.json.
     var rows = 0
     var seconds = 0.0
+    /// Parts of the stage timed on their own (listed after it in run.json's stages).
+    var detailStages: [RunManifest.Stage] = []
 }
 
 /// One family of reports (statements, leaderboards, KPIs): reads the

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Logging
 import TallyCore
@@ -9,8 +10,10 @@ import TallyWarehouse
 /// every writer. Memory holds one couple at a time.
 ///
 /// Writes `statements/balances.csv`, `transfers.csv`, `categories.csv`,
-/// `categories_by_member.csv`, `statements.xlsx` and one `<coupleId>.txt`
-/// per couple.
+/// `categories_by_member.csv`, `statements.xlsx` (the studio's overview) and
+/// one `<coupleId>.txt` per couple, and with `statements.coupleWorkbooks` one
+/// `<coupleId>.xlsx` per couple (written on the computing threads, beside
+/// the statements; a couple that no longer exists loses both files).
 struct StatementsStage: ReportStage {
     let name = "statements"
     let datasets: Set<String> = ["expenses"]
@@ -24,8 +27,10 @@ struct StatementsStage: ReportStage {
         let (config, locale, period, progress) = (context.config, context.locale, context.period, context.progress)
         let outDirectory = context.outDirectory
         let started = Date()
-        let folder = outDirectory.appendingPathComponent("statements")
-        context.outputs.ownEntityFiles(in: folder, fileExtension: "txt")   // one <coupleId>.txt per couple
+        let folder = CoupleStatementFiles.folder(in: outDirectory)
+        // One <coupleId>.txt and (when on) .xlsx per couple; statements.xlsx is written every run.
+        context.outputs.ownEntityFiles(in: folder, fileExtension: "txt")
+        context.outputs.ownEntityFiles(in: folder, fileExtension: "xlsx")
         let currency = { (c: Couple) in c.currency.code }
         let p = period.description
 
@@ -47,21 +52,39 @@ struct StatementsStage: ReportStage {
         var couples = 0
         var imbalanced: [String] = []
         var textFiles = 0
+        var workbooks = 0
+        var workbookSeconds = 0.0
         progress.begin("statements")
 
-        // Per couple, in parallel: resolve the loaded rows, build the statement, render its text.
+        // Per couple, in parallel: resolve the loaded rows, build the statement,
+        // render its text and (when on) write its workbook.
         let trendMonths = config.statements.trendMonths
         let exactLimit = config.statements.exactTransferLimit
-        let batches = PartitionBatches<CouplePartition, (CoupleStatement, [Reject], String)>(compute: { partition in
+        let coupleWorkbooks = config.statements.coupleWorkbooks
+        let batches = PartitionBatches<CouplePartition, CoupleResult>(compute: { partition in
             let resolution = LedgerResolver.resolve(
                 couple: partition.couple, members: partition.members, expenses: partition.expenses,
                 settlements: partition.settlements, agreements: partition.agreements, fx: fx)
-            let statement = StatementBuilder.build(resolution.ledger, period: period, fx: fx,
-                                                   trendMonths: trendMonths, exactTransferLimit: exactLimit)
-            return (statement, resolution.rejects + statement.rejects, StatementText.render(statement, locale: locale))
+            var statement = StatementBuilder.build(resolution.ledger, period: period, fx: fx, trendMonths: trendMonths,
+                                                   exactTransferLimit: exactLimit, itemised: coupleWorkbooks)
+            var workbook: Result<HandedOver<AtomicFile>, Error>?
+            var seconds = 0.0
+            if coupleWorkbooks {
+                let started = DispatchTime.now().uptimeNanoseconds
+                workbook = Result { HandedOver(value: try CoupleStatementFiles.workbook(statement, locale: locale, folder: folder)) }
+                seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+                statement.itemised = nil   // written: not held while the batch waits to be consumed
+            }
+            return CoupleResult(statement: statement, rejects: resolution.rejects + statement.rejects,
+                                text: StatementText.render(statement, locale: locale), workbook: workbook, workbookSeconds: seconds)
         }, consume: { result in
-            let (statement, statementRejects, text) = result
-            rejects += statementRejects
+            let statement = result.statement
+            rejects += result.rejects
+            if let workbook = result.workbook {
+                context.outputs.add(try workbook.get().value)
+                workbooks += 1
+                workbookSeconds += result.workbookSeconds
+            }
 
             // Reconciliation: the nets of a couple sum to zero, and the transfers zero them.
             if let problem = Reconciliation.coupleProblem(statement) { imbalanced.append(problem) }
@@ -86,9 +109,7 @@ struct StatementsStage: ReportStage {
                 }
             }
             try workbook.add(statement)
-            let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: statement.couple.id) + ".txt"))
-            try txt.write(text.utf8)
-            context.outputs.add(txt)
+            context.outputs.add(try CoupleStatementFiles.text(statement, rendered: result.text, folder: folder))
             textFiles += 1
             totals.add(statement)
             couples += 1
@@ -112,11 +133,30 @@ struct StatementsStage: ReportStage {
             .init(path: "statements/statements.xlsx", rows: nil),
             .init(path: "statements/transfers.csv", rows: transfers.rowCount),
             .init(path: "statements/<coupleId>.txt", rows: textFiles),
-        ]
-        progress.step(["stage": "statements", "couples": "\(couples)", "seconds": String(format: "%.3f", Date().timeIntervalSince(started))])
+        ] + (coupleWorkbooks ? [.init(path: "statements/<coupleId>.xlsx", rows: workbooks)] : [])
+        let seconds = String(format: "%.3f", Date().timeIntervalSince(started))
+        // The workbooks' cost is their writing time summed over the computing threads.
+        var details: [RunManifest.Stage] = []
+        if coupleWorkbooks {
+            progress.step(["stage": "statements", "couples": "\(couples)", "seconds": seconds, "couple_workbooks": "\(workbooks)",
+                           "couple_workbook_seconds": String(format: "%.3f", workbookSeconds)])
+            details.append(.init(name: "statements: couple workbooks (thread time)", seconds: workbookSeconds, rows: workbooks))
+        } else {
+            progress.step(["stage": "statements", "couples": "\(couples)", "seconds": seconds])
+        }
         return ReportOutcome(name: name, rejects: rejects, outputs: outputs, checks: checks,
                              summary: StatementsStage.summary(totals), rows: couples,
-                             seconds: Date().timeIntervalSince(started))
+                             seconds: Date().timeIntervalSince(started), detailStages: details)
+    }
+
+    /// What the computing threads hand over for one couple.
+    private struct CoupleResult: Sendable {
+        var statement: CoupleStatement
+        var rejects: [Reject]
+        var text: String
+        /// The couple's workbook in its temporary file, or why it could not be written; nil when off.
+        var workbook: Result<HandedOver<AtomicFile>, Error>?
+        var workbookSeconds: Double
     }
 
     /// The terminal summary (English, whatever the statements' locale): counts,

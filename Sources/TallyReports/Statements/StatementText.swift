@@ -5,13 +5,14 @@ import TallyCore
 /// bars, and the spending trend as a sparkline; in the configured locale.
 public enum StatementText {
     public static func render(_ s: CoupleStatement, locale: ReportLocale) -> String {
-        let w = Words(locale)
+        let w = { (word: ReportLocale.StatementWord) in locale.statementWord(word) }
         let money = { (minor: Int64) in locale.formatMoney(minor: minor, currency: s.couple.currency) }
         var out: [String] = []
-        let title = locale.statementTitle(coupleName: s.couple.name.isEmpty ? s.couple.id : s.couple.name, period: s.period)
+        let title = locale.statementTitle(spaceName: s.couple.name.isEmpty ? s.couple.id : s.couple.name,
+                                          members: s.balances.count, period: s.period)
         out.append(title)
         out.append(String(repeating: "═", count: DisplayWidth.of(title)))
-        out.append("\(locale.label(.currency)): \(s.couple.currency.code) · \(w.expenses): \(s.expenseCount)")
+        out.append("\(locale.label(.currency)): \(s.couple.currency.code) · \(w(.expenseCount)): \(s.expenseCount)")
         out.append("")
 
         // Balances.
@@ -27,23 +28,23 @@ public enum StatementText {
         out.append("")
 
         // Transfers.
-        out.append(w.suggestedTransfers)
+        out.append(w(.suggestedTransfers))
         let names = Dictionary(uniqueKeysWithValues: s.balances.map { ($0.memberId, $0.displayName) })
         if s.transfers.isEmpty {
-            out.append("  " + w.settled)
+            out.append("  " + w(.allSettled))
         } else {
             for t in s.transfers {
                 out.append("  " + locale.owesSentence(from: names[t.from] ?? t.from, to: names[t.to] ?? t.to,
                                                       amount: Money(minor: t.amount, currency: s.couple.currency)))
             }
-            if s.method == .greedy { out.append("  (\(w.greedyNote))") }
+            if s.method == .greedy { out.append("  (\(w(.greedyNote)))") }
         }
         out.append("")
 
         // Spending by category.
         out.append(locale.label(.spendingByCategory))
         if s.categories.isEmpty {
-            out.append("  " + w.noSpending)
+            out.append("  " + w(.noSpending))
         } else {
             let bars = s.categories.map {
                 TextChart.Bar(label: locale.tagName($0.tag), value: Double($0.amount), shown: money($0.amount))
@@ -59,7 +60,7 @@ public enum StatementText {
         // Trend.
         if let first = s.trend.first, let last = s.trend.last {
             let spark = TextChart.sparkline(s.trend.map { Double($0.amount) })
-            out.append("\(w.trend) (\(locale.formatShortMonth(first.month)) – \(locale.formatShortMonth(last.month))): \(spark)  "
+            out.append("\(w(.trend)) (\(locale.formatShortMonth(first.month)) – \(locale.formatShortMonth(last.month))): \(spark)  "
                        + s.trend.map { money($0.amount) }.joined(separator: " · "))
         }
         return out.joined(separator: "\n") + "\n"
@@ -75,31 +76,6 @@ public enum StatementText {
             }.joined(separator: "  ")
             let text = "  " + line
             return index == 0 ? [text, "  " + String(repeating: "─", count: DisplayWidth.of(line))] : [text]
-        }
-    }
-
-    /// The few words only the text statement uses.
-    struct Words {
-        let expenses, suggestedTransfers, settled, greedyNote, noSpending, trend: String
-
-        init(_ locale: ReportLocale) {
-            switch locale {
-            case .ptBR:
-                (expenses, suggestedTransfers, settled, greedyNote, noSpending, trend) =
-                    ("despesas", "Transferências sugeridas", "Tudo acertado: nenhuma transferência.",
-                     "grupo grande: transferências aproximadas, talvez não as mínimas", "Nenhum gasto no mês.",
-                     "Gastos nos últimos meses")
-            case .enUS:
-                (expenses, suggestedTransfers, settled, greedyNote, noSpending, trend) =
-                    ("expenses", "Suggested transfers", "All settled: nothing to transfer.",
-                     "large group: transfers found greedily, possibly not the fewest", "No spending this month.",
-                     "Spending in recent months")
-            case .esES:
-                (expenses, suggestedTransfers, settled, greedyNote, noSpending, trend) =
-                    ("gastos", "Transferencias sugeridas", "Todo saldado: ninguna transferencia.",
-                     "grupo grande: transferencias aproximadas, quizá no las mínimas", "Ningún gasto en el mes.",
-                     "Gastos de los últimos meses")
-            }
         }
     }
 }

@@ -11,7 +11,9 @@ import TallyCore
 ///   member id and name, currency, opening, paid, share, settlements sent and
 ///   received, closing (highlighted when not zero).
 /// - Transfers (`Transferências`): one row per suggested transfer: couple,
-///   period, from id/name, to id/name, amount, currency, method.
+///   period, from id/name, to id/name, amount (its format carries the
+///   currency), and a note when a large group's transfers were found greedily
+///   (possibly not the fewest).
 /// - Categories (`Categorias`): one row per couple and tag: couple, period,
 ///   tag (the untagged label for the empty tag), amount, currency.
 ///
@@ -22,6 +24,9 @@ import TallyCore
 /// mode, so memory stays flat however many couples are streamed; only the
 /// per-currency category totals are kept for the summary. A sheet that would
 /// pass Excel's 1,048,576 rows continues on `Saldos (2)`, … (see ``XLSXTable``).
+///
+/// Money is converted once from integer minor units and stored as its exact
+/// decimal text (``XLSXExactNumbers``: `936.43`, never `936.4299999999999`).
 ///
 /// Output is reproducible: the document's creation date is the period's
 /// first day (00:00 UTC), never the clock.
@@ -85,7 +90,7 @@ public final class StatementsWorkbook {
         ])
         transfers = try XLSXTable(workbook: book, name: locale.label(.transfersSheet), columns: [
             text(.coupleId), text(.couple), month, text(.from), text(.fromName), text(.to), text(.toName),
-            text(.amount), text(.currency), text(.method),
+            text(.amount), XLSXTable.Column(locale.statementWord(.note), format: try book.indentedLeft(.plain)),
         ])
         categories = try XLSXTable(workbook: book, name: locale.label(.categoriesSheet), columns: [
             text(.coupleId), text(.couple), month, text(.tag), text(.amount), text(.currency),
@@ -117,7 +122,7 @@ public final class StatementsWorkbook {
         if !statement.transfers.isEmpty {
             var names: [String: String] = [:]
             for line in statement.balances { names[line.memberId] = line.displayName }
-            let method = locale.label(for: statement.method)
+            let note = statement.method == .greedy ? locale.statementWord(.greedyNote) : ""
             for transfer in statement.transfers {
                 try transfers.appendRow { row in
                     try row.write(couple.id)
@@ -128,8 +133,7 @@ public final class StatementsWorkbook {
                     try row.write(transfer.to)
                     try row.write(names[transfer.to] ?? "")
                     try row.write(minor: transfer.amount, currency: couple.currency, format: money.plain)
-                    try row.write(couple.currency.code)
-                    try row.write(method)
+                    try row.write(note)
                 }
             }
         }
@@ -159,6 +163,7 @@ public final class StatementsWorkbook {
         try categories.finish()
         try writeSummary()
         try book.close()
+        try XLSXExactNumbers.rewrite(path: path)
     }
 
     private func moneyFormat(_ currency: Currency) throws -> (plain: XLSXFormat, highlighted: XLSXFormat) {

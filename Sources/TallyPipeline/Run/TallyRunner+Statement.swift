@@ -1,0 +1,73 @@
+import Foundation
+import TallyCore
+import TallyReports
+import TallyWarehouse
+
+/// Why `tally statement` could not write a statement: no warehouse where it
+/// was looked for (exit code 66, like a missing data folder), or no such
+/// couple in it (exit code 1).
+public struct StatementRequestError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    /// True when the warehouse file does not exist.
+    public var warehouseMissing: Bool
+}
+
+extension TallyRunner {
+    /// What `tally statement` wrote.
+    public struct StatementOutcome: Sendable {
+        /// The files written, relative to the out folder (`statements/c1.xlsx`, `statements/c1.txt`).
+        public var files: [String]
+        /// Rows of the couple that could not be used (each is in a full run's rejects.csv).
+        public var rejects: Int
+    }
+
+    /// Writes one couple's statement for `request.period` from what the
+    /// warehouse holds, whatever `statements.coupleWorkbooks` says:
+    /// `statements/<coupleId>.xlsx` and `.txt` under `request.outDirectory`,
+    /// each through a temporary file, other reports untouched.
+    ///
+    /// The statement is the one a `tally report` for the period writes for
+    /// the couple (the same rules over the same rows).
+    /// - Throws: ``StatementRequestError`` when the warehouse does not exist or
+    ///   holds no couple `coupleId`; configuration, warehouse and output errors.
+    public func statement(coupleId: String, _ request: RunRequest) throws -> StatementOutcome {
+        let config = try configuration(request)
+        guard let period = request.period else { throw ConfigError("a statement needs a --period YYYY-MM") }
+        guard let locale = ReportLocale(identifier: config.locale) else {
+            throw ConfigError("locale '\(config.locale)' is not one of pt-BR, en-US, es-ES")
+        }
+        let path = request.resolvedDatabasePath
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StatementRequestError(
+                description: "no warehouse at \(path): load the data first (tally ingest --data DIR, or tally run), or name it with --db",
+                warehouseMissing: true)
+        }
+        let warehouse = try Warehouse(path: path)
+        // A run stopped before rebuilding the derived tables leaves them to its successor.
+        if !(try warehouse.pendingDerivations()).isEmpty { _ = try warehouse.derivePending() }
+        let (fx, partition) = try warehouse.read { reader -> ([FxRate], CouplePartition?) in
+            var found: CouplePartition?
+            try reader.forEachCouple(only: coupleId) { found = $0 }
+            return (try reader.fxRates(), found)
+        }
+        guard let partition else {
+            throw StatementRequestError(description: "no couple '\(coupleId)' in the warehouse \(path)", warehouseMissing: false)
+        }
+        let table = FxTable(fx)
+        let resolution = LedgerResolver.resolve(
+            couple: partition.couple, members: partition.members, expenses: partition.expenses,
+            settlements: partition.settlements, agreements: partition.agreements, fx: table)
+        let statement = StatementBuilder.build(resolution.ledger, period: period, fx: table,
+                                               trendMonths: config.statements.trendMonths,
+                                               exactTransferLimit: config.statements.exactTransferLimit, itemised: true)
+        let folder = CoupleStatementFiles.folder(in: request.outDirectory)
+        let outputs = OutputSet()
+        let files = [try CoupleStatementFiles.workbook(statement, locale: locale, folder: folder),
+                     try CoupleStatementFiles.text(statement, rendered: StatementText.render(statement, locale: locale), folder: folder)]
+        files.forEach(outputs.add)
+        try outputs.commit()
+        try AtomicFile.syncFileSystem(containing: folder)
+        return StatementOutcome(files: files.map { "statements/" + $0.destination.lastPathComponent },
+                                rejects: resolution.rejects.count + statement.rejects.count)
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import TallyCore
+import TallyReports
+
+/// A couple's own statement files in `statements/`: `<coupleId>.txt` and, when
+/// asked for, `<coupleId>.xlsx` (``CoupleWorkbook``), each written under a
+/// temporary name (``AtomicFile``) for the caller to move into place with
+/// the run's other reports. Used by ``StatementsStage`` for every couple and
+/// by `tally statement` for one.
+enum CoupleStatementFiles {
+    /// The folder of statement files under `outDirectory`.
+    static func folder(in outDirectory: URL) -> URL { outDirectory.appendingPathComponent("statements") }
+
+    /// `statement`'s text, written to its temporary file.
+    static func text(_ statement: CoupleStatement, rendered: String, folder: URL) throws -> AtomicFile {
+        let file = try AtomicFile(destination: folder.appendingPathComponent(CoupleFileName.stem(for: statement.couple.id) + ".txt"))
+        try file.write(rendered.utf8)
+        return file
+    }
+
+    /// `statement`'s workbook (built with `itemised: true`), written to its temporary file.
+    static func workbook(_ statement: CoupleStatement, locale: ReportLocale, folder: URL) throws -> AtomicFile {
+        let file = try AtomicFile(destination: folder.appendingPathComponent(CoupleFileName.stem(for: statement.couple.id) + ".xlsx"))
+        do {
+            try CoupleWorkbook.write(statement, to: file.temporary.path, locale: locale)
+        } catch {
+            throw OutputError("cannot write \(file.destination.path): \(error)")
+        }
+        return file
+    }
+}

@@ -1,0 +1,340 @@
+import CXlsxWriter
+import TallyCore
+
+/// One couple's statement as a workbook (`statements/<coupleId>.xlsx`): the
+/// file a couple (or a group sharing a space) is sent, in the report locale.
+///
+/// Sheets:
+/// - Statement (`Extrato`): the title ("Extrato do casal …", or "… do grupo …"
+///   for more than two members), the balances per member with a total row,
+///   the suggested transfers as sentences ("Ana deve R$ 10,00 a Bia"),
+///   spending by category with each member's share, the spending trend, and
+///   two native charts (spending by category, the trend).
+/// - Expenses (`Despesas`): every expense counted in the month, by date:
+///   date, description, category, payer, amount, the original amount and the
+///   fx rate when it was converted, each member's share, and a note for
+///   refunds and recurring agreements; a total row (the shares' totals are
+///   the balances' share column); then the month's settlements.
+///
+/// Money is a number in the couple's currency format (the original amount
+/// in its own currency's format), so no currency column is needed, converted
+/// once from integer minor units and stored as its exact decimal text
+/// (``XLSXExactNumbers``: `936.43`, never `936.4299999999999`). Both
+/// sheets print landscape, one page wide, the expenses' heading repeated on
+/// every page. The creation date is the period's first day: the same
+/// statement gives the same bytes.
+///
+/// ```swift
+/// let statement = StatementBuilder.build(ledger, period: october, fx: fx, itemised: true)
+/// try CoupleWorkbook.write(statement, to: "out/statements/c1.xlsx", locale: .ptBR)
+/// ```
+public enum CoupleWorkbook {
+    /// Writes `statement` (built with `itemised: true`) to `path`.
+    /// - Throws: ``XLSXError`` when the statement has no itemised month or writing fails.
+    public static func write(_ statement: CoupleStatement, to path: String, locale: ReportLocale) throws {
+        guard let month = statement.itemised else {
+            throw XLSXError.invalidArgument(file: path, reason: "statement of couple '\(statement.couple.id)' was built without its itemised month")
+        }
+        let name = statement.couple.name.isEmpty ? statement.couple.id : statement.couple.name
+        let title = locale.statementTitle(spaceName: name, members: statement.balances.count, period: statement.period)
+        // Thousands of small workbooks: their parts' temporary files are cheapest in RAM (see ramTemporaryDirectory).
+        let book = try XLSXWorkbook(path: path, options: XLSXWorkbook.Options(
+            temporaryDirectory: XLSXWorkbook.ramTemporaryDirectory, created: statement.period.firstDay,
+            title: title, subject: statement.period.description, author: "tally"))
+        let writer = try Writer(book: book, statement: statement, month: month, locale: locale, spaceName: name)
+        try writer.writeStatementSheet(title: title)
+        try writer.writeExpensesSheet()
+        try book.close()
+        try XLSXExactNumbers.rewrite(path: path)
+    }
+
+    /// The formats and helpers of one workbook.
+    private struct Writer {
+        let book: XLSXWorkbook
+        let statement: CoupleStatement
+        let month: ItemisedMonth
+        let locale: ReportLocale
+        let spaceName: String
+        let currency: Currency
+        let names: [String: String]
+        let title, subtitle, section, header, headerRight, headerNote, text, note, date, rate: XLSXFormat
+        let money, moneyHighlighted, moneyTotal, totalText: XLSXFormat
+
+        init(book: XLSXWorkbook, statement: CoupleStatement, month: ItemisedMonth, locale: ReportLocale, spaceName: String) throws {
+            self.book = book
+            self.statement = statement
+            self.month = month
+            self.locale = locale
+            self.spaceName = spaceName
+            currency = statement.couple.currency
+            names = Dictionary(statement.balances.map { ($0.memberId, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            title = try book.format(.title)
+            subtitle = try book.format(XLSXStyle(italic: true))
+            section = try book.format(XLSXStyle(bold: true, fontSize: 12))
+            header = try book.format(.header)
+            var right = XLSXStyle.header
+            right.alignment = .right
+            headerRight = try book.format(right)
+            text = try book.format(.plain)
+            // The notes follow right-aligned amounts.
+            headerNote = try book.indentedLeft(.header)
+            note = try book.indentedLeft(.plain)
+            // Left-aligned, so a date never touches the description beside it.
+            date = try book.format(XLSXStyle(numberFormat: locale.excelDateFormat, alignment: .left))
+            // Every digit of a rate (up to 12 decimals), at least 2.
+            rate = try book.format(XLSXStyle(numberFormat: "0.00##########"))
+            let moneyStyle = XLSXStyle.money(locale.excelMoneyFormat(for: currency))
+            money = try book.format(moneyStyle)
+            moneyHighlighted = try book.format(moneyStyle.highlighted)
+            moneyTotal = try book.format(moneyStyle.bolded.highlighted)
+            totalText = try book.format(XLSXStyle.highlight.bolded)
+        }
+
+        func moneyFormat(_ other: Currency) throws -> XLSXFormat {
+            other == currency ? money : try book.format(.money(locale.excelMoneyFormat(for: other)))
+        }
+
+        func name(_ memberId: String) -> String { names[memberId] ?? memberId }
+
+        /// Text that spans the columns to its right: written without widening its own column.
+        func writeSpanning(_ value: String, on sheet: XLSXWorksheet, row: Int, format: XLSXFormat) throws {
+            sheet.fitsColumnWidths = false
+            defer { sheet.fitsColumnWidths = true }
+            try sheet.write(value, row: row, column: 0, format: format)
+        }
+
+        /// A table's heading row; the headings of `numeric` columns are right-aligned, like their numbers.
+        func writeHeader(_ headings: [String], on sheet: XLSXWorksheet, row: Int, numeric: Range<Int>) throws {
+            for (column, heading) in headings.enumerated() {
+                try sheet.write(heading, row: row, column: column, format: numeric.contains(column) ? headerRight : header)
+            }
+        }
+
+        // MARK: Statement sheet
+
+        func writeStatementSheet(title heading: String) throws {
+            let sheet = try book.addWorksheet(named: locale.statementWord(.statementSheet))
+            let balances = statement.balances
+            try writeSpanning(heading, on: sheet, row: 0, format: title)
+            let facts = "\(currency.code) · \(balances.count) \(locale.statementWord(.members)) · "
+                + "\(statement.expenseCount) \(locale.statementWord(.expenseCount))"
+            try writeSpanning(facts, on: sheet, row: 1, format: subtitle)
+
+            // Balances.
+            var row = 3
+            try writeSpanning(locale.label(.balancesSheet), on: sheet, row: row, format: section)
+            row += 1
+            try writeHeader([locale.label(.member), locale.label(.opening), locale.label(.paid), locale.label(.share),
+                             locale.label(.settlementsSent), locale.label(.settlementsReceived), locale.label(.closing)],
+                            on: sheet, row: row, numeric: 1..<7)
+            row += 1
+            var totals = [Int64](repeating: 0, count: 6)
+            for line in balances {
+                let amounts = [line.opening, line.paid, line.share, line.settlementsSent, line.settlementsReceived, line.closing]
+                try sheet.write(line.displayName, row: row, column: 0)
+                for (i, amount) in amounts.enumerated() {
+                    let format = i == 5 && amount != 0 ? moneyHighlighted : money
+                    try sheet.write(minor: amount, currency: currency, row: row, column: i + 1, format: format)
+                    totals[i] += amount
+                }
+                row += 1
+            }
+            try sheet.write(locale.label(.total), row: row, column: 0, format: totalText)
+            for (i, amount) in totals.enumerated() {
+                try sheet.write(minor: amount, currency: currency, row: row, column: i + 1, format: moneyTotal)
+            }
+            row += 2
+
+            // Suggested transfers, as sentences.
+            try writeSpanning(locale.statementWord(.suggestedTransfers), on: sheet, row: row, format: section)
+            row += 1
+            if statement.transfers.isEmpty {
+                try writeSpanning(locale.statementWord(.allSettled), on: sheet, row: row, format: text)
+                row += 1
+            } else {
+                for transfer in statement.transfers {
+                    let sentence = locale.owesSentence(from: name(transfer.from), to: name(transfer.to),
+                                                       amount: Money(minor: transfer.amount, currency: currency))
+                    try writeSpanning(sentence, on: sheet, row: row, format: text)
+                    row += 1
+                }
+                if statement.method == .greedy {
+                    try writeSpanning("(\(locale.statementWord(.greedyNote)))", on: sheet, row: row, format: subtitle)
+                    row += 1
+                }
+            }
+            row += 1
+
+            // Spending by category, with each member's share.
+            try writeSpanning(locale.label(.spendingByCategory), on: sheet, row: row, format: section)
+            row += 1
+            var categoryRows: ClosedRange<Int>?
+            if statement.categories.isEmpty {
+                try writeSpanning(locale.statementWord(.noSpending), on: sheet, row: row, format: text)
+                row += 1
+            } else {
+                try writeHeader([locale.label(.tag), locale.label(.amount)] + balances.map(\.displayName),
+                                on: sheet, row: row, numeric: 1..<(2 + balances.count))
+                row += 1
+                let first = row
+                var total: Int64 = 0
+                var shareTotals = [Int64](repeating: 0, count: balances.count)
+                for category in statement.categories {
+                    try sheet.write(locale.tagName(category.tag), row: row, column: 0)
+                    try sheet.write(minor: category.amount, currency: currency, row: row, column: 1, format: money)
+                    total += category.amount
+                    for (i, line) in balances.enumerated() {
+                        let share = category.shareByMember[line.memberId] ?? 0
+                        try sheet.write(minor: share, currency: currency, row: row, column: i + 2, format: money)
+                        shareTotals[i] += share
+                    }
+                    row += 1
+                }
+                categoryRows = first...(row - 1)
+                try sheet.write(locale.label(.total), row: row, column: 0, format: totalText)
+                try sheet.write(minor: total, currency: currency, row: row, column: 1, format: moneyTotal)
+                for (i, share) in shareTotals.enumerated() {
+                    try sheet.write(minor: share, currency: currency, row: row, column: i + 2, format: moneyTotal)
+                }
+                row += 1
+            }
+            row += 1
+
+            // The trend.
+            var trendRows: ClosedRange<Int>?
+            if !statement.trend.isEmpty {
+                try writeSpanning(locale.statementWord(.trend), on: sheet, row: row, format: section)
+                row += 1
+                try writeHeader([locale.statementWord(.month), locale.label(.amount)], on: sheet, row: row, numeric: 1..<2)
+                row += 1
+                let first = row
+                for point in statement.trend {
+                    try sheet.write(locale.formatShortMonth(point.month), row: row, column: 0)
+                    try sheet.write(minor: point.amount, currency: currency, row: row, column: 1, format: money)
+                    row += 1
+                }
+                trendRows = first...(row - 1)
+                row += 1
+            }
+
+            // Charts, side by side under the tables.
+            if let rows = categoryRows {
+                try insertChart(.column, title: locale.label(.spendingByCategory), rows: rows, on: sheet, row: row, column: 0)
+            }
+            if let rows = trendRows {
+                try insertChart(.line, title: locale.statementWord(.trend), rows: rows, on: sheet, row: row,
+                                column: categoryRows == nil ? 0 : 4)
+            }
+        }
+
+        /// A chart of the amounts in column B of `rows` against the labels in column A, placed at (`row`, `column`).
+        func insertChart(_ kind: XLSXChart.Kind, title: String, rows: ClosedRange<Int>, on sheet: XLSXWorksheet,
+                         row: Int, column: Int) throws {
+            let chart = try book.addChart(kind)
+            try chart.addSeries(name: locale.label(.amount), categories: .column(0, rows: rows, of: sheet),
+                                values: .column(1, rows: rows, of: sheet))
+            try chart.setTitle(title)
+            try chart.setValueAxisNumberFormat(money.style.numberFormat ?? "General")
+            try chart.setLegend(.none)
+            try sheet.insertChart(chart, row: row, column: column, xScale: 1.2, yScale: 1)
+        }
+
+        // MARK: Expenses sheet
+
+        func writeExpensesSheet() throws {
+            let sheet = try book.addWorksheet(named: locale.statementWord(.expensesSheet))
+            let balances = statement.balances
+            try writeSpanning(locale.expensesTitle(spaceName: spaceName, members: balances.count, period: statement.period),
+                              on: sheet, row: 0, format: title)
+            sheet.fittedWidthRange = 6...40   // long descriptions and notes must not shrink the printed page
+            let headerRow = 2
+            // Each member's share under one label, with the member's name as the heading.
+            try sheet.write(locale.statementWord(.sharesByMember), row: headerRow - 1, column: 7, format: subtitle)
+            try writeHeader([locale.statementWord(.date), locale.statementWord(.description), locale.label(.tag),
+                             locale.statementWord(.paidBy), locale.label(.amount), locale.statementWord(.originalAmount),
+                             locale.statementWord(.rate)] + balances.map(\.displayName),
+                            on: sheet, row: headerRow, numeric: 4..<(7 + balances.count))
+            try sheet.write(locale.statementWord(.note), row: headerRow, column: 7 + balances.count, format: headerNote)
+            try sheet.freeze(rows: headerRow + 1)
+
+            var row = headerRow + 1
+            var total: Int64 = 0
+            var shareTotals = [Int64](repeating: 0, count: balances.count)
+            for line in month.expenses {
+                let expense = line.expense
+                try sheet.write(expense.date, row: row, column: 0, format: date)
+                // A description with line breaks (exports have them) on one line: a cell does not grow to show more.
+                try sheet.write(expense.description.split(whereSeparator: \.isNewline).joined(separator: " "), row: row, column: 1)
+                try sheet.write(locale.tagName(expense.tag), row: row, column: 2)
+                try sheet.write(name(expense.paidBy), row: row, column: 3)
+                try sheet.write(minor: expense.amount, currency: currency, row: row, column: 4, format: money)
+                total += expense.amount
+                try writeConversion(expense.conversion, on: sheet, row: row, column: 5)
+                for (i, share) in line.shares.enumerated() where i < shareTotals.count {
+                    try sheet.write(minor: share, currency: currency, row: row, column: 7 + i, format: money)
+                    shareTotals[i] += share
+                }
+                try sheet.write(noteText(line), row: row, column: 7 + balances.count, format: note)
+                row += 1
+            }
+            if month.expenses.isEmpty {
+                try writeSpanning(locale.statementWord(.noExpenses), on: sheet, row: row, format: text)
+                row += 1
+            } else {
+                try sheet.autofilter(firstRow: headerRow, firstColumn: 0, lastRow: row - 1, lastColumn: 7 + balances.count)
+                try sheet.write(locale.label(.total), row: row, column: 0, format: totalText)
+                for column in 1...3 { try sheet.write(blankAt: row, column: column, format: totalText) }
+                try sheet.write(minor: total, currency: currency, row: row, column: 4, format: moneyTotal)
+                for column in 5...6 { try sheet.write(blankAt: row, column: column, format: totalText) }
+                for (i, share) in shareTotals.enumerated() {
+                    try sheet.write(minor: share, currency: currency, row: row, column: 7 + i, format: moneyTotal)
+                }
+                try sheet.write(blankAt: row, column: 7 + balances.count, format: totalText)
+                row += 1
+            }
+            row += 1
+
+            // Settlements.
+            try writeSpanning(locale.statementWord(.settlements), on: sheet, row: row, format: section)
+            row += 1
+            if month.settlements.isEmpty {
+                try writeSpanning(locale.statementWord(.noSettlements), on: sheet, row: row, format: text)
+            } else {
+                try writeHeader([locale.statementWord(.date), locale.label(.fromName), locale.label(.toName), "",
+                                 locale.label(.amount), locale.statementWord(.originalAmount), locale.statementWord(.rate)],
+                                on: sheet, row: row, numeric: 4..<7)
+                row += 1
+                for settlement in month.settlements {
+                    try sheet.write(settlement.date, row: row, column: 0, format: date)
+                    try sheet.write(name(settlement.fromMember), row: row, column: 1)
+                    try sheet.write(name(settlement.toMember), row: row, column: 2)
+                    try sheet.write(minor: settlement.amount, currency: currency, row: row, column: 4, format: money)
+                    try writeConversion(settlement.conversion, on: sheet, row: row, column: 5)
+                    row += 1
+                }
+            }
+            try sheet.repeatRowsWhenPrinted(headerRow...headerRow)
+        }
+
+        /// The original amount (in its own currency's format) and the rate, or nothing.
+        func writeConversion(_ conversion: Conversion?, on sheet: XLSXWorksheet, row: Int, column: Int) throws {
+            guard let conversion else { return }
+            try sheet.write(minor: conversion.amount, currency: conversion.currency, row: row, column: column,
+                            format: try moneyFormat(conversion.currency))
+            // The nearest double to the exact decimal rate (parsing its text rounds correctly).
+            try sheet.write(Double(conversion.rate.description) ?? 0, row: row, column: column + 1, format: rate)
+        }
+
+        /// Refund and agreement marks: `reembolso`, `acordo recorrente`, `acordo recorrente (automático)`.
+        func noteText(_ line: ItemisedExpense) -> String {
+            var parts: [String] = []
+            if line.isRefund { parts.append(locale.statementWord(.refund)) }
+            if line.fromAgreement {
+                parts.append(locale.statementWord(.agreementMonth))
+            } else if line.expense.agreementId != nil {
+                parts.append(locale.statementWord(.agreement))
+            }
+            return parts.joined(separator: "; ")
+        }
+    }
+}

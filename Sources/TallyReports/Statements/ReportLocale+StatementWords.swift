@@ -1,0 +1,84 @@
+import TallyCore
+
+extension ReportLocale {
+    /// The fixed words of a couple's own statement (`statements/<coupleId>.xlsx`
+    /// and the titles of its `.txt`) beyond the shared ``Label``s.
+    /// Translate with ``ReportLocale/statementWord(_:)``.
+    public enum StatementWord: String, Sendable, Hashable, CaseIterable {
+        case statementSheet, expensesSheet
+        case coupleStatement, groupStatement, coupleExpenses, groupExpenses
+        case suggestedTransfers, allSettled, greedyNote, noSpending, noExpenses, noSettlements
+        case trend, month, date, description, paidBy, originalAmount, rate, note, settlements
+        case refund, agreement, agreementMonth, members, expenseCount, sharesByMember
+    }
+
+    /// The text of `word` in this locale.
+    public func statementWord(_ word: StatementWord) -> String {
+        let words = Self.statementWords[word]!
+        switch self {
+        case .ptBR: return words.pt
+        case .enUS: return words.en
+        case .esES: return words.es
+        }
+    }
+
+    private static let statementWords: [StatementWord: (pt: String, en: String, es: String)] = [
+        .statementSheet: ("Extrato", "Statement", "Extracto"),
+        .expensesSheet: ("Despesas", "Expenses", "Gastos"),
+        .coupleStatement: ("Extrato do casal", "Couple statement", "Extracto de la pareja"),
+        .groupStatement: ("Extrato do grupo", "Group statement", "Extracto del grupo"),
+        .coupleExpenses: ("Despesas do casal", "Couple expenses", "Gastos de la pareja"),
+        .groupExpenses: ("Despesas do grupo", "Group expenses", "Gastos del grupo"),
+        .suggestedTransfers: ("Transferências sugeridas", "Suggested transfers", "Transferencias sugeridas"),
+        .allSettled: ("Tudo acertado: nenhuma transferência.", "All settled: nothing to transfer.",
+                      "Todo saldado: ninguna transferencia."),
+        .greedyNote: ("grupo grande: transferências aproximadas, talvez não as mínimas",
+                      "large group: transfers found greedily, possibly not the fewest",
+                      "grupo grande: transferencias aproximadas, quizá no las mínimas"),
+        .noSpending: ("Nenhum gasto no mês.", "No spending this month.", "Ningún gasto en el mes."),
+        .noExpenses: ("Nenhuma despesa no mês.", "No expenses this month.", "Ningún gasto en el mes."),
+        .noSettlements: ("Nenhum acerto no mês.", "No settlements this month.", "Ninguna liquidación en el mes."),
+        .trend: ("Gastos nos últimos meses", "Spending in recent months", "Gastos de los últimos meses"),
+        .month: ("Mês", "Month", "Mes"),
+        .date: ("Data", "Date", "Fecha"),
+        .description: ("Descrição", "Description", "Descripción"),
+        .paidBy: ("Pago por", "Paid by", "Pagado por"),
+        .originalAmount: ("Valor original", "Original amount", "Importe original"),
+        .rate: ("Câmbio", "Rate", "Cambio"),
+        .note: ("Observação", "Note", "Nota"),
+        .settlements: ("Acertos", "Settlements", "Liquidaciones"),
+        .refund: ("reembolso", "refund", "reembolso"),
+        .agreement: ("acordo recorrente", "recurring agreement", "acuerdo recurrente"),
+        .agreementMonth: ("acordo recorrente (automático)", "recurring agreement (automatic)",
+                          "acuerdo recurrente (automático)"),
+        .members: ("membros", "members", "miembros"),
+        .expenseCount: ("despesas", "expenses", "gastos"),
+        .sharesByMember: ("Parte de cada membro", "Each member's share", "Parte de cada miembro"),
+    ]
+
+    /// Whether a space is a couple's (two members or fewer) or a group's.
+    static func isGroup(members: Int) -> Bool { members > 2 }
+
+    /// The heading of a space's statement, "grupo"/"group" wording for more
+    /// than two members: `Extrato do casal Ana & Bia — outubro de 2026`,
+    /// `Extrato do grupo República Aurora — outubro de 2026`.
+    public func statementTitle(spaceName: String, members: Int, period: YearMonth) -> String {
+        let kind = statementWord(Self.isGroup(members: members) ? .groupStatement : .coupleStatement)
+        return "\(kind) \(spaceName) — \(formatMonth(period))"
+    }
+
+    /// The heading of the itemised sheet: `Despesas do casal Ana & Bia — outubro de 2026`.
+    public func expensesTitle(spaceName: String, members: Int, period: YearMonth) -> String {
+        let kind = statementWord(Self.isGroup(members: members) ? .groupExpenses : .coupleExpenses)
+        return "\(kind) \(spaceName) — \(formatMonth(period))"
+    }
+
+    /// An fx rate as people read it: 5.4321 → `5,4321` (pt-BR), `5.4321` (en-US); at least 2 decimals.
+    public func formatRate(_ rate: Decimal10) -> String {
+        var mantissa = rate.mantissa
+        var scale = rate.scale
+        while scale > 2, mantissa % 10 == 0 { mantissa /= 10; scale -= 1 }
+        if scale < 2, let widened = rate.rescaled(to: 2) { mantissa = widened; scale = 2 }
+        return formatDecimal(mantissa, scale: scale, grouping: false)
+    }
+}

@@ -1,0 +1,262 @@
+import CGzip
+import Foundation
+import TallyCore
+
+/// Rewrites the numbers of a finished workbook's sheets as the shortest
+/// decimal that reads back as the same double: `936.43`, not `936.4299999999999`.
+///
+/// libxlsxwriter writes every number with C's `%.16G`. A money amount
+/// converted once from integer minor units is the double nearest its decimal
+/// (`93643 / 100` is the nearest double to 936.43), and 16 significant digits
+/// always read back as that double, but often not as the decimal itself:
+/// the cell text shows binary-float noise to anyone who reads the XML or
+/// prints the raw value. The shortest round-trip form (Swift's own
+/// `Double.description`) is the same double, so no value changes: only its
+/// spelling. Shared-string indices and other integer values have no `.` and
+/// are left as they are; so are numbers whose shortest form needs an exponent.
+///
+/// Only the sheets (`xl/worksheets/sheet*.xml`) are inflated, respelled and
+/// deflated again, a chunk at a time (a sheet is never held whole); every
+/// other part of the package is copied as it is, and
+/// each entry keeps its name, date and attributes, so the same workbook gives
+/// the same bytes. The file is rewritten in place: write it to a temporary
+/// file first (``AtomicFile``), as every report is. A package this does not
+/// understand (zip64, encrypted or spanned) is left as libxlsxwriter wrote it.
+///
+/// ```swift
+/// try book.close()
+/// try XLSXExactNumbers.rewrite(path: "out/.c1.xlsx.tmp-42")
+/// ```
+public enum XLSXExactNumbers {
+    /// Rewrites the workbook at `path` in place.
+    /// - Throws: ``XLSXError/invalidArgument(file:reason:)`` when the file cannot be read, inflated or written.
+    public static func rewrite(path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let package: [UInt8]
+        do { package = Array(try Data(contentsOf: url)) } catch {
+            throw XLSXError.invalidArgument(file: path, reason: "cannot read the package to respell its numbers: \(error)")
+        }
+        guard let rewritten = try respelled(package, file: path) else { return }
+        do { try Data(rewritten).write(to: url) } catch {
+            throw XLSXError.invalidArgument(file: path, reason: "cannot write the respelled package: \(error)")
+        }
+    }
+
+    /// The package with its sheets' numbers respelled, or nil when nothing changed or it is not a plain zip.
+    static func respelled(_ zip: [UInt8], file: String) throws -> [UInt8]? {
+        guard let end = endOfCentralDirectory(zip) else { return nil }
+        let count = Int(zip.u16(end + 10)), centralSize = Int(zip.u32(end + 12)), centralOffset = Int(zip.u32(end + 16))
+        guard zip.u16(end + 4) == 0, centralOffset + centralSize <= end, count != 0xFFFF,
+              centralSize != 0xFFFF_FFFF, centralOffset != 0xFFFF_FFFF else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(zip.count)
+        var central: [UInt8] = []
+        var changed = false
+        var record = centralOffset
+        for _ in 0..<count {
+            guard record + 46 <= zip.count, zip.u32(record) == 0x0201_4B50 else { return nil }
+            let flags = zip.u16(record + 8), method = zip.u16(record + 10)
+            let compressedSize = Int(zip.u32(record + 20)), size = Int(zip.u32(record + 24))
+            let nameLength = Int(zip.u16(record + 28))
+            let recordLength = 46 + nameLength + Int(zip.u16(record + 30)) + Int(zip.u16(record + 32))
+            let local = Int(zip.u32(record + 42))
+            guard flags & 0x0001 == 0, compressedSize != 0xFFFF_FFFF, size != 0xFFFF_FFFF, local != 0xFFFF_FFFF,
+                  record + recordLength <= zip.count, local + 30 <= zip.count, zip.u32(local) == 0x0403_4B50 else { return nil }
+            let name = String(decoding: zip[(record + 46)..<(record + 46 + nameLength)], as: UTF8.self)
+            let dataStart = local + 30 + Int(zip.u16(local + 26)) + Int(zip.u16(local + 28))
+            guard dataStart + compressedSize <= zip.count else { return nil }
+            var entry = Array(zip[record..<(record + recordLength)])
+            entry.setU32(UInt32(out.count), at: 42)
+
+            let isSheet = name.hasPrefix("xl/worksheets/sheet") && name.hasSuffix(".xml") && method == 8
+            if isSheet {
+                // A fresh local header, its CRC and sizes filled in once the sheet is written: no data descriptor (flag bit 3).
+                let headerAt = out.count
+                var header = Array(zip[local..<(local + 30)])
+                header.setU16(flags & ~0x0008, at: 6)
+                header.setU16(0, at: 28)   // no extra field
+                out += header
+                out += zip[(local + 30)..<(local + 30 + Int(zip.u16(local + 26)))]
+                let dataAt = out.count
+                let sheet = try respellSheet(zip[dataStart..<(dataStart + compressedSize)], into: &out, file: file)
+                if sheet.changed {
+                    changed = true
+                    out.setU32(sheet.crc, at: headerAt + 14)
+                    out.setU32(UInt32(out.count - dataAt), at: headerAt + 18)
+                    out.setU32(UInt32(sheet.size), at: headerAt + 22)
+                    entry.setU16(flags & ~0x0008, at: 8)
+                    entry.setU32(sheet.crc, at: 16)
+                    entry.setU32(UInt32(out.count - dataAt), at: 20)
+                    entry.setU32(UInt32(sheet.size), at: 24)
+                    central += entry
+                    record += recordLength
+                    continue
+                }
+                out.removeSubrange(headerAt...)   // nothing to respell: copied as it is
+            }
+            // Copied as it is, with its data descriptor when it has one (with or without its signature).
+            var dataEnd = dataStart + compressedSize
+            if flags & 0x0008 != 0 {
+                dataEnd += dataEnd + 4 <= zip.count && zip.u32(dataEnd) == 0x0807_4B50 ? 16 : 12
+                guard dataEnd <= zip.count else { return nil }
+            }
+            out += zip[local..<dataEnd]
+            central += entry
+            record += recordLength
+        }
+        guard changed else { return nil }
+        var trailer = Array(zip[end..<zip.count])
+        trailer.setU32(UInt32(central.count), at: 12)
+        trailer.setU32(UInt32(out.count), at: 16)
+        return out + central + trailer
+    }
+
+    /// The offset of the end-of-central-directory record (searched from the end, past any comment).
+    static func endOfCentralDirectory(_ zip: [UInt8]) -> Int? {
+        guard zip.count >= 22 else { return nil }
+        var offset = zip.count - 22
+        let lowest = max(0, zip.count - 22 - 0xFFFF)
+        while offset >= lowest {
+            if zip.u32(offset) == 0x0605_4B50 { return offset }
+            offset -= 1
+        }
+        return nil
+    }
+
+    /// Inflates a sheet's raw deflate data a chunk at a time, respells its
+    /// numbers (``shortestNumbers(in:)``) and deflates the result onto `out`, so
+    /// memory holds a chunk, never the whole sheet. A chunk is respelled up to
+    /// its last `<`, so a `<v>` value is never cut in two.
+    /// - Returns: the CRC-32 and size of the respelled XML, and whether any number changed.
+    static func respellSheet(_ compressed: ArraySlice<UInt8>, into out: inout [UInt8], file: String) throws
+        -> (crc: UInt32, size: Int, changed: Bool)
+    {
+        func failure(_ what: String, _ status: Int32) -> XLSXError {
+            XLSXError.invalidArgument(file: file, reason: "cannot respell a sheet's numbers: zlib \(what) (status \(status))")
+        }
+        let version = ZLIB_VERSION, streamSize = Int32(MemoryLayout<z_stream>.size)
+        var inflater = z_stream(), deflater = z_stream()
+        var status = inflateInit2_(&inflater, -15, version, streamSize)
+        guard status == Z_OK else { throw failure("inflateInit2", status) }
+        defer { inflateEnd(&inflater) }
+        status = deflateInit2_(&deflater, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, version, streamSize)
+        guard status == Z_OK else { throw failure("deflateInit2", status) }
+        defer { deflateEnd(&deflater) }
+
+        var crc = UInt32(crc32(0, nil, 0))
+        var size = 0
+        var changed = false
+        var buffer = [UInt8](repeating: 0, count: 1 << 18)
+
+        /// Deflates `bytes` onto `out` (all of it; `finish` ends the stream).
+        func emit(_ bytes: [UInt8], finish: Bool) throws {
+            crc = bytes.withUnsafeBufferPointer { UInt32(crc32(uLong(crc), $0.baseAddress, uInt($0.count))) }
+            size += bytes.count
+            var input = bytes
+            try input.withUnsafeMutableBufferPointer { inBuf in
+                deflater.next_in = inBuf.baseAddress
+                deflater.avail_in = uInt(inBuf.count)
+                while true {
+                    let code = buffer.withUnsafeMutableBufferPointer { outBuf -> Int32 in
+                        deflater.next_out = outBuf.baseAddress
+                        deflater.avail_out = uInt(outBuf.count)
+                        return deflate(&deflater, finish ? Z_FINISH : Z_NO_FLUSH)
+                    }
+                    guard code == Z_OK || code == Z_STREAM_END || code == Z_BUF_ERROR else { throw failure("deflate", code) }
+                    out += buffer[0..<(buffer.count - Int(deflater.avail_out))]
+                    if finish ? code == Z_STREAM_END : deflater.avail_out != 0 { break }
+                }
+            }
+        }
+
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 18)
+        var source = Array(compressed)
+        try source.withUnsafeMutableBufferPointer { inBuf in
+            inflater.next_in = inBuf.baseAddress
+            inflater.avail_in = uInt(inBuf.count)
+            var code = Z_OK
+            while code != Z_STREAM_END {
+                var produced = 0
+                code = chunk.withUnsafeMutableBufferPointer { outBuf -> Int32 in
+                    inflater.next_out = outBuf.baseAddress
+                    inflater.avail_out = uInt(outBuf.count)
+                    let result = inflate(&inflater, Z_NO_FLUSH)
+                    produced = outBuf.count - Int(inflater.avail_out)
+                    return result
+                }
+                guard code == Z_OK || code == Z_STREAM_END else { throw failure("inflate", code) }
+                guard produced > 0 || code == Z_STREAM_END || inflater.avail_in > 0 else { throw failure("inflate (truncated data)", code) }
+                pending += chunk[0..<produced]
+                let cut = code == Z_STREAM_END ? pending.count : (pending.lastIndex(of: UInt8(ascii: "<")) ?? 0)
+                guard cut > 0 else { continue }
+                let part = Array(pending[0..<cut])
+                let respelled = shortestNumbers(in: part)
+                if respelled != part { changed = true }
+                try emit(respelled, finish: false)
+                pending.removeFirst(cut)
+            }
+        }
+        try emit([], finish: true)
+        return (crc, size, changed)
+    }
+
+    /// `xml` with the text of every `<v>` holding a decimal fraction replaced by its shortest round-trip form.
+    static func shortestNumbers(in xml: [UInt8]) -> [UInt8] {
+        let open: [UInt8] = Array("<v>".utf8), close = UInt8(ascii: "<")
+        var out: [UInt8] = []
+        out.reserveCapacity(xml.count)
+        xml.withUnsafeBufferPointer { bytes in
+            var copied = 0
+            var i = 0
+            while i + open.count <= bytes.count {
+                guard bytes[i] == open[0], bytes[i + 1] == open[1], bytes[i + 2] == open[2] else { i += 1; continue }
+                let start = i + open.count
+                var end = start
+                while end < bytes.count, bytes[end] != close { end += 1 }
+                if let shorter = shortest(UnsafeBufferPointer(rebasing: bytes[start..<end])) {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start]))
+                    out.append(contentsOf: shorter)
+                    copied = end
+                }
+                i = end
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<bytes.count]))
+        }
+        return out
+    }
+
+    /// The shortest spelling of a plain decimal (`-12.3400000000001`-like text), when it differs.
+    static func shortest(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var points = 0
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "."): points += 1
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): continue
+            default: return nil
+            }
+        }
+        guard points == 1, text.count > 2 else { return nil }
+        guard let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
+        var spelled = Array(value.description.utf8)
+        guard !spelled.contains(UInt8(ascii: "e")) else { return nil }
+        // Swift writes whole numbers as `12.0`; Excel's own spelling is `12`.
+        if spelled.count > 2, spelled[spelled.count - 2] == UInt8(ascii: "."), spelled.last == UInt8(ascii: "0") {
+            spelled.removeLast(2)
+        }
+        return spelled.elementsEqual(text) ? nil : spelled
+    }
+}
+
+private extension Array where Element == UInt8 {
+    func u16(_ offset: Int) -> UInt16 { UInt16(self[offset]) | UInt16(self[offset + 1]) << 8 }
+    func u32(_ offset: Int) -> UInt32 {
+        UInt32(self[offset]) | UInt32(self[offset + 1]) << 8 | UInt32(self[offset + 2]) << 16 | UInt32(self[offset + 3]) << 24
+    }
+    mutating func setU16(_ value: UInt16, at offset: Int) {
+        self[offset] = UInt8(value & 0xFF); self[offset + 1] = UInt8(value >> 8)
+    }
+    mutating func setU32(_ value: UInt32, at offset: Int) {
+        for k in 0..<4 { self[offset + k] = UInt8((value >> UInt32(8 * k)) & 0xFF) }
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import Testing
+import TallyCore
+import TallyTestSupport
+@testable import TallyReports
+
+/// Read-back tests of a couple's own workbook (`statements/<coupleId>.xlsx`).
+@Suite final class CoupleWorkbookTests {
+    private let folder: URL
+
+    init() throws { folder = try temporaryFolder() }
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    let fx = FxTable([FxRate(date: LocalDate(year: 2026, month: 10, day: 1)!, currency: usd, base: brl,
+                             rate: try! Decimal10.parse("5.4321").get())])
+
+    /// A space of `members` members: a dinner in USD, groceries, a refund, an agreement's month, a settlement.
+    func statement(members: Int = 2, name: String = "Ana & Bia") -> CoupleStatement {
+        let ids = (1...members).map { "m\($0)" }
+        let names = ["Ana", "Bia", "Caio", "Dani"]
+        let couple = Couple(id: "c1", name: name, currency: brl)
+        let d = { (day: Int) in LocalDate(year: 2026, month: 10, day: day)! }
+        let source = SourceRef(file: "expenses/expenses.csv", line: 2)
+        func fact(_ id: String, _ payer: String, _ amount: Int64, _ currency: Currency, _ day: Int, _ tag: String) -> ExpenseFact {
+            ExpenseFact(id: id, coupleId: "c1", paidBy: payer, amount: amount, currency: currency, date: d(day),
+                        description: id == "e0" ? "Faxina\nquinzenal" : "Despesa \(id)", tag: tag, agreementId: nil, split: .equal, source: source)
+        }
+        let resolution = LedgerResolver.resolve(
+            couple: couple, members: ids.enumerated().map { Member(id: $1, coupleId: "c1", displayName: names[$0]) },
+            expenses: [fact("e1", "m1", 93_643, brl, 3, "mercado"), fact("e2", "m2", 10_000, usd, 5, "jantar"),
+                       fact("e3", "m1", -2_050, brl, 9, "mercado"), fact("e0", "m2", 5_000, brl, 20, "")],
+            settlements: [SettlementFact(id: "s1", coupleId: "c1", fromMember: "m2", toMember: "m1", amount: 12_345,
+                                         currency: brl, date: d(15), source: source)],
+            agreements: [Agreement(id: "a1", coupleId: "c1", description: "Aluguel", amount: 150_000, currency: brl,
+                                   paidBy: "m1", split: .equal, tag: "casa", dayOfMonth: 31, startDate: d(1), endDate: nil)],
+            fx: fx)
+        return StatementBuilder.build(resolution.ledger, period: october2026, fx: fx, itemised: true)
+    }
+
+    func write(_ statement: CoupleStatement, locale: ReportLocale = .ptBR, name: String = "c1.xlsx") throws -> XLSXReader {
+        let url = folder.appendingPathComponent(name)
+        try CoupleWorkbook.write(statement, to: url.path, locale: locale)
+        return try XLSXReader(url: url)
+    }
+
+    /// The number a money cell must hold: the exact decimal of `minor` cents.
+    func money(_ minor: Int64) -> XLSXReader.Cell { .number(Double(Money.plain(minor, brl))!) }
+
+    @Test func sheetsTitleAndBalances() throws {
+        let s = statement()
+        let reader = try write(s)
+        #expect(reader.sheetNames == ["Extrato", "Despesas"])
+        #expect(try reader.cell("Extrato", "A1") == .string("Extrato do casal Ana & Bia — outubro de 2026"))
+        #expect(try reader.cell("Extrato", "A2") == .string("BRL · 2 membros · 5 despesas"))
+        #expect(try reader.strings("Extrato", 5) == ["Membro", "Saldo inicial", "Pago", "Parte", "Acertos enviados",
+                                                     "Acertos recebidos", "Saldo final"])
+        for (i, line) in s.balances.enumerated() {
+            #expect(try reader.row("Extrato", 6 + i) == [
+                .string(line.displayName), money(line.opening), money(line.paid), money(line.share),
+                money(line.settlementsSent), money(line.settlementsReceived), money(line.closing),
+            ])
+        }
+        #expect(try reader.cell("Extrato", "A8") == .string("Total"))
+        #expect(try reader.numberFormat("Extrato", "C6") == ReportLocale.ptBR.excelMoneyFormat(for: brl))
+        // The suggested transfer as a sentence.
+        let transfer = try #require(s.transfers.first)
+        let sentence = ReportLocale.ptBR.owesSentence(from: transfer.from == "m1" ? "Ana" : "Bia", to: transfer.to == "m1" ? "Ana" : "Bia",
+                                                      amount: Money(minor: transfer.amount, currency: brl))
+        #expect(try reader.cell("Extrato", "A11") == .string(sentence))
+    }
+
+    @Test func itemisedRowsAddUpToTheShares() throws {
+        let s = statement(members: 3, name: "República Aurora")
+        let reader = try write(s)
+        #expect(try reader.cell("Despesas", "H2") == .string("Parte de cada membro"))
+        #expect(try reader.strings("Despesas", 3) == ["Data", "Descrição", "Categoria", "Pago por", "Valor", "Valor original",
+                                                      "Câmbio", "Ana", "Bia", "Caio", "Observação"])
+        let lines = try #require(s.itemised).expenses
+        #expect(lines.count == 5)
+        var sums = [Int64](repeating: 0, count: 3)
+        for (i, line) in lines.enumerated() {
+            let row = try reader.row("Despesas", 4 + i)
+            #expect(row[0] == .number(excelSerial(line.expense.date)))
+            #expect(row[4] == money(line.expense.amount))
+            for m in 0..<3 {
+                let cell = try #require(row[7 + m]?.number)
+                sums[m] += Int64((cell * 100).rounded())
+            }
+        }
+        #expect(sums == s.balances.map(\.share))
+        // The total row repeats the balances' share column.
+        for m in 0..<3 { #expect(try reader.cell("Despesas", XLSXReader.columnName(7 + m) + "9") == money(s.balances[m].share)) }
+        // The dinner: 100.00 USD at 5.4321; the refund and the agreement's month are marked.
+        #expect(try reader.row("Despesas", 5).prefix(7) == [
+            .number(excelSerial(LocalDate(year: 2026, month: 10, day: 5)!)), .string("Despesa e2"), .string("jantar"),
+            .string("Bia"), money(54_321), .number(100), .number(5.4321),
+        ])
+        #expect(try reader.numberFormat("Despesas", "F5") == ReportLocale.ptBR.excelMoneyFormat(for: usd))
+        #expect(try reader.cell("Despesas", "K6") == .string("reembolso"))
+        #expect(try reader.cell("Despesas", "K8") == .string("acordo recorrente (automático)"))
+        #expect(try reader.cell("Despesas", "D8") == .string("Ana"))
+        #expect(try reader.cell("Despesas", "B7") == .string("Faxina quinzenal"))   // on one line
+        // The settlements under the expenses.
+        #expect(try reader.cell("Despesas", "A11") == .string("Acertos"))
+        #expect(try reader.row("Despesas", 13) == [
+            .number(excelSerial(LocalDate(year: 2026, month: 10, day: 15)!)), .string("Bia"), .string("Ana"), nil, money(12_345),
+        ])
+    }
+
+    @Test func moneyIsTheExactDecimal() throws {
+        let reader = try write(statement())
+        // 936.43 (which %.16G spells 936.4299999999999) and -20.50 are stored as their exact decimals.
+        #expect(try reader.rawValue("Despesas", "E4") == "936.43")
+        #expect(try reader.rawValue("Despesas", "E6") == "-20.5")
+        #expect(try reader.rawValue("Despesas", "E5") == "543.21")
+        #expect(try reader.rawValue("Despesas", "G5") == "5.4321")
+        // Every number on both sheets is spelled as its shortest round-trip decimal.
+        for sheet in reader.sheetNames {
+            let xml = try reader.sheetXML(sheet)
+            #expect(!xml.contains("99999999"), "\(sheet)")
+            #expect(!xml.contains("00000001<"), "\(sheet)")
+        }
+    }
+
+    @Test func groupsOfMoreThanTwoAreCalledGroups() throws {
+        let reader = try write(statement(members: 3, name: "República Aurora"))
+        #expect(try reader.cell("Extrato", "A1") == .string("Extrato do grupo República Aurora — outubro de 2026"))
+        #expect(try reader.cell("Despesas", "A1") == .string("Despesas do grupo República Aurora — outubro de 2026"))
+        let english = try write(statement(members: 4, name: "Viagem Chile 🇨🇱"), locale: .enUS, name: "en.xlsx")
+        #expect(english.sheetNames == ["Statement", "Expenses"])
+        #expect(try english.cell("Statement", "A1") == .string("Group statement Viagem Chile 🇨🇱 — October 2026"))
+        let text = StatementText.render(statement(members: 3, name: "República Aurora"), locale: .ptBR)
+        #expect(text.hasPrefix("Extrato do grupo República Aurora — outubro de 2026\n"))
+        #expect(StatementText.render(statement(), locale: .ptBR).hasPrefix("Extrato do casal Ana & Bia"))
+    }
+
+    @Test func chartsAndPrintSetup() throws {
+        let reader = try write(statement())
+        let charts = try reader.chartPaths(onSheet: "Extrato")
+        #expect(charts.count == 2)
+        let categories = try reader.text(charts[0])
+        #expect(categories.contains("<c:barChart>"))
+        #expect(categories.contains("Gastos por categoria"))
+        #expect(try reader.text(charts[1]).contains("<c:lineChart>"))
+        // The workbooks' common print setup: landscape; one page wide, or (a sheet
+        // whose charts a page break would cut) a fixed scale with the breaks above them.
+        for sheet in ["Extrato", "Despesas"] {
+            let xml = try reader.sheetXML(sheet)
+            #expect(xml.contains("orientation=\"landscape\""), "\(sheet)")
+            #expect(xml.contains("<pageSetUpPr fitToPage=\"1\"/>") || xml.contains(" scale=\""), "\(sheet)")
+        }
+        #expect(try reader.sheetXML("Despesas").contains("<pageSetUpPr fitToPage=\"1\"/>"))
+        #expect(try reader.sheetXML("Despesas").contains("state=\"frozen\""))
+    }
+
+    @Test func sameStatementSameBytes() throws {
+        let a = folder.appendingPathComponent("a.xlsx"), b = folder.appendingPathComponent("b.xlsx")
+        try CoupleWorkbook.write(statement(), to: a.path, locale: .ptBR)
+        try CoupleWorkbook.write(statement(), to: b.path, locale: .ptBR)
+        #expect(try Data(contentsOf: a) == Data(contentsOf: b))
+    }
+
+    @Test func aStatementWithoutItsLinesIsRefused() throws {
+        var s = statement()
+        s.itemised = nil
+        #expect(throws: XLSXError.self) { try CoupleWorkbook.write(s, to: self.folder.appendingPathComponent("x.xlsx").path, locale: .ptBR) }
+    }
+
+    @Test func aCoupleNamedLikeTheOverviewGetsItsOwnFile() {
+        #expect(CoupleFileName.stem(for: "cpl-1") == "cpl-1")
+        #expect(CoupleFileName.stem(for: "statements").hasPrefix("statements-"))
+        #expect(CoupleFileName.stem(for: "Statements") != "Statements")
+        #expect(CoupleFileName.stem(for: "../x") == SafeFileName.stem(for: "../x"))
+    }
+
+    @Test func numbersAreRespelledNotChanged() {
+        let xml = Data(#"<c r="A1" t="s"><v>12</v></c><c r="B1"><v>936.4299999999999</v></c><c r="C1"><v>-77.59999999999999</v></c><c r="D1"><v>0.5</v></c><c r="E1"><v>1E+20</v></c>"#.utf8)
+        let out = String(decoding: XLSXExactNumbers.shortestNumbers(in: Array(xml)), as: UTF8.self)
+        #expect(out == #"<c r="A1" t="s"><v>12</v></c><c r="B1"><v>936.43</v></c><c r="C1"><v>-77.6</v></c><c r="D1"><v>0.5</v></c><c r="E1"><v>1E+20</v></c>"#)
+    }
+
+    @Test func theOverviewStoresExactDecimalsToo() throws {
+        let url = folder.appendingPathComponent("statements.xlsx")
+        let book = try StatementsWorkbook(path: url.path, locale: .ptBR, period: october2026)
+        try book.add(statement())
+        try book.close()
+        let reader = try XLSXReader(url: url)
+        // Categorias: mercado is 936.43 − 20.50 = 915.93, which %.16G spells 915.9299999999999.
+        #expect(try reader.strings("Categorias", 3)[3] == "mercado")
+        #expect(try reader.rawValue("Categorias", "E3") == "915.93")
+        for sheet in reader.sheetNames {
+            let xml = try reader.sheetXML(sheet)
+            #expect(!xml.contains("99999999") && !xml.contains("00000001<"), "\(sheet)")
+        }
+    }
+
+    @Test func respellingKeepsEveryOtherPartAsItIs() throws {
+        let url = folder.appendingPathComponent("c1.xlsx")
+        try CoupleWorkbook.write(statement(), to: url.path, locale: .ptBR)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["c1.xlsx"])   // rewritten in place
+        let package = Array(try Data(contentsOf: url))
+        #expect(try XLSXExactNumbers.respelled(package, file: url.path) == nil)   // already exact: nothing to do
+        let reader = try XLSXReader(url: url)
+        #expect(reader.entryPaths.contains("xl/styles.xml") && reader.entryPaths.contains("xl/charts/chart1.xml"))
+        #expect(try reader.text("docProps/core.xml").contains("2026-10-01T00:00:00Z"))
+        // Not a zip: left alone.
+        #expect(try XLSXExactNumbers.respelled(Array("not a zip".utf8), file: "x") == nil)
+    }
+
+    @Test func sheetsLargerThanAChunkAreRespelledAcrossChunks() throws {
+        // ~4,000 couples: the Saldos sheet is megabytes of XML, inflated and respelled 256 KiB at a time.
+        let url = folder.appendingPathComponent("large.xlsx")
+        let book = try StatementsWorkbook(path: url.path, locale: .ptBR, period: october2026)
+        let base = statement()
+        for i in 0..<4_000 {
+            var s = base
+            s.couple = Couple(id: "c\(i)", name: "Casal \(i)", currency: brl)
+            try book.add(s)
+        }
+        try book.close()
+        let reader = try XLSXReader(url: url)
+        let xml = try reader.sheetXML("Categorias")
+        #expect(xml.utf8.count > 1 << 20)
+        #expect(!xml.contains("99999999") && !xml.contains("00000001<"))
+        #expect(xml.components(separatedBy: "<v>915.93</v>").count - 1 == 4_000)
+        #expect(try reader.rowCount("Saldos") == 8_001)
+    }
+}
