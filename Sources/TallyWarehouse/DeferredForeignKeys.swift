@@ -25,19 +25,18 @@ enum DeferredForeignKeys {
     static let immediate = "REFERENCES input_file(id) ON DELETE CASCADE"
     static let deferred = immediate + " DEFERRABLE INITIALLY DEFERRED"
 
-    static func register(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v10: log foreign keys checked at commit") { db in
-            try deferKeys(of: logs, db)
-        }
-        migrator.registerMigration("v11: every foreign key to input files checked at commit") { db in
-            let rest = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
-                .filter { row in
-                    let sql: String = row["sql"] ?? ""
-                    return sql.contains(immediate) && !sql.contains("DEFERRABLE")
-                }
-                .map { row -> String in row["name"] }
-            try deferKeys(of: rest, db)
-        }
+    static func deferLogKeys(_ db: Database) throws {
+        try deferKeys(of: logs, db)
+    }
+
+    static func deferRemainingKeys(_ db: Database) throws {
+        let rest = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .filter { row in
+                let sql: String = row["sql"] ?? ""
+                return sql.contains(immediate) && !sql.contains("DEFERRABLE")
+            }
+            .map { row -> String in row["name"] }
+        try deferKeys(of: rest, db)
     }
 
     /// Rewrites each table's one key to `input_file` as deferred.

@@ -14,35 +14,33 @@ enum SubscriptionLogSchema {
     /// The input tables (`InputFile.tableName`) whose rows are subscription events.
     static let inputs: Set<String> = [TableID.events.rawValue, "appStoreConnectReport"]
 
-    static func register(_ migrator: inout DatabaseMigrator) {
-        // Foreign keys on, so deleting the files below cascades to their other rows (rejects, counts).
-        migrator.registerMigration("v6: subscription event log", foreignKeyChecks: .immediate) { db in
-            try db.execute(sql: """
-                DROP TABLE subscription_event;
-                -- The files whose rows lived in the dropped table load again on the next
-                -- run. Subscription Event reports share the table name with Subscriber
-                -- reports; they reload too (they are small).
-                DELETE FROM input_file WHERE table_name IN ('events', 'appStoreConnectReport');
-                -- Every event row as read: appended, never updated.
-                CREATE TABLE subscription_event_row (
-                    id TEXT NOT NULL, app TEXT NOT NULL, user_id TEXT NOT NULL, event TEXT NOT NULL,
-                    product_id TEXT, context TEXT, at INTEGER NOT NULL,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
-                );
-                -- No index on file_id: keeping one up to date cost ~1.4 s of the ~4.2 s of CPU it
-                -- took to load 2M events; without it, deleting an input_file row scans this log
-                -- (~0.2 s for 2M rows), as it scanned the keyed table this one replaces.
-                -- Derived: one row per event id (the first row within a file; a later-loaded
-                -- file's row replaces it), clustered in the order the KPIs read events: per
-                -- app and user, by time, then load order and line.
-                CREATE TABLE subscription_event (
-                    app TEXT NOT NULL, user_id TEXT NOT NULL, at INTEGER NOT NULL,
-                    load_seq INTEGER NOT NULL, line INTEGER NOT NULL,
-                    event TEXT NOT NULL, product_id TEXT, context TEXT, id TEXT NOT NULL, file_id INTEGER NOT NULL,
-                    PRIMARY KEY (app, user_id, at, load_seq, line)
-                ) WITHOUT ROWID;
-                """)
-        }
+    // Foreign keys on, so deleting the files below cascades to their other rows (rejects, counts).
+    static func createLog(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE subscription_event;
+            -- The files whose rows lived in the dropped table load again on the next
+            -- run. Subscription Event reports share the table name with Subscriber
+            -- reports; they reload too (they are small).
+            DELETE FROM input_file WHERE table_name IN ('events', 'appStoreConnectReport');
+            -- Every event row as read: appended, never updated.
+            CREATE TABLE subscription_event_row (
+                id TEXT NOT NULL, app TEXT NOT NULL, user_id TEXT NOT NULL, event TEXT NOT NULL,
+                product_id TEXT, context TEXT, at INTEGER NOT NULL,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+            );
+            -- No index on file_id: keeping one up to date cost ~1.4 s of the ~4.2 s of CPU it
+            -- took to load 2M events; without it, deleting an input_file row scans this log
+            -- (~0.2 s for 2M rows), as it scanned the keyed table this one replaces.
+            -- Derived: one row per event id (the first row within a file; a later-loaded
+            -- file's row replaces it), clustered in the order the KPIs read events: per
+            -- app and user, by time, then load order and line.
+            CREATE TABLE subscription_event (
+                app TEXT NOT NULL, user_id TEXT NOT NULL, at INTEGER NOT NULL,
+                load_seq INTEGER NOT NULL, line INTEGER NOT NULL,
+                event TEXT NOT NULL, product_id TEXT, context TEXT, id TEXT NOT NULL, file_id INTEGER NOT NULL,
+                PRIMARY KEY (app, user_id, at, load_seq, line)
+            ) WITHOUT ROWID;
+            """)
     }
 
     /// v8, registered after v7 (``WarehouseSchema``): the counted events
@@ -55,26 +53,24 @@ enum SubscriptionLogSchema {
     /// leaderboards, where the time is free. The rows that lose to a
     /// later-loaded file's row of the same id are kept in
     /// `subscription_event_superseded`, as swipes keep theirs.
-    static func registerLogView(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v8: subscription events read from the log") { db in
-            try db.execute(sql: """
-                DROP TABLE subscription_event;
-                -- Derived: the log rows that do not count (another row of their id, in a
-                -- later-loaded file, wins). Repeats within one file are rejects, gone from the log.
-                CREATE TABLE subscription_event_superseded (row INTEGER PRIMARY KEY);
-                INSERT INTO subscription_event_superseded (row)
-                SELECT row FROM (
-                    SELECT r.rowid AS row, ROW_NUMBER() OVER (PARTITION BY r.id ORDER BY f.load_seq DESC, r.line) AS rank
-                    FROM subscription_event_row r JOIN input_file f ON f.id = r.file_id
-                    WHERE r.id IN (SELECT id FROM subscription_event_row GROUP BY id HAVING count(*) > 1)
-                ) WHERE rank > 1;
-                -- The counted events, one per id, as the KPIs read them.
-                CREATE VIEW subscription_event AS
-                SELECT r.app, r.user_id, r.at, f.load_seq, r.line, r.event, r.product_id, r.context, r.id, r.file_id
+    static func logView(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE subscription_event;
+            -- Derived: the log rows that do not count (another row of their id, in a
+            -- later-loaded file, wins). Repeats within one file are rejects, gone from the log.
+            CREATE TABLE subscription_event_superseded (row INTEGER PRIMARY KEY);
+            INSERT INTO subscription_event_superseded (row)
+            SELECT row FROM (
+                SELECT r.rowid AS row, ROW_NUMBER() OVER (PARTITION BY r.id ORDER BY f.load_seq DESC, r.line) AS rank
                 FROM subscription_event_row r JOIN input_file f ON f.id = r.file_id
-                WHERE r.rowid NOT IN (SELECT row FROM subscription_event_superseded);
-                """)
-        }
+                WHERE r.id IN (SELECT id FROM subscription_event_row GROUP BY id HAVING count(*) > 1)
+            ) WHERE rank > 1;
+            -- The counted events, one per id, as the KPIs read them.
+            CREATE VIEW subscription_event AS
+            SELECT r.app, r.user_id, r.at, f.load_seq, r.line, r.event, r.product_id, r.context, r.id, r.file_id
+            FROM subscription_event_row r JOIN input_file f ON f.id = r.file_id
+            WHERE r.rowid NOT IN (SELECT row FROM subscription_event_superseded);
+            """)
     }
 
     /// The events, one per id, with the upsert's old rules: within one file a

@@ -12,43 +12,41 @@ import TallyCore
 /// loading (``SwipeIdFilter``) and settled exactly in SQL over the few
 /// candidates, and the match pass sorts integers.
 enum SwipeLogSchema {
-    static func register(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v5: compact swipe log") { db in
-            // The files whose rows lived in the old tables load again.
-            try db.execute(sql: """
-                DELETE FROM input_file WHERE table_name = 'swipes';
-                DROP TABLE swipe_match;
-                DROP TABLE swipe;
-                DROP TABLE swipe_row;
-                CREATE TABLE swipe_person (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-                -- Every swipe row as read, append-only. No foreign key and no index
-                -- on file_id: keeping them measured as ~3 s of CPU per 10M rows
-                -- loaded. The rows of an unloaded file are deleted by
-                -- IngestSession (WarehouseSchema.logsWithoutForeignKey), a scan.
-                CREATE TABLE swipe_row (
-                    id TEXT NOT NULL,
-                    from_person INTEGER NOT NULL, to_person INTEGER NOT NULL,
-                    action TEXT NOT NULL, at INTEGER NOT NULL,
-                    file_id INTEGER NOT NULL, line INTEGER NOT NULL
-                );
-                -- Ids that may repeat (a superset: the Bloom filter's "maybe seen").
-                CREATE TABLE swipe_id_candidate (id TEXT PRIMARY KEY) WITHOUT ROWID;
-                -- Derived: rows of a repeated id that do not count (all but the
-                -- first row of the latest-loaded file holding the id).
-                CREATE TABLE swipe_superseded (row INTEGER PRIMARY KEY);
-                -- Derived: every match (user_a < user_b by person number) and the instant it formed.
-                CREATE TABLE swipe_match (
-                    user_a INTEGER NOT NULL, user_b INTEGER NOT NULL, formed_at INTEGER NOT NULL,
-                    PRIMARY KEY (user_a, user_b)
-                ) WITHOUT ROWID;
-                CREATE INDEX swipe_match_formed ON swipe_match(formed_at);
-                -- The accepted swipes as the contract names them, for queries by hand.
-                CREATE VIEW swipe AS
-                SELECT r.id, p.name AS from_user, q.name AS to_user, r.action, r.at, r.file_id, r.line
-                FROM swipe_row r JOIN swipe_person p ON p.id = r.from_person JOIN swipe_person q ON q.id = r.to_person
-                WHERE r.rowid NOT IN (SELECT row FROM swipe_superseded);
-                """)
-        }
+    static func createLog(_ db: Database) throws {
+        // The files whose rows lived in the old tables load again.
+        try db.execute(sql: """
+            DELETE FROM input_file WHERE table_name = 'swipes';
+            DROP TABLE swipe_match;
+            DROP TABLE swipe;
+            DROP TABLE swipe_row;
+            CREATE TABLE swipe_person (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+            -- Every swipe row as read, append-only. No foreign key and no index
+            -- on file_id: keeping them measured as ~3 s of CPU per 10M rows
+            -- loaded. The rows of an unloaded file are deleted by
+            -- IngestSession (WarehouseSchema.logsWithoutForeignKey), a scan.
+            CREATE TABLE swipe_row (
+                id TEXT NOT NULL,
+                from_person INTEGER NOT NULL, to_person INTEGER NOT NULL,
+                action TEXT NOT NULL, at INTEGER NOT NULL,
+                file_id INTEGER NOT NULL, line INTEGER NOT NULL
+            );
+            -- Ids that may repeat (a superset: the Bloom filter's "maybe seen").
+            CREATE TABLE swipe_id_candidate (id TEXT PRIMARY KEY) WITHOUT ROWID;
+            -- Derived: rows of a repeated id that do not count (all but the
+            -- first row of the latest-loaded file holding the id).
+            CREATE TABLE swipe_superseded (row INTEGER PRIMARY KEY);
+            -- Derived: every match (user_a < user_b by person number) and the instant it formed.
+            CREATE TABLE swipe_match (
+                user_a INTEGER NOT NULL, user_b INTEGER NOT NULL, formed_at INTEGER NOT NULL,
+                PRIMARY KEY (user_a, user_b)
+            ) WITHOUT ROWID;
+            CREATE INDEX swipe_match_formed ON swipe_match(formed_at);
+            -- The accepted swipes as the contract names them, for queries by hand.
+            CREATE VIEW swipe AS
+            SELECT r.id, p.name AS from_user, q.name AS to_user, r.action, r.at, r.file_id, r.line
+            FROM swipe_row r JOIN swipe_person p ON p.id = r.from_person JOIN swipe_person q ON q.id = r.to_person
+            WHERE r.rowid NOT IN (SELECT row FROM swipe_superseded);
+            """)
     }
 
     /// The input table (`InputFile.tableName`) of the swipes log.
