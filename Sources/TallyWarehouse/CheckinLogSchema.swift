@@ -4,11 +4,11 @@ import TallyCore
 /// The `checkins/checkins` table as an append-only log, and the check-ins
 /// derived from it at the end of each ingest that changed it.
 ///
-/// v2 kept check-ins in a table keyed by their random Firestore ids, with two
-/// secondary indexes, loaded through an upsert: every row touched three
-/// B-trees at random (36k rows/s on 1M check-ins). Now every row is appended
-/// to `checkin_row` as read; which row of an id counts and which check-in
-/// repeats another's workout are decided once after the load (``winners``);
+/// Every row is appended to `checkin_row` as read, not upserted into a table
+/// keyed by its random Firestore id: an upsert with secondary indexes
+/// touches several B-trees at random per row. Which row of an id counts and
+/// which check-in repeats another's workout are decided once after the load
+/// (``winners``);
 /// and the check-ins that count are listed in `checkin_winner`, clustered by
 /// (challenge, createdAt, id), so leaderboards read them in one ordered scan.
 enum CheckinLogSchema {

@@ -7,10 +7,10 @@ import GRDB
 /// A statement that writes many rows (a 64-row append) or may update (an
 /// upsert) and whose foreign key is checked at once needs a statement
 /// journal inside the ingest's transaction (to undo itself on a
-/// violation), and SQLite kept that journal in a temporary file for the rest
-/// of the transaction once one statement's outgrew 64 KiB. Measured at
-/// medium (`perf trace`): the logs' appends wrote ~12 GB of journal pages to
-/// /var/tmp, the keyed tables' upserts ~8 GB more. A deferred key needs no
+/// violation), and SQLite keeps that journal in a temporary file for the
+/// rest of the transaction once one statement's outgrows 64 KiB, so every
+/// later append and upsert copies its pages there (gigabytes at medium: see
+/// docs/performance.md). A deferred key needs no
 /// statement journal (with `INSERT OR FAIL`, see `IngestSession.append`,
 /// and `UpsertStatement`); `ON DELETE CASCADE` still acts at once, and a row
 /// naming no loaded file still fails, at commit.

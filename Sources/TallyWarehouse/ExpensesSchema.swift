@@ -59,14 +59,13 @@ enum ExpensesSchema {
             """)
     }
 
-    /// v14: the winners listed narrowly. v1 copied each winning version
-    /// whole into `expense` (~160 MB at medium, written twice in WAL mode,
-    /// plus an index by couple): now `expense_winner` lists each winner's
-    /// couple, id and row of `expense_version`, clustered by (couple, id), the
-    /// order the statements read them in; `expense` is a view of the winning
-    /// versions. Measured at medium (1M expenses): the rebuild took ~2.8 s
-    /// and the statements' read 0.8 s; now ~1 s and ~0.35 s. `version_row`
-    /// is a rowid, as `checkin_winner.log_row` is: it stays valid because
+    /// v14: the winners listed narrowly, not copied whole (a copy of every
+    /// winning version is written twice in WAL mode and needs an index by
+    /// couple): `expense_winner` lists each winner's couple, id and row of
+    /// `expense_version`, clustered by (couple, id), the order the
+    /// statements read them in; `expense` is a view of the winning
+    /// versions. `version_row` is a rowid, as `checkin_winner.log_row` is:
+    /// it stays valid because
     /// the log is only appended to or cut by whole files, in a transaction
     /// that marks the table pending, and a pending table is rebuilt before
     /// any report reads it (the warehouse is never vacuumed, which could
@@ -95,8 +94,8 @@ enum ExpensesSchema {
     ///
     /// Repeated ids are found by hashing them in one scan of the versions
     /// and comparing only rows whose hashes collide (``KeyHashes``); the
-    /// winners are then sorted once, narrowly, by (couple, id). v1 ranked
-    /// every version in a window sorted by id, then sorted the winners again.
+    /// winners are then sorted once, narrowly, by (couple, id), instead of
+    /// ranking every wide version row in a window sorted by id.
     static let winners = Derivation(.expenseWinners, inputs: ["expenses"]) { db in
         var ids = KeyHashes()
         try RawCursor(db, sql: "SELECT rowid, id FROM expense_version").forEach { row in

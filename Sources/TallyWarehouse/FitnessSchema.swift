@@ -65,9 +65,9 @@ enum FitnessSchema {
     /// so no two rows tie), and each (user, day) keeps the row holding its
     /// `max()` (SQLite takes a group's bare columns from the row with the max).
     ///
-    /// v2 stored the winners in a table rebuilt by every ingest that touched
-    /// the activity (1.7–1.9 s at medium, 1M rows, on the ingest's one
-    /// writer); the report reads one month of days
+    /// A view, not a table rebuilt by every ingest that touches the
+    /// activity (a rebuild of every row on the ingest's one writer, for a
+    /// report that reads one month): the report reads one month of days
     /// (``WarehouseReader/forEachActivityUser(in:_:)``, the same order with
     /// the dates filtered before grouping), and the ingest only counts the
     /// rows that lost (``activityRepeats``).
@@ -102,9 +102,8 @@ enum FitnessSchema {
     /// Per activity file, the rows that lose to another row of their user
     /// and day (superseded; the winners are the `activity_day` view). Only
     /// rows whose (user, day) hash collides with another row's can lose
-    /// (``KeyHashes``): those few are compared exactly. Measured at medium
-    /// (1M rows): a fraction of the 1.7–1.9 s that rebuilding the winners
-    /// took.
+    /// (``KeyHashes``): those few are compared exactly, so counting costs a
+    /// fraction of rebuilding the winners.
     static let activityRepeats = Derivation(.activityRepeats, inputs: ["activity", "appleHealthExport"]) { db in
         var keys = KeyHashes()
         var key: [UInt8] = []

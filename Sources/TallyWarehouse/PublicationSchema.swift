@@ -29,9 +29,8 @@ enum PublicationSchema {
     ///
     /// A statement that fires a trigger needs a statement journal in a
     /// transaction, and once that journal outgrows 64 KiB SQLite keeps it in
-    /// a temporary file for the rest of the transaction: measured at medium,
-    /// the leaderboards' ~200k snapshot rows wrote 1.3 GB of 16 KiB pages
-    /// there (`strace`), on the report stage's writer thread. The digest only
+    /// a temporary file for the rest of the transaction, so every snapshot
+    /// row copies pages there, on the report stage's writer thread. The digest only
     /// needs the counter to move whenever a snapshot is written.
     static func counterWithoutTriggers(_ db: Database) throws {
         try db.execute(sql: """
