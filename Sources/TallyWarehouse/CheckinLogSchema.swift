@@ -12,6 +12,8 @@ import TallyCore
 /// and the check-ins that count are listed in `checkin_winner`, clustered by
 /// (challenge, createdAt, id), so leaderboards read them in one ordered scan.
 enum CheckinLogSchema {
+    /// v4: the check-in log and its winners, replacing v2's keyed `checkin`
+    /// table (whose files load again).
     static func createLog(_ db: Database) throws {
         try db.execute(sql: """
             -- Check-ins loaded into v2's keyed table are unloaded with their files (and those

@@ -25,10 +25,12 @@ enum DeferredForeignKeys {
     static let immediate = "REFERENCES input_file(id) ON DELETE CASCADE"
     static let deferred = immediate + " DEFERRABLE INITIALLY DEFERRED"
 
+    /// v10: the logs' keys (``logs``) checked at commit.
     static func deferLogKeys(_ db: Database) throws {
         try deferKeys(of: logs, db)
     }
 
+    /// v11: every other table's key to `input_file` checked at commit.
     static func deferRemainingKeys(_ db: Database) throws {
         let rest = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
             .filter { row in

@@ -2,6 +2,7 @@ import GRDB
 
 /// The tables of the `expenses/` dataset (ContaCasal).
 enum ExpensesSchema {
+    /// v1: the expenses dataset's tables and the log of expense versions.
     static func createTables(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE couple (

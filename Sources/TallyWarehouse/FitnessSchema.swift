@@ -3,6 +3,8 @@ import GRDB
 /// The tables of the `checkins/` (FitToday) and `health/` (FypMatch) datasets,
 /// and the leaderboard snapshots tally stores.
 enum FitnessSchema {
+    /// v2: the check-ins' and health datasets' tables and the leaderboard
+    /// snapshots (v4 replaces `checkin` with a log, v12 `activity_day` with a view).
     static func createTables(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE challenge (

@@ -4,6 +4,8 @@ import TallyCore
 /// The tables of the `swipes/` (FypMatch) and `subscriptions/` (FisioFlow,
 /// LovU, FypMatch) datasets, and their derived tables.
 enum KPISchema {
+    /// v3: the swipes' and subscriptions' tables (v5 and v6 replace the
+    /// swipes' and events' with logs).
     static func createTables(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE swipe_user (

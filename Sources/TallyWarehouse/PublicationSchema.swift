@@ -3,6 +3,7 @@ import GRDB
 /// What tally remembers of the reports it published, so that a rerun on the
 /// same inputs can keep them (see `ReportReuse` in TallyPipeline).
 enum PublicationSchema {
+    /// v7: the published reports and the counters their digest reads.
     static func createTables(_ db: Database) throws {
         try db.execute(sql: """
             -- The last reports published into each out folder: the digest of what

@@ -6,6 +6,7 @@ import TallyIngest
 /// `tally report` run after `tally ingest` knows which tables lack a file
 /// and says so, as `tally run` does.
 enum RefusedFileSchema {
+    /// v15: the `refused_file` table.
     static func createTable(_ db: Database) throws {
         try db.execute(sql: """
             -- One row per refused file (absolute path); none of its rows is loaded.

@@ -13,7 +13,9 @@ enum SubscriptionLogSchema {
     /// The input tables (`InputFile.tableName`) whose rows are subscription events.
     static let inputs: Set<String> = [TableID.events.rawValue, "appStoreConnectReport"]
 
-    // Foreign keys on, so deleting the files below cascades to their other rows (rejects, counts).
+    /// v6: the event log, replacing v3's keyed `subscription_event` table
+    /// (whose files load again). Registered with foreign keys on, so that
+    /// deleting those files cascades to their other rows (rejects, counts).
     static func createLog(_ db: Database) throws {
         try db.execute(sql: """
             DROP TABLE subscription_event;
@@ -41,7 +43,7 @@ enum SubscriptionLogSchema {
             """)
     }
 
-    /// v8, registered after v7 (``WarehouseSchema``): the counted events
+    /// v8, registered after v7 (``Migrations``): the counted events
     /// become a view over the log instead of a sorted copy of it.
     ///
     /// Copying the winners into a table clustered by app, user and time

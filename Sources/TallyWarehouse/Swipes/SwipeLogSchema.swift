@@ -11,6 +11,8 @@ import TallyCore
 /// integers: no copy of the winners, no sort of every id, no sort by pair
 /// over text ids, which together take minutes at medium scale.
 enum SwipeLogSchema {
+    /// v5: the compact swipe log and its derived tables, replacing v3's
+    /// swipe tables (whose files load again).
     static func createLog(_ db: Database) throws {
         // The files whose rows lived in the old tables load again.
         try db.execute(sql: """
