@@ -7,8 +7,8 @@ import GRDB
 ///
 /// GRDB records each applied name in `grdb_migrations` and runs, on opening,
 /// the names it does not find there, in this order. A released migration is
-/// therefore never edited, renamed or moved: a change to the schema is a new
-/// entry at the end.
+/// therefore never edited or moved, and renamed only by merging its former
+/// name (as `v0` is): a change to the schema is a new entry at the end.
 ///
 /// ```swift
 /// try Migrations.migrator.migrate(queue)   // what `Warehouse(path:)` does
