@@ -4,9 +4,9 @@ import GRDBSQLite
 /// A prepared statement bound and stepped through SQLite's C API.
 ///
 /// The warehouse keeps GRDB for its schema and queries; bulk loads use this
-/// fast path instead, because binding and stepping the prepared statement
-/// directly measured about twice the rows/s of GRDB's `execute(arguments:)`
-/// (0.8M vs 0.4M rows/s on a 2-core machine, one transaction).
+/// path instead, because binding and stepping the prepared statement
+/// directly skips the conversion of every argument to GRDB's values, which
+/// costs as much as the insert itself (see docs/performance.md).
 struct BulkStatement {
     private let statement: Statement
     private let db: Database

@@ -4,44 +4,44 @@ import TallyCore
 /// The `checkins/checkins` table as an append-only log, and the check-ins
 /// derived from it at the end of each ingest that changed it.
 ///
-/// v2 kept check-ins in a table keyed by their random Firestore ids, with two
-/// secondary indexes, loaded through an upsert: every row touched three
-/// B-trees at random (36k rows/s on 1M check-ins). Now every row is appended
-/// to `checkin_row` as read; which row of an id counts and which check-in
-/// repeats another's workout are decided once after the load (``winners``);
+/// Every row is appended to `checkin_row` as read, not upserted into a table
+/// keyed by its random Firestore id: an upsert with secondary indexes
+/// touches several B-trees at random per row. Which row of an id counts and
+/// which check-in repeats another's workout are decided once after the load
+/// (``winners``);
 /// and the check-ins that count are listed in `checkin_winner`, clustered by
 /// (challenge, createdAt, id), so leaderboards read them in one ordered scan.
 enum CheckinLogSchema {
-    static func register(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v4: check-in log") { db in
-            try db.execute(sql: """
-                -- Check-ins loaded into v2's keyed table are unloaded with their files (and those
-                -- files' rejects): the files are loaded again, into the log, on the next run.
-                DROP TABLE checkin;
-                DELETE FROM ingest_reject WHERE file_id IN (SELECT id FROM input_file WHERE table_name = 'checkins');
-                DELETE FROM input_file WHERE table_name = 'checkins';
+    /// v4: the check-in log and its winners, replacing v2's keyed `checkin`
+    /// table (whose files load again).
+    static func createLog(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Check-ins loaded into v2's keyed table are unloaded with their files (and those
+            -- files' rejects): the files are loaded again, into the log, on the next run.
+            DROP TABLE checkin;
+            DELETE FROM ingest_reject WHERE file_id IN (SELECT id FROM input_file WHERE table_name = 'checkins');
+            DELETE FROM input_file WHERE table_name = 'checkins';
 
-                -- Every valid check-in row as read, appended in file order. A repeated id
-                -- within one file is rejected (and removed) right after that file's load.
-                CREATE TABLE checkin_row (
-                    id TEXT NOT NULL, group_id TEXT NOT NULL, challenge_id TEXT NOT NULL, user_id TEXT NOT NULL,
-                    display_name TEXT NOT NULL, user_photo_url TEXT, photo_url TEXT, workout_entry_id TEXT,
-                    minutes INTEGER NOT NULL, created_at INTEGER NOT NULL,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
-                );
-                -- Only ON DELETE CASCADE uses it, but without it removing any input file would
-                -- scan the whole log; kept up to date it is an append (file ids only grow in a load).
-                CREATE INDEX checkin_row_file ON checkin_row(file_id);
-                -- Derived: the check-in of each id (its row of the latest-loaded file) by challenge,
-                -- createdAt and id; `log_row` is its rowid in checkin_row, `duplicate_of` the id of
-                -- the first check-in of its workout when that is another one.
-                CREATE TABLE checkin_winner (
-                    challenge_id TEXT NOT NULL, created_at INTEGER NOT NULL, id TEXT NOT NULL,
-                    log_row INTEGER NOT NULL, duplicate_of TEXT,
-                    PRIMARY KEY (challenge_id, created_at, id)
-                ) WITHOUT ROWID;
-                """)
-        }
+            -- Every valid check-in row as read, appended in file order. A repeated id
+            -- within one file is rejected (and removed) right after that file's load.
+            CREATE TABLE checkin_row (
+                id TEXT NOT NULL, group_id TEXT NOT NULL, challenge_id TEXT NOT NULL, user_id TEXT NOT NULL,
+                display_name TEXT NOT NULL, user_photo_url TEXT, photo_url TEXT, workout_entry_id TEXT,
+                minutes INTEGER NOT NULL, created_at INTEGER NOT NULL,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+            );
+            -- Only ON DELETE CASCADE uses it, but without it removing any input file would
+            -- scan the whole log; kept up to date it is an append (file ids only grow in a load).
+            CREATE INDEX checkin_row_file ON checkin_row(file_id);
+            -- Derived: the check-in of each id (its row of the latest-loaded file) by challenge,
+            -- createdAt and id; `log_row` is its rowid in checkin_row, `duplicate_of` the id of
+            -- the first check-in of its workout when that is another one.
+            CREATE TABLE checkin_winner (
+                challenge_id TEXT NOT NULL, created_at INTEGER NOT NULL, id TEXT NOT NULL,
+                log_row INTEGER NOT NULL, duplicate_of TEXT,
+                PRIMARY KEY (challenge_id, created_at, id)
+            ) WITHOUT ROWID;
+            """)
     }
 
     /// Rebuilds `checkin_winner` and the check-in files' superseded counts.

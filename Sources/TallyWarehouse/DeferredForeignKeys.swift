@@ -7,10 +7,10 @@ import GRDB
 /// A statement that writes many rows (a 64-row append) or may update (an
 /// upsert) and whose foreign key is checked at once needs a statement
 /// journal inside the ingest's transaction (to undo itself on a
-/// violation), and SQLite kept that journal in a temporary file for the rest
-/// of the transaction once one statement's outgrew 64 KiB. Measured at
-/// medium (`perf trace`): the logs' appends wrote ~12 GB of journal pages to
-/// /var/tmp, the keyed tables' upserts ~8 GB more. A deferred key needs no
+/// violation), and SQLite keeps that journal in a temporary file for the
+/// rest of the transaction once one statement's outgrows 64 KiB, so every
+/// later append and upsert copies its pages there (gigabytes at medium: see
+/// docs/performance.md). A deferred key needs no
 /// statement journal (with `INSERT OR FAIL`, see `IngestSession.append`,
 /// and `UpsertStatement`); `ON DELETE CASCADE` still acts at once, and a row
 /// naming no loaded file still fails, at commit.
@@ -25,19 +25,20 @@ enum DeferredForeignKeys {
     static let immediate = "REFERENCES input_file(id) ON DELETE CASCADE"
     static let deferred = immediate + " DEFERRABLE INITIALLY DEFERRED"
 
-    static func register(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v10: log foreign keys checked at commit") { db in
-            try deferKeys(of: logs, db)
-        }
-        migrator.registerMigration("v11: every foreign key to input files checked at commit") { db in
-            let rest = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
-                .filter { row in
-                    let sql: String = row["sql"] ?? ""
-                    return sql.contains(immediate) && !sql.contains("DEFERRABLE")
-                }
-                .map { row -> String in row["name"] }
-            try deferKeys(of: rest, db)
-        }
+    /// v10: the logs' keys (``logs``) checked at commit.
+    static func deferLogKeys(_ db: Database) throws {
+        try deferKeys(of: logs, db)
+    }
+
+    /// v11: every other table's key to `input_file` checked at commit.
+    static func deferRemainingKeys(_ db: Database) throws {
+        let rest = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .filter { row in
+                let sql: String = row["sql"] ?? ""
+                return sql.contains(immediate) && !sql.contains("DEFERRABLE")
+            }
+            .map { row -> String in row["name"] }
+        try deferKeys(of: rest, db)
     }
 
     /// Rewrites each table's one key to `input_file` as deferred.

@@ -2,95 +2,91 @@ import GRDB
 
 /// The tables of the `expenses/` dataset (ContaCasal).
 enum ExpensesSchema {
-    static func register(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v1: expenses") { db in
-            try db.execute(sql: """
-                CREATE TABLE couple (
-                    id TEXT PRIMARY KEY, name TEXT NOT NULL, currency TEXT NOT NULL, created_at INTEGER,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                CREATE TABLE member (
-                    id TEXT PRIMARY KEY, couple_id TEXT NOT NULL, display_name TEXT NOT NULL, role TEXT,
-                    joined_at INTEGER,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                CREATE INDEX member_couple ON member(couple_id);
-                CREATE TABLE card (
-                    id TEXT PRIMARY KEY, couple_id TEXT NOT NULL, owner_id TEXT, label TEXT, kind TEXT,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                CREATE TABLE fx_rate (
-                    currency TEXT NOT NULL, base TEXT NOT NULL, date TEXT NOT NULL, rate TEXT NOT NULL,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL,
-                    PRIMARY KEY (currency, base, date)
-                ) WITHOUT ROWID;
-                CREATE TABLE agreement (
-                    id TEXT PRIMARY KEY, couple_id TEXT NOT NULL, description TEXT NOT NULL,
-                    amount INTEGER NOT NULL, currency TEXT NOT NULL, paid_by TEXT NOT NULL,
-                    split_type TEXT NOT NULL, split TEXT NOT NULL, tag TEXT NOT NULL,
-                    day_of_month INTEGER NOT NULL, start_date TEXT NOT NULL, end_date TEXT,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                CREATE INDEX agreement_couple ON agreement(couple_id);
-                CREATE TABLE settlement (
-                    id TEXT PRIMARY KEY, couple_id TEXT NOT NULL, from_member TEXT NOT NULL, to_member TEXT NOT NULL,
-                    amount INTEGER NOT NULL, currency TEXT NOT NULL, date TEXT NOT NULL, note TEXT,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                CREATE INDEX settlement_couple ON settlement(couple_id);
+    /// v1: the expenses dataset's tables and the log of expense versions.
+    static func createTables(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE couple (
+                id TEXT PRIMARY KEY, name TEXT NOT NULL, currency TEXT NOT NULL, created_at INTEGER,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE member (
+                id TEXT PRIMARY KEY, couple_id TEXT NOT NULL, display_name TEXT NOT NULL, role TEXT,
+                joined_at INTEGER,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX member_couple ON member(couple_id);
+            CREATE TABLE card (
+                id TEXT PRIMARY KEY, couple_id TEXT NOT NULL, owner_id TEXT, label TEXT, kind TEXT,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE fx_rate (
+                currency TEXT NOT NULL, base TEXT NOT NULL, date TEXT NOT NULL, rate TEXT NOT NULL,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL,
+                PRIMARY KEY (currency, base, date)
+            ) WITHOUT ROWID;
+            CREATE TABLE agreement (
+                id TEXT PRIMARY KEY, couple_id TEXT NOT NULL, description TEXT NOT NULL,
+                amount INTEGER NOT NULL, currency TEXT NOT NULL, paid_by TEXT NOT NULL,
+                split_type TEXT NOT NULL, split TEXT NOT NULL, tag TEXT NOT NULL,
+                day_of_month INTEGER NOT NULL, start_date TEXT NOT NULL, end_date TEXT,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX agreement_couple ON agreement(couple_id);
+            CREATE TABLE settlement (
+                id TEXT PRIMARY KEY, couple_id TEXT NOT NULL, from_member TEXT NOT NULL, to_member TEXT NOT NULL,
+                amount INTEGER NOT NULL, currency TEXT NOT NULL, date TEXT NOT NULL, note TEXT,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX settlement_couple ON settlement(couple_id);
 
-                -- Every version of every expense, as read. The winner per id is in `expense`.
-                CREATE TABLE expense_version (
-                    id TEXT NOT NULL, updated_at INTEGER NOT NULL, deleted_at INTEGER,
-                    couple_id TEXT, paid_by TEXT, amount INTEGER, currency TEXT, date TEXT,
-                    description TEXT, tag TEXT, card_id TEXT, agreement_id TEXT,
-                    split_type TEXT, split TEXT, error TEXT,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
-                );
-                CREATE INDEX expense_version_file ON expense_version(file_id);
-                -- The winning version of each expense id (latest updatedAt; ties: later load, later line).
-                CREATE TABLE expense (
-                    id TEXT PRIMARY KEY, updated_at INTEGER NOT NULL, deleted_at INTEGER,
-                    couple_id TEXT, paid_by TEXT, amount INTEGER, currency TEXT, date TEXT,
-                    description TEXT, tag TEXT, card_id TEXT, agreement_id TEXT,
-                    split_type TEXT, split TEXT, error TEXT,
-                    file_id INTEGER NOT NULL, line INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                CREATE INDEX expense_couple ON expense(couple_id, date);
-                """)
-        }
+            -- Every version of every expense, as read. The winner per id is in `expense`.
+            CREATE TABLE expense_version (
+                id TEXT NOT NULL, updated_at INTEGER NOT NULL, deleted_at INTEGER,
+                couple_id TEXT, paid_by TEXT, amount INTEGER, currency TEXT, date TEXT,
+                description TEXT, tag TEXT, card_id TEXT, agreement_id TEXT,
+                split_type TEXT, split TEXT, error TEXT,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+            );
+            CREATE INDEX expense_version_file ON expense_version(file_id);
+            -- The winning version of each expense id (latest updatedAt; ties: later load, later line).
+            CREATE TABLE expense (
+                id TEXT PRIMARY KEY, updated_at INTEGER NOT NULL, deleted_at INTEGER,
+                couple_id TEXT, paid_by TEXT, amount INTEGER, currency TEXT, date TEXT,
+                description TEXT, tag TEXT, card_id TEXT, agreement_id TEXT,
+                split_type TEXT, split TEXT, error TEXT,
+                file_id INTEGER NOT NULL, line INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX expense_couple ON expense(couple_id, date);
+            """)
     }
 
-    /// v14: the winners listed narrowly. v1 copied each winning version
-    /// whole into `expense` (~160 MB at medium, written twice in WAL mode,
-    /// plus an index by couple): now `expense_winner` lists each winner's
-    /// couple, id and row of `expense_version`, clustered by (couple, id), the
-    /// order the statements read them in; `expense` is a view of the winning
-    /// versions. Measured at medium (1M expenses): the rebuild took ~2.8 s
-    /// and the statements' read 0.8 s; now ~1 s and ~0.35 s. `version_row`
-    /// is a rowid, as `checkin_winner.log_row` is: it stays valid because
+    /// v14: the winners listed narrowly, not copied whole (a copy of every
+    /// winning version is written twice in WAL mode and needs an index by
+    /// couple): `expense_winner` lists each winner's couple, id and row of
+    /// `expense_version`, clustered by (couple, id), the order the
+    /// statements read them in; `expense` is a view of the winning
+    /// versions. `version_row` is a rowid, as `checkin_winner.log_row` is:
+    /// it stays valid because
     /// the log is only appended to or cut by whole files, in a transaction
     /// that marks the table pending, and a pending table is rebuilt before
     /// any report reads it (the warehouse is never vacuumed, which could
     /// renumber rowids).
-    static func registerNarrowWinners(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v14: narrow expense winners") { db in
-            try db.execute(sql: """
-                DROP TABLE expense;
-                -- A winner without a couple (its row failed to parse) is listed under ''.
-                CREATE TABLE expense_winner (
-                    couple_id TEXT NOT NULL, id TEXT NOT NULL, version_row INTEGER NOT NULL,
-                    PRIMARY KEY (couple_id, id)
-                ) WITHOUT ROWID;
-                CREATE VIEW expense AS
-                SELECT v.id, v.updated_at, v.deleted_at, v.couple_id, v.paid_by, v.amount, v.currency, v.date,
-                       v.description, v.tag, v.card_id, v.agreement_id, v.split_type, v.split, v.error, v.file_id, v.line
-                FROM expense_winner w CROSS JOIN expense_version v ON v.rowid = w.version_row;
-                -- The next rebuild lists the winners of the versions already loaded.
-                INSERT OR IGNORE INTO derivation_pending (name)
-                SELECT 'expense winners' WHERE EXISTS (SELECT 1 FROM expense_version);
-                """)
-        }
+    static func narrowWinners(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE expense;
+            -- A winner without a couple (its row failed to parse) is listed under ''.
+            CREATE TABLE expense_winner (
+                couple_id TEXT NOT NULL, id TEXT NOT NULL, version_row INTEGER NOT NULL,
+                PRIMARY KEY (couple_id, id)
+            ) WITHOUT ROWID;
+            CREATE VIEW expense AS
+            SELECT v.id, v.updated_at, v.deleted_at, v.couple_id, v.paid_by, v.amount, v.currency, v.date,
+                   v.description, v.tag, v.card_id, v.agreement_id, v.split_type, v.split, v.error, v.file_id, v.line
+            FROM expense_winner w CROSS JOIN expense_version v ON v.rowid = w.version_row;
+            -- The next rebuild lists the winners of the versions already loaded.
+            INSERT OR IGNORE INTO derivation_pending (name)
+            SELECT 'expense winners' WHERE EXISTS (SELECT 1 FROM expense_version);
+            """)
     }
 
     /// Rebuilds `expense_winner` and the expense files' superseded counts.
@@ -99,8 +95,8 @@ enum ExpensesSchema {
     ///
     /// Repeated ids are found by hashing them in one scan of the versions
     /// and comparing only rows whose hashes collide (``KeyHashes``); the
-    /// winners are then sorted once, narrowly, by (couple, id). v1 ranked
-    /// every version in a window sorted by id, then sorted the winners again.
+    /// winners are then sorted once, narrowly, by (couple, id), instead of
+    /// ranking every wide version row in a window sorted by id.
     static let winners = Derivation(.expenseWinners, inputs: ["expenses"]) { db in
         var ids = KeyHashes()
         try RawCursor(db, sql: "SELECT rowid, id FROM expense_version").forEach { row in

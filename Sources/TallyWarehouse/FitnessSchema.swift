@@ -3,61 +3,61 @@ import GRDB
 /// The tables of the `checkins/` (FitToday) and `health/` (FypMatch) datasets,
 /// and the leaderboard snapshots tally stores.
 enum FitnessSchema {
-    static func register(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v2: fitness and health") { db in
-            try db.execute(sql: """
-                CREATE TABLE challenge (
-                    id TEXT PRIMARY KEY, group_id TEXT NOT NULL, name TEXT NOT NULL,
-                    start_date TEXT NOT NULL, end_date TEXT NOT NULL,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                -- One row per membership span; a user may leave and join again.
-                CREATE TABLE group_member (
-                    group_id TEXT NOT NULL, user_id TEXT NOT NULL, joined_at INTEGER NOT NULL, left_at INTEGER,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL,
-                    PRIMARY KEY (group_id, user_id, joined_at)
-                ) WITHOUT ROWID;
-                CREATE TABLE checkin (
-                    id TEXT PRIMARY KEY, group_id TEXT NOT NULL, challenge_id TEXT NOT NULL, user_id TEXT NOT NULL,
-                    display_name TEXT NOT NULL, user_photo_url TEXT, photo_url TEXT, workout_entry_id TEXT,
-                    minutes INTEGER NOT NULL, created_at INTEGER NOT NULL,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                CREATE INDEX checkin_challenge ON checkin(challenge_id, created_at);
-                CREATE INDEX checkin_workout ON checkin(workout_entry_id, created_at);
+    /// v2: the check-ins' and health datasets' tables and the leaderboard
+    /// snapshots (v4 replaces `checkin` with a log, v12 `activity_day` with a view).
+    static func createTables(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE challenge (
+                id TEXT PRIMARY KEY, group_id TEXT NOT NULL, name TEXT NOT NULL,
+                start_date TEXT NOT NULL, end_date TEXT NOT NULL,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            -- One row per membership span; a user may leave and join again.
+            CREATE TABLE group_member (
+                group_id TEXT NOT NULL, user_id TEXT NOT NULL, joined_at INTEGER NOT NULL, left_at INTEGER,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL,
+                PRIMARY KEY (group_id, user_id, joined_at)
+            ) WITHOUT ROWID;
+            CREATE TABLE checkin (
+                id TEXT PRIMARY KEY, group_id TEXT NOT NULL, challenge_id TEXT NOT NULL, user_id TEXT NOT NULL,
+                display_name TEXT NOT NULL, user_photo_url TEXT, photo_url TEXT, workout_entry_id TEXT,
+                minutes INTEGER NOT NULL, created_at INTEGER NOT NULL,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX checkin_challenge ON checkin(challenge_id, created_at);
+            CREATE INDEX checkin_workout ON checkin(workout_entry_id, created_at);
 
-                -- Every valid row of health/activity, as read; the winner per user and day is in activity_day.
-                CREATE TABLE activity_row (
-                    user_id TEXT NOT NULL, date TEXT NOT NULL, steps REAL NOT NULL, active_calories REAL NOT NULL,
-                    walking_km REAL NOT NULL,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
-                );
-                CREATE INDEX activity_row_file ON activity_row(file_id);
-                -- Daily values derived from an Apple Health export (one per user and day), and the time
-                -- zone whose local days they are (a run in another zone reloads the export).
-                CREATE TABLE health_export_day (
-                    user_id TEXT NOT NULL, date TEXT NOT NULL, steps REAL NOT NULL, active_calories REAL NOT NULL,
-                    walking_km REAL NOT NULL, timezone TEXT NOT NULL,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE,
-                    PRIMARY KEY (user_id, date, file_id)
-                );
-                -- The winning row per user and day: an export's day, else the last valid table row.
-                CREATE TABLE activity_day (
-                    user_id TEXT NOT NULL, date TEXT NOT NULL, steps REAL NOT NULL, active_calories REAL NOT NULL,
-                    walking_km REAL NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL,
-                    PRIMARY KEY (user_id, date)
-                ) WITHOUT ROWID;
+            -- Every valid row of health/activity, as read; the winner per user and day is in activity_day.
+            CREATE TABLE activity_row (
+                user_id TEXT NOT NULL, date TEXT NOT NULL, steps REAL NOT NULL, active_calories REAL NOT NULL,
+                walking_km REAL NOT NULL,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+            );
+            CREATE INDEX activity_row_file ON activity_row(file_id);
+            -- Daily values derived from an Apple Health export (one per user and day), and the time
+            -- zone whose local days they are (a run in another zone reloads the export).
+            CREATE TABLE health_export_day (
+                user_id TEXT NOT NULL, date TEXT NOT NULL, steps REAL NOT NULL, active_calories REAL NOT NULL,
+                walking_km REAL NOT NULL, timezone TEXT NOT NULL,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE,
+                PRIMARY KEY (user_id, date, file_id)
+            );
+            -- The winning row per user and day: an export's day, else the last valid table row.
+            CREATE TABLE activity_day (
+                user_id TEXT NOT NULL, date TEXT NOT NULL, steps REAL NOT NULL, active_calories REAL NOT NULL,
+                walking_km REAL NOT NULL, file_id INTEGER NOT NULL, line INTEGER NOT NULL,
+                PRIMARY KEY (user_id, date)
+            ) WITHOUT ROWID;
 
-                -- Leaderboard snapshots written by reports: history of every challenge's board.
-                CREATE TABLE leaderboard_snapshot (
-                    challenge_id TEXT NOT NULL, as_of TEXT NOT NULL, user_id TEXT NOT NULL,
-                    rank INTEGER NOT NULL, display_name TEXT NOT NULL, checkins INTEGER NOT NULL,
-                    minutes INTEGER NOT NULL, rank_change INTEGER, current_streak INTEGER NOT NULL,
-                    best_streak INTEGER NOT NULL,
-                    PRIMARY KEY (challenge_id, as_of, user_id)
-                ) WITHOUT ROWID;
-                """)
-        }
+            -- Leaderboard snapshots written by reports: history of every challenge's board.
+            CREATE TABLE leaderboard_snapshot (
+                challenge_id TEXT NOT NULL, as_of TEXT NOT NULL, user_id TEXT NOT NULL,
+                rank INTEGER NOT NULL, display_name TEXT NOT NULL, checkins INTEGER NOT NULL,
+                minutes INTEGER NOT NULL, rank_change INTEGER, current_streak INTEGER NOT NULL,
+                best_streak INTEGER NOT NULL,
+                PRIMARY KEY (challenge_id, as_of, user_id)
+            ) WITHOUT ROWID;
+            """)
     }
 
     /// The winning activity of each user and day, as a view: an export's day,
@@ -67,24 +67,22 @@ enum FitnessSchema {
     /// so no two rows tie), and each (user, day) keeps the row holding its
     /// `max()` (SQLite takes a group's bare columns from the row with the max).
     ///
-    /// v2 stored the winners in a table rebuilt by every ingest that touched
-    /// the activity (1.7–1.9 s at medium, 1M rows, on the ingest's one
-    /// writer); the report reads one month of days
+    /// A view, not a table rebuilt by every ingest that touches the
+    /// activity (a rebuild of every row on the ingest's one writer, for a
+    /// report that reads one month): the report reads one month of days
     /// (``WarehouseReader/forEachActivityUser(in:_:)``, the same order with
     /// the dates filtered before grouping), and the ingest only counts the
     /// rows that lost (``activityRepeats``).
-    static func registerActivityView(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v12: activity days as a view") { db in
-            try db.execute(sql: """
-                DROP TABLE activity_day;
-                CREATE VIEW activity_day AS
-                SELECT user_id, date, steps, active_calories, walking_km, file_id, line FROM (
-                    SELECT user_id, date, steps, active_calories, walking_km, file_id, line, max(rank_key) FROM (
-                        \(rankedActivity(datesBetween: false))
-                    ) GROUP BY user_id, date
-                );
-                """)
-        }
+    static func activityView(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE activity_day;
+            CREATE VIEW activity_day AS
+            SELECT user_id, date, steps, active_calories, walking_km, file_id, line FROM (
+                SELECT user_id, date, steps, active_calories, walking_km, file_id, line, max(rank_key) FROM (
+                    \(rankedActivity(datesBetween: false))
+                ) GROUP BY user_id, date
+            );
+            """)
     }
 
     /// Every activity row and export day with its rank key; with
@@ -106,9 +104,8 @@ enum FitnessSchema {
     /// Per activity file, the rows that lose to another row of their user
     /// and day (superseded; the winners are the `activity_day` view). Only
     /// rows whose (user, day) hash collides with another row's can lose
-    /// (``KeyHashes``): those few are compared exactly. Measured at medium
-    /// (1M rows): a fraction of the 1.7–1.9 s that rebuilding the winners
-    /// took.
+    /// (``KeyHashes``): those few are compared exactly, so counting costs a
+    /// fraction of rebuilding the winners.
     static let activityRepeats = Derivation(.activityRepeats, inputs: ["activity", "appleHealthExport"]) { db in
         var keys = KeyHashes()
         var key: [UInt8] = []

@@ -62,9 +62,9 @@ extension IngestSession {
     public func store(checkins batch: RowBatch, file: Int64) throws {
         guard let rowids = try append(batch, to: "checkin_row", columns: Self.checkinColumns, file: file) else { return }
         // Taken out of the dictionary while rows are added, so that its array
-        // is not shared: `var keys = appendedKeys[file]` copied every hash
-        // so far on each batch's first append (`perf`: ~0.9 GB of fresh
-        // pages faulted and copied at medium, on the writer's thread).
+        // is not shared: a copy (`var keys = appendedKeys[file]`) would copy
+        // every hash so far on each batch's first append, quadratic in the
+        // file's rows, on the writer's thread.
         var keys = appendedKeys.removeValue(forKey: file) ?? KeyHashes()
         for (row, rowid) in zip(0..<batch.count, rowids) {
             batch.withText(row: row, column: 0) { keys.add(bytes: UnsafeRawBufferPointer($0), rowid: rowid) }

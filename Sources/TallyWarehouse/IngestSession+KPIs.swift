@@ -45,7 +45,7 @@ extension IngestSession {
             try candidate.step()
         }
         // Rows go 64 to a statement: one VDBE run and one step per 64 rows
-        // (the writer thread was the swipes load's bottleneck).
+        // (the writer thread bounds the swipes load).
         let columns = ["id", "from_person", "to_person", "action", "at", "file_id", "line"]
         let many = 64
         let wide = try multiRowInsert("swipe_row", columns, rows: many)

@@ -154,7 +154,7 @@ public final class IngestSession {
     // MARK: - helpers
 
     /// The prepared statement for `sql`, prepared once per session. Keyed by
-    /// the literal's address: hashing the SQL text on every row measured as a
+    /// the literal's address: hashing the SQL text on every row would be a
     /// visible share of load time.
     func statement(_ sql: StaticString) throws -> BulkStatement {
         let key = Int(bitPattern: sql.utf8Start)
@@ -175,8 +175,8 @@ public final class IngestSession {
     /// `rows` rows instead of one per row (parameters bind in row order).
     /// Appends `batch`'s rows to the log `table`: `columns` from the batch's
     /// cells, then `file_id` and `line`, 64 rows to a statement (one VDBE
-    /// run per 64 rows: measured as the largest saving on the writer's
-    /// thread for the swipes). Returns the rowid of each row, in order
+    /// run per 64 rows: the largest saving on the writer's thread for the
+    /// swipes). Returns the rowid of each row, in order
     /// (appended rows take consecutive rowids).
     func append(_ batch: RowBatch, to table: String, columns: [String], file: Int64) throws -> ClosedRange<Int64>? {
         guard batch.count > 0 else { return nil }
@@ -210,10 +210,10 @@ public final class IngestSession {
         let values = Array(repeating: row, count: rows).joined(separator: ", ")
         // OR FAIL, not the default ABORT: a multi-row INSERT whose constraints
         // may ABORT needs a statement journal (to undo its own rows) inside
-        // the ingest's transaction, and once one statement's journal passed
-        // 64 KiB SQLite kept it in a temporary file for the whole transaction:
-        // measured at medium, 17.6 GB of 16 KiB pages written to /var/tmp
-        // (`strace`), each append copying its table's last pages there. No
+        // the ingest's transaction, and once one statement's journal passes
+        // 64 KiB SQLite keeps it in a temporary file for the whole
+        // transaction, each append copying its table's last pages there
+        // (gigabytes at medium: docs/performance.md). No
         // failure is undone row by row here: any error ends the ingest and
         // rolls its whole transaction back. (A foreign key checked at once
         // needs the journal too: the keys are deferred, see

@@ -3,8 +3,8 @@
 /// of its row (16 bytes a row), then sorts those pairs in memory. Rows whose
 /// hashes collide are candidates only; the caller compares their stored keys.
 ///
-/// Measured on 1M check-in ids: hashing and sorting take a fraction of a
-/// second, where `GROUP BY id HAVING count(*) > 1` took ~2 s of SQLite sorting.
+/// Hashing and sorting 16-byte pairs take a fraction of the time of
+/// `GROUP BY id HAVING count(*) > 1`, which has SQLite sort the keys themselves.
 struct KeyHashes {
     private var entries: [(hash: Int, rowid: Int64)] = []
 

@@ -3,27 +3,26 @@ import GRDB
 /// What tally remembers of the reports it published, so that a rerun on the
 /// same inputs can keep them (see `ReportReuse` in TallyPipeline).
 enum PublicationSchema {
-    static func register(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v7: report publications") { db in
-            try db.execute(sql: """
-                -- The last reports published into each out folder: the digest of what
-                -- they depend on, of the files left there, and what run.json and the
-                -- terminal summary said.
-                CREATE TABLE report_publication (
-                    out_path TEXT PRIMARY KEY, key TEXT NOT NULL, files TEXT NOT NULL,
-                    manifest BLOB NOT NULL, rejects INTEGER NOT NULL, summary TEXT NOT NULL
-                ) WITHOUT ROWID;
-                -- Counters of writes that reports depend on beyond the inputs.
-                CREATE TABLE warehouse_counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
-                INSERT INTO warehouse_counter VALUES ('leaderboard_snapshot', 0);
-                CREATE TRIGGER leaderboard_snapshot_inserted AFTER INSERT ON leaderboard_snapshot BEGIN
-                    UPDATE warehouse_counter SET value = value + 1 WHERE name = 'leaderboard_snapshot';
-                END;
-                CREATE TRIGGER leaderboard_snapshot_deleted AFTER DELETE ON leaderboard_snapshot BEGIN
-                    UPDATE warehouse_counter SET value = value + 1 WHERE name = 'leaderboard_snapshot';
-                END;
-                """)
-        }
+    /// v7: the published reports and the counters their digest reads.
+    static func createTables(_ db: Database) throws {
+        try db.execute(sql: """
+            -- The last reports published into each out folder: the digest of what
+            -- they depend on, of the files left there, and what run.json and the
+            -- terminal summary said.
+            CREATE TABLE report_publication (
+                out_path TEXT PRIMARY KEY, key TEXT NOT NULL, files TEXT NOT NULL,
+                manifest BLOB NOT NULL, rejects INTEGER NOT NULL, summary TEXT NOT NULL
+            ) WITHOUT ROWID;
+            -- Counters of writes that reports depend on beyond the inputs.
+            CREATE TABLE warehouse_counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+            INSERT INTO warehouse_counter VALUES ('leaderboard_snapshot', 0);
+            CREATE TRIGGER leaderboard_snapshot_inserted AFTER INSERT ON leaderboard_snapshot BEGIN
+                UPDATE warehouse_counter SET value = value + 1 WHERE name = 'leaderboard_snapshot';
+            END;
+            CREATE TRIGGER leaderboard_snapshot_deleted AFTER DELETE ON leaderboard_snapshot BEGIN
+                UPDATE warehouse_counter SET value = value + 1 WHERE name = 'leaderboard_snapshot';
+            END;
+            """)
     }
 
     /// v9: the snapshot counter moves once per stored board, from
@@ -31,17 +30,14 @@ enum PublicationSchema {
     ///
     /// A statement that fires a trigger needs a statement journal in a
     /// transaction, and once that journal outgrows 64 KiB SQLite keeps it in
-    /// a temporary file for the rest of the transaction: measured at medium,
-    /// the leaderboards' ~200k snapshot rows wrote 1.3 GB of 16 KiB pages
-    /// there (`strace`), on the report stage's writer thread. The digest only
+    /// a temporary file for the rest of the transaction, so every snapshot
+    /// row copies pages there, on the report stage's writer thread. The digest only
     /// needs the counter to move whenever a snapshot is written.
-    static func registerCounterWithoutTriggers(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v9: leaderboard snapshot counter without triggers") { db in
-            try db.execute(sql: """
-                DROP TRIGGER leaderboard_snapshot_inserted;
-                DROP TRIGGER leaderboard_snapshot_deleted;
-                """)
-        }
+    static func counterWithoutTriggers(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TRIGGER leaderboard_snapshot_inserted;
+            DROP TRIGGER leaderboard_snapshot_deleted;
+            """)
     }
 
     /// Moves the counter of leaderboard snapshot writes (part of the

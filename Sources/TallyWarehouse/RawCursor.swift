@@ -6,7 +6,7 @@ import GRDBSQLite
 ///
 /// The read-side twin of ``BulkStatement``, for scans of millions of rows
 /// (the match pass, the subscribers' events): GRDB's `Row` cursor copies each
-/// value into Swift types, which measured as most of those scans' time.
+/// value into Swift types, which would be most of those scans' time.
 final class RawCursor {
     private let statement: Statement
     private let db: Database

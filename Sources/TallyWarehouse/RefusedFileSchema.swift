@@ -6,17 +6,16 @@ import TallyIngest
 /// `tally report` run after `tally ingest` knows which tables lack a file
 /// and says so, as `tally run` does.
 enum RefusedFileSchema {
-    static func register(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v15: refused files") { db in
-            try db.execute(sql: """
-                -- One row per refused file (absolute path); none of its rows is loaded.
-                CREATE TABLE refused_file (
-                    path TEXT PRIMARY KEY, display_path TEXT NOT NULL, dataset TEXT NOT NULL,
-                    table_name TEXT NOT NULL, bytes INTEGER NOT NULL, reason TEXT NOT NULL,
-                    earlier_version_kept INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                """)
-        }
+    /// v15: the `refused_file` table.
+    static func createTable(_ db: Database) throws {
+        try db.execute(sql: """
+            -- One row per refused file (absolute path); none of its rows is loaded.
+            CREATE TABLE refused_file (
+                path TEXT PRIMARY KEY, display_path TEXT NOT NULL, dataset TEXT NOT NULL,
+                table_name TEXT NOT NULL, bytes INTEGER NOT NULL, reason TEXT NOT NULL,
+                earlier_version_kept INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            """)
     }
 }
 

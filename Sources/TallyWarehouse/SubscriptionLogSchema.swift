@@ -5,79 +5,75 @@ import TallyIngest
 /// Subscriber reports) as an append-only log, and the per-id winners derived
 /// from it after each load.
 ///
-/// The events used to be upserted into a table keyed by their random text
-/// id with a secondary index, so every row touched two B-trees at random
-/// (~100k rows/s on 2M events). Rows are now appended as read, and which row
+/// Rows are appended as read, not upserted into a table keyed by their
+/// random text id (every row would touch B-trees at random), and which row
 /// of a repeated id counts is decided once, by sorting, at the end of the
-/// ingest (``events``), exactly as the upsert decided it.
+/// ingest (``events``), with the rules an upsert would apply.
 enum SubscriptionLogSchema {
     /// The input tables (`InputFile.tableName`) whose rows are subscription events.
     static let inputs: Set<String> = [TableID.events.rawValue, "appStoreConnectReport"]
 
-    static func register(_ migrator: inout DatabaseMigrator) {
-        // Foreign keys on, so deleting the files below cascades to their other rows (rejects, counts).
-        migrator.registerMigration("v6: subscription event log", foreignKeyChecks: .immediate) { db in
-            try db.execute(sql: """
-                DROP TABLE subscription_event;
-                -- The files whose rows lived in the dropped table load again on the next
-                -- run. Subscription Event reports share the table name with Subscriber
-                -- reports; they reload too (they are small).
-                DELETE FROM input_file WHERE table_name IN ('events', 'appStoreConnectReport');
-                -- Every event row as read: appended, never updated.
-                CREATE TABLE subscription_event_row (
-                    id TEXT NOT NULL, app TEXT NOT NULL, user_id TEXT NOT NULL, event TEXT NOT NULL,
-                    product_id TEXT, context TEXT, at INTEGER NOT NULL,
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
-                );
-                -- No index on file_id: keeping one up to date cost ~1.4 s of the ~4.2 s of CPU it
-                -- took to load 2M events; without it, deleting an input_file row scans this log
-                -- (~0.2 s for 2M rows), as it scanned the keyed table this one replaces.
-                -- Derived: one row per event id (the first row within a file; a later-loaded
-                -- file's row replaces it), clustered in the order the KPIs read events: per
-                -- app and user, by time, then load order and line.
-                CREATE TABLE subscription_event (
-                    app TEXT NOT NULL, user_id TEXT NOT NULL, at INTEGER NOT NULL,
-                    load_seq INTEGER NOT NULL, line INTEGER NOT NULL,
-                    event TEXT NOT NULL, product_id TEXT, context TEXT, id TEXT NOT NULL, file_id INTEGER NOT NULL,
-                    PRIMARY KEY (app, user_id, at, load_seq, line)
-                ) WITHOUT ROWID;
-                """)
-        }
+    /// v6: the event log, replacing v3's keyed `subscription_event` table
+    /// (whose files load again). Registered with foreign keys on, so that
+    /// deleting those files cascades to their other rows (rejects, counts).
+    static func createLog(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE subscription_event;
+            -- The files whose rows lived in the dropped table load again on the next
+            -- run. Subscription Event reports share the table name with Subscriber
+            -- reports; they reload too (they are small).
+            DELETE FROM input_file WHERE table_name IN ('events', 'appStoreConnectReport');
+            -- Every event row as read: appended, never updated.
+            CREATE TABLE subscription_event_row (
+                id TEXT NOT NULL, app TEXT NOT NULL, user_id TEXT NOT NULL, event TEXT NOT NULL,
+                product_id TEXT, context TEXT, at INTEGER NOT NULL,
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE, line INTEGER NOT NULL
+            );
+            -- No index on file_id: keeping one up to date costs a third of the load's CPU;
+            -- without it, deleting an input_file row scans this log (rare, and short).
+            -- Derived: one row per event id (the first row within a file; a later-loaded
+            -- file's row replaces it), clustered in the order the KPIs read events: per
+            -- app and user, by time, then load order and line.
+            CREATE TABLE subscription_event (
+                app TEXT NOT NULL, user_id TEXT NOT NULL, at INTEGER NOT NULL,
+                load_seq INTEGER NOT NULL, line INTEGER NOT NULL,
+                event TEXT NOT NULL, product_id TEXT, context TEXT, id TEXT NOT NULL, file_id INTEGER NOT NULL,
+                PRIMARY KEY (app, user_id, at, load_seq, line)
+            ) WITHOUT ROWID;
+            """)
     }
 
-    /// v8, registered after v7 (``WarehouseSchema``): the counted events
+    /// v8, registered after v7 (``Migrations``): the counted events
     /// become a view over the log instead of a sorted copy of it.
     ///
-    /// Measured at medium (2M events): copying the winners into a table
-    /// clustered by app, user and time took ~2.8 s of the ingest's single
-    /// SQLite writer, the ingest's bottleneck. The KPI stage now sorts the
-    /// log as it reads it, on its own connection beside the statements and
-    /// leaderboards, where the time is free. The rows that lose to a
+    /// Copying the winners into a table clustered by app, user and time
+    /// would take seconds of the ingest's single SQLite writer, the
+    /// ingest's bottleneck. The KPI stage sorts the log as it reads it, on
+    /// its own connection beside the statements and leaderboards, where the
+    /// time is free. The rows that lose to a
     /// later-loaded file's row of the same id are kept in
     /// `subscription_event_superseded`, as swipes keep theirs.
-    static func registerLogView(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v8: subscription events read from the log") { db in
-            try db.execute(sql: """
-                DROP TABLE subscription_event;
-                -- Derived: the log rows that do not count (another row of their id, in a
-                -- later-loaded file, wins). Repeats within one file are rejects, gone from the log.
-                CREATE TABLE subscription_event_superseded (row INTEGER PRIMARY KEY);
-                INSERT INTO subscription_event_superseded (row)
-                SELECT row FROM (
-                    SELECT r.rowid AS row, ROW_NUMBER() OVER (PARTITION BY r.id ORDER BY f.load_seq DESC, r.line) AS rank
-                    FROM subscription_event_row r JOIN input_file f ON f.id = r.file_id
-                    WHERE r.id IN (SELECT id FROM subscription_event_row GROUP BY id HAVING count(*) > 1)
-                ) WHERE rank > 1;
-                -- The counted events, one per id, as the KPIs read them.
-                CREATE VIEW subscription_event AS
-                SELECT r.app, r.user_id, r.at, f.load_seq, r.line, r.event, r.product_id, r.context, r.id, r.file_id
+    static func logView(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE subscription_event;
+            -- Derived: the log rows that do not count (another row of their id, in a
+            -- later-loaded file, wins). Repeats within one file are rejects, gone from the log.
+            CREATE TABLE subscription_event_superseded (row INTEGER PRIMARY KEY);
+            INSERT INTO subscription_event_superseded (row)
+            SELECT row FROM (
+                SELECT r.rowid AS row, ROW_NUMBER() OVER (PARTITION BY r.id ORDER BY f.load_seq DESC, r.line) AS rank
                 FROM subscription_event_row r JOIN input_file f ON f.id = r.file_id
-                WHERE r.rowid NOT IN (SELECT row FROM subscription_event_superseded);
-                """)
-        }
+                WHERE r.id IN (SELECT id FROM subscription_event_row GROUP BY id HAVING count(*) > 1)
+            ) WHERE rank > 1;
+            -- The counted events, one per id, as the KPIs read them.
+            CREATE VIEW subscription_event AS
+            SELECT r.app, r.user_id, r.at, f.load_seq, r.line, r.event, r.product_id, r.context, r.id, r.file_id
+            FROM subscription_event_row r JOIN input_file f ON f.id = r.file_id
+            WHERE r.rowid NOT IN (SELECT row FROM subscription_event_superseded);
+            """)
     }
 
-    /// The events, one per id, with the upsert's old rules: within one file a
+    /// The events, one per id, by the rules of an upsert: within one file a
     /// repeated id keeps its first row and each repeat is a reject (stored
     /// with its file, line and id as the loader stored it, and counted in the
     /// file's `rows_rejected`, then dropped from the log); across files the
@@ -87,8 +83,8 @@ enum SubscriptionLogSchema {
     ///
     /// One sort, of the ids alone, to find the repeated ones (usually none),
     /// with a small page cache: SQLite sorts in memory up to the cache size,
-    /// and sorting 2M rows in one 256 MiB run measured slower (and 500 MiB of
-    /// RSS) than sorting 4 MiB runs and merging them.
+    /// and sorting in 4 MiB runs and merging them is faster than one large
+    /// run, and takes far less memory.
     static let events = Derivation(.subscriptionEvents, inputs: inputs) { db in
         let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
         try db.execute(sql: "PRAGMA cache_size = -4096")
@@ -113,8 +109,8 @@ enum SubscriptionLogSchema {
             """)
     }
 
-    /// Stores a reject for each repeat of an id within its file, worded as the
-    /// loaders worded it when the upsert refused the row, and adds them to
+    /// Stores a reject for each repeat of an id within its file, worded as a
+    /// loader words a row its upsert refuses, and adds them to
     /// the files' rejected counts. Only files loaded in this ingest have
     /// repeats left in the log (earlier ones were dropped when rejected).
     private static func rejectRepeats(_ db: Database) throws {

@@ -4,11 +4,10 @@ import GRDB
 /// repeat within the same file is refused, without a statement journal.
 ///
 /// `INSERT … ON CONFLICT DO UPDATE` (and `OR REPLACE`) needs a statement
-/// journal inside the ingest's transaction, and SQLite kept that journal in a
-/// temporary file for the rest of the transaction once one statement's
-/// outgrew 64 KiB: measured at medium (`perf trace`), the ~450k keyed rows
-/// (users, members, connections, …) wrote ~8 GB of 16 KiB journal pages to
-/// /var/tmp, each upsert copying the pages it touched. Here the row is
+/// journal inside the ingest's transaction, and SQLite keeps that journal in
+/// a temporary file for the rest of the transaction once one statement's
+/// outgrows 64 KiB, each upsert then copying the pages it touches there
+/// (gigabytes at medium: docs/performance.md). Here the row is
 /// inserted with `ON CONFLICT DO NOTHING`; only when its key is taken does
 /// an `UPDATE OR FAIL … WHERE file_id <> ?` replace a row of another file
 /// (the rare case: a key in two files). Neither needs the journal while the

@@ -31,14 +31,13 @@ public final class Warehouse {
         config.busyMode = .timeout(Warehouse.busyTimeout)
         config.prepareDatabase { db in
             // 16 KiB pages for a new warehouse (an existing one keeps its own):
-            // measured at medium, the derivations took 10–30% less time than
-            // with 4 KiB pages (fewer pages to sort through and to balance,
-            // a quarter of the reads and writes), the whole run ~2 s less.
-            // 64 KiB measured no better.
+            // the derivations have a quarter of the pages to sort through,
+            // balance, read and write that 4 KiB pages give them; larger
+            // pages gain nothing more (docs/performance.md).
             try db.execute(sql: "PRAGMA page_size = 16384")
-            // A rollback journal, not WAL, for the loads: large loads into a
-            // WAL re-wrote every spilled page as new frames (measured: a
-            // 3.7 GB WAL for 1.6 GB of input). With a rollback journal, pages
+            // A rollback journal, not WAL, for the loads: a large load into a
+            // WAL re-writes every spilled page as new frames (a WAL larger
+            // than the input). With a rollback journal, pages
             // appended to the file are not journaled at all; commits stay
             // atomic, and FULL sync makes them durable. Only the derived
             // tables are written in WAL mode, while reports read beside them
@@ -58,10 +57,9 @@ public final class Warehouse {
 
     /// SQLite's process-wide settings, made once before its first connection
     /// (afterwards SQLite refuses them, and keeps its defaults): allocations
-    /// are not counted. Counting takes a global mutex per allocation:
-    /// measured on a swipes-only medium ingest (10M rows), ~3% of all CPU
-    /// samples were in `pthread_mutex_lock`/`unlock`, none without it
-    /// (`perf record`). tally never asks SQLite how much memory it uses.
+    /// are not counted. Counting takes a global mutex per allocation, a
+    /// visible share of a large load's CPU; tally never asks SQLite how much
+    /// memory it uses.
     static let processSettings: Void = { _ = tally_sqlite_stop_counting_memory() }()
 
     /// The page cache and sorting settings of every connection to a warehouse.

@@ -20,7 +20,7 @@ extension WarehouseReader {
     /// check-ins, when that is another one (found at ingest: see
     /// ``CheckinLogSchema/winners``). The check-ins come in one scan of
     /// `checkin_winner`'s order, each row's fields looked up in the log, read
-    /// as bytes (a million rows through GRDB `Row`s measured twice the time).
+    /// as bytes (GRDB `Row`s would double the time of a million rows).
     public func forEachChallenge(_ body: (ChallengePartition) throws -> Void) throws {
         let paths = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_file")
             .map { ($0[0] as Int64, $0[1] as String) })

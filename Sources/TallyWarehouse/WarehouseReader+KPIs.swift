@@ -50,8 +50,8 @@ extension WarehouseReader {
     /// read in place: a String is made per user, not per row, and product
     /// ids, contexts and file paths are made once each. The sort runs with a
     /// 4 MiB page cache: SQLite's sorter keeps up to the cache size in memory
-    /// per thread, and 4 MiB runs merged measured fastest for 2M events
-    /// (2.8 s; 3.1 s at 16 MiB, 4.0 s at 64 MiB), with the least memory.
+    /// per thread, and merging 4 MiB runs is faster than sorting in larger
+    /// ones, with the least memory (docs/performance.md).
     public func forEachSubscriber(_ body: (_ app: String, _ userId: String, _ events: [SubscriptionEvent], _ ids: [String]) throws -> Void) throws {
         let paths = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_file")
             .map { ($0[0] as Int64, $0[1] as String) })

@@ -1,56 +1,42 @@
 import GRDB
 
-/// The warehouse schema, as GRDB migrations, and the derived tables kept up
-/// to date at the end of each ingest.
+/// The warehouse's own tables (the input files and their rejects), and the
+/// derived tables kept up to date at the end of each ingest.
 ///
-/// Each dataset keeps its tables in a file of its own (`ExpensesSchema`, …)
-/// and is listed here once. A migration, once released, is never edited:
-/// later versions add new ones.
+/// Each dataset keeps its tables in a file of its own (`ExpensesSchema`, …);
+/// ``Migrations`` lists every migration, in order, once. A migration, once
+/// released, is never edited: later versions add new ones.
 enum WarehouseSchema {
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: input files") { db in
-            try db.execute(sql: """
-                CREATE TABLE input_file (
-                    id INTEGER PRIMARY KEY,
-                    path TEXT NOT NULL UNIQUE,          -- absolute path: a file's identity
-                    display_path TEXT NOT NULL,         -- relative to its data folder
-                    dataset TEXT NOT NULL,
-                    table_name TEXT NOT NULL,
-                    bytes INTEGER NOT NULL,
-                    sha256 TEXT NOT NULL,
-                    load_seq INTEGER NOT NULL,          -- order of loading, for latest-wins ties
-                    rows_read INTEGER NOT NULL DEFAULT 0,
-                    rows_rejected INTEGER NOT NULL DEFAULT 0,   -- rejected while reading
-                    rows_superseded INTEGER NOT NULL DEFAULT 0,
-                    unknown_fields TEXT NOT NULL DEFAULT ''
-                );
-                CREATE INDEX input_file_sha ON input_file(sha256);
+    /// The schema every warehouse is brought to when it opens (``Migrations``).
+    static var migrator: DatabaseMigrator { Migrations.migrator }
 
-                CREATE TABLE ingest_reject (
-                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE,
-                    line INTEGER NOT NULL,
-                    record_id TEXT NOT NULL,
-                    reason TEXT NOT NULL
-                );
-                CREATE INDEX ingest_reject_file ON ingest_reject(file_id);
-                """)
-        }
-        ExpensesSchema.register(&migrator)
-        FitnessSchema.register(&migrator)
-        KPISchema.register(&migrator)
-        CheckinLogSchema.register(&migrator)
-        SwipeLogSchema.register(&migrator)
-        SubscriptionLogSchema.register(&migrator)
-        PublicationSchema.register(&migrator)
-        SubscriptionLogSchema.registerLogView(&migrator)
-        PublicationSchema.registerCounterWithoutTriggers(&migrator)
-        DeferredForeignKeys.register(&migrator)
-        FitnessSchema.registerActivityView(&migrator)
-        registerPendingDerivations(&migrator)
-        ExpensesSchema.registerNarrowWinners(&migrator)
-        RefusedFileSchema.register(&migrator)
-        return migrator
+    /// v0: the input files and the rows rejected while reading them.
+    static func createInputFiles(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE input_file (
+                id INTEGER PRIMARY KEY,
+                path TEXT NOT NULL UNIQUE,          -- absolute path: a file's identity
+                display_path TEXT NOT NULL,         -- relative to its data folder
+                dataset TEXT NOT NULL,
+                table_name TEXT NOT NULL,
+                bytes INTEGER NOT NULL,
+                sha256 TEXT NOT NULL,
+                load_seq INTEGER NOT NULL,          -- order of loading, for latest-wins ties
+                rows_read INTEGER NOT NULL DEFAULT 0,
+                rows_rejected INTEGER NOT NULL DEFAULT 0,   -- rejected while reading
+                rows_superseded INTEGER NOT NULL DEFAULT 0,
+                unknown_fields TEXT NOT NULL DEFAULT ''
+            );
+            CREATE INDEX input_file_sha ON input_file(sha256);
+
+            CREATE TABLE ingest_reject (
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE,
+                line INTEGER NOT NULL,
+                record_id TEXT NOT NULL,
+                reason TEXT NOT NULL
+            );
+            CREATE INDEX ingest_reject_file ON ingest_reject(file_id);
+            """)
     }
 
     /// Append-only logs that name their file without a foreign key (see
@@ -75,10 +61,8 @@ enum WarehouseSchema {
     /// derivation removes its name in the transaction that rebuilds it. A
     /// run stopped in between leaves the names, and the next run rebuilds
     /// those tables before any report reads them.
-    static func registerPendingDerivations(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v13: pending derivations") { db in
-            try db.execute(sql: "CREATE TABLE derivation_pending (name TEXT PRIMARY KEY) WITHOUT ROWID")
-        }
+    static func createPendingDerivations(_ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE derivation_pending (name TEXT PRIMARY KEY) WITHOUT ROWID")
     }
 }
 

@@ -3,10 +3,9 @@ import Foundation
 
 /// The decompressed bytes of a gzip file, inflated as they are read.
 ///
-/// Inflates with Intel's ISA-L (`isal_inflate`), not zlib: measured on the
-/// medium swipes file (778 MB of gzip, 10M lines), ISA-L's `igzip -dc` took
-/// 2.5 s where zlib took ~4.5 s of the inflating thread (and `gzip -dc`
-/// 9.3 s); inflating is the longest part of reading a gzip input.
+/// Inflates with Intel's ISA-L (`isal_inflate`), not zlib: inflating is the
+/// longest part of reading a gzip input, and ISA-L does it in about half
+/// zlib's time (figures in docs/performance.md).
 ///
 /// Handles multi-member files (concatenated gzip streams, as `cat a.gz b.gz`
 /// makes) and checks each member's CRC. Corrupt data, or a file that ends in

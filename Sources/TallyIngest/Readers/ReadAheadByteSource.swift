@@ -4,11 +4,10 @@ import Foundation
 /// few buffers, so that producing them (inflating gzip) overlaps with the
 /// reader parsing what came before.
 ///
-/// Measured at medium: the swipes' reading thread (10M rows from 742 MB of
-/// gzip) was the longest piece of work of the ingest, ~5 s of its ~11 s in
-/// zlib (`perf`; ISA-L inflates since, ``GzipByteSource``); the other core
-/// had idle time left while that thread ran alone: a swipes-only run loaded
-/// in ~8.6 s instead of ~9.7 s. Bytes and errors arrive in the order the source gives them; an
+/// The swipes' reading thread is the longest piece of work of the ingest,
+/// and inflating (``GzipByteSource``) a large part of it; when that thread
+/// runs alone (a swipes-only run), the other core is otherwise idle.
+/// Bytes and errors arrive in the order the source gives them; an
 /// error is thrown after every byte read before it. Memory: `depth` buffers
 /// of `chunkSize` bytes. A reader that stops early (its value released)
 /// stops the thread, which has ended when the value is gone.

@@ -8,9 +8,8 @@ import Glibc
 /// (``FileFingerprint``), computed in order on a thread of its own while
 /// earlier files load.
 ///
-/// Hashing is a pass over every byte of those files (~1.2 s of one core for
-/// the 1.6 GB of the medium bench, on a rerun) that the loads would
-/// otherwise wait for, file after file. The thread
+/// Hashing is a pass over every byte of those files (about a second of one
+/// core per 1.6 GB) that the loads would otherwise wait for, file after file. The thread
 /// runs at the lowest priority: while a load keeps both cores busy (a
 /// reading thread and the writer), hashing ahead would only slow it down.
 /// So that a load never waits for that thread while the cores are busy
@@ -20,8 +19,8 @@ import Glibc
 /// Only files whose fingerprint decides whether they load need it first
 /// (a path the warehouse already holds, unchanged or not). A new table file
 /// is hashed by its reader as it loads (``TallyIngest/TableReader/fingerprint``):
-/// hashing ahead read every input byte twice, and that second read was ~1.4 s
-/// of kernel copying at medium, on cores the loads keep busy.
+/// hashing it ahead would read every input byte twice, the second read's
+/// kernel copying on cores the loads keep busy.
 final class FingerprintsAhead: @unchecked Sendable {
     typealias Fingerprint = (bytes: Int64, sha256: String)
     private let urls: [URL?]

@@ -6,17 +6,16 @@ import TallyWarehouse
 /// ``SwipeStager``; a gzip file is inflated ahead on a thread of its own,
 /// ``TallyIngest/ReadAheadByteSource``), the writer stores each batch.
 ///
-/// Measured at medium scale (10M swipes, per-thread CPU of a swipes-only
-/// load): reading and staging ~6.3 s of one core, SQLite's appends ~6 s,
-/// inflating ~2.5 s (ISA-L); overlapped, the file loads in ~8.5–9 s.
+/// Reading and staging, storing, and inflating each take seconds of a core
+/// at medium scale; overlapped, the file loads in about the time of the
+/// longest.
 ///
 /// Up to 32 staged batches (~35 MB) wait for the writer, and it stores all
 /// those waiting in one turn: the writer also serves the other datasets'
 /// lane (``WriterLanes``), whose batches take tens of milliseconds each
-/// (8,192 check-ins of ~550 bytes), and with 4 batches stored one per turn
-/// the swipes' reading thread measured ~0.2–0.4 of a core for most of the
-/// medium load, waiting; now it keeps ~0.6 and both cores stay busy (loads
-/// ~19.5 → ~17 s).
+/// (8,192 check-ins of ~550 bytes). With a few batches stored one per turn
+/// the swipes' reading thread would spend most of the load waiting; this
+/// way both cores stay busy.
 enum SwipesBulkLoad {
     @Sendable static func load(_ reader: TableReader, _ fields: [String], _ fileId: Int64,
                                _ session: IngestSession, _ sink: LoadSink) throws -> Int {

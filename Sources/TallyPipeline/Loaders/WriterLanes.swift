@@ -6,10 +6,10 @@ import Foundation
 ///
 /// A lane is a sequence of file loads; where it needs the warehouse it calls
 /// ``onWriter(_:)``, which runs the work on the writer thread between other
-/// lanes' work, and waits for it. Measured at medium: the swipes' reading
-/// thread keeps a core busy for ~11 s while their writer is idle half that
-/// time, and the other datasets' loads are writer-bound with a core to
-/// spare: as two lanes, the loads took ~20 s instead of ~24 s.
+/// lanes' work, and waits for it. The swipes' reading thread keeps a core
+/// busy while their writer is idle half that time, and the other datasets'
+/// loads are writer-bound with a core to spare: as two lanes, each fills
+/// the other's gaps.
 ///
 /// When both lanes wait for the writer, the first lane's work goes first:
 /// a lane whose reading thread is the slower part (the swipes) waits behind

@@ -5,8 +5,8 @@ import TallyWarehouse
 /// warehouse rebuilds them on another thread (``Warehouse/derivePending(ready:)``),
 /// so that each stage starts as soon as its own tables are ready.
 ///
-/// Measured at medium scale: the derived tables took ~7 s after the loads,
-/// mostly on one core, and every report waited for all of them.
+/// Rebuilding the derived tables takes seconds, mostly on one core: no
+/// report should wait for all of them.
 final class DerivedTablesGate: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: Set<DerivedTable>

@@ -168,16 +168,15 @@ public struct IngestStage {
     /// swipes' reading thread keeps a core busy while their writer idles half
     /// the time; the other datasets' loads keep the writer busy and leave a
     /// core idle: side by side (``WriterLanes``) each fills the other's gaps.
-    /// The events balance the lanes: measured at medium, the swipes' lane
-    /// alone (~11.8 s) ended ~3.5 s before the other, and with the whole
-    /// subscriptions dataset ~2.4 s after it; with the events alone they end
-    /// about together. The events go first: loaded last, their writes (like
-    /// the check-ins', the other lane's last) left the writer the only busy
-    /// thread for the loads' last seconds; the swipes, mostly reading, now
-    /// end beside the check-ins (medium, four alternating runs: ingest
-    /// 14.8 s against 15.3 s on average). A table's files all go to one lane,
-    /// in their order, so load order (`load_seq`) still decides between two
-    /// files of a table as it did in one sequence.
+    /// The events balance the lanes: the swipes' lane alone ends well
+    /// before the other, and with the whole subscriptions dataset well
+    /// after it; with the events alone they end about together. The events
+    /// go first: loaded last, their writes (like the check-ins', the other
+    /// lane's last) would leave the writer the only busy thread for the
+    /// loads' last seconds; the swipes, mostly reading, end beside the
+    /// check-ins. Figures in docs/performance.md. A table's files all go to
+    /// one lane, in their order, so load order (`load_seq`) decides between
+    /// two files of a table as it would in one sequence.
     static func lanes(_ files: [InputFile]) -> [[Int]] {
         let events = files.indices.filter { files[$0].table == .events }
         let swipes = files.indices.filter { files[$0].dataset == "swipes" }

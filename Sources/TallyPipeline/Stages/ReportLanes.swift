@@ -6,10 +6,9 @@ import TallyReports
 /// other on the calling thread, and the stages that compute on one thread
 /// and only read (activity, KPIs) on a thread of their own, beside them.
 ///
-/// Measured at medium scale: run one after the other, the four stages kept
-/// ~1.2 cores busy on average (activity and KPIs ~4.5 s on one); side by
-/// side, those seconds overlap the parallel stages' waits (SQLite reads,
-/// file writes).
+/// Run one after the other, the four stages would keep little more than one
+/// core busy (activity and KPIs compute on one); side by side, those
+/// seconds overlap the parallel stages' waits (SQLite reads, file writes).
 ///
 /// Each lane gathers its files in its own ``OutputSet``; the side lane's
 /// join the main set once both lanes finished, so nothing is moved into

@@ -7,8 +7,8 @@ import TallyWarehouse
 /// read connection and starts once the tables it reads are committed
 /// (``DerivedTablesGate``).
 ///
-/// Measured at medium scale: the derived tables took ~7 s after the loads
-/// and kept ~1.1 cores busy, and every report waited for all of them.
+/// Rebuilding the derived tables takes seconds, mostly on one core; run
+/// before the reports, every report would wait for all of them.
 enum ReportsBesideDerivations {
     static func run(_ stages: [any ReportStage], context: ReportContext,
                     pending: Set<DerivedTable>) throws -> (reports: [ReportOutcome], derivations: [DerivationTiming]) {

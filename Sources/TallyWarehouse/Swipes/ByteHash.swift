@@ -2,9 +2,9 @@
 /// person index, the swipe id filter, string caches): stable across runs and
 /// processes (Swift's `Hasher` is seeded per process), and never stored.
 ///
-/// Eight bytes per step: the byte-at-a-time FNV-1a it replaces measured
-/// ~1.3% of a swipes load, hashing ~76 bytes of ids per swipe. Hand-written
-/// for that reason (the package mirror has no byte hash); every user of it
+/// Eight bytes per step, not one (as FNV-1a): a swipe's ids are ~76 bytes,
+/// hashed on every row of a swipes load. Hand-written for that reason (the
+/// package mirror has no byte hash); every user of it
 /// checks hits against the bytes, so only spread matters, not strength.
 enum ByteHash {
     static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {

@@ -2,15 +2,15 @@
 /// without sorting every swipe.
 ///
 /// A repeated swipe id is rare (a re-sent export row), but finding them with
-/// SQL meant sorting all 10M ids of a month (~15 s measured). The filter
+/// SQL means sorting every id of a month (10M at medium). The filter
 /// answers "maybe seen" for every repeat and for a small share of new ids
 /// (false positives, a fraction of a percent at the sizing below); those ids
 /// become candidates whose rows are then compared exactly in SQL, so the
 /// result is exact.
 ///
 /// Blocked: all probes of an id fall in one 512-bit block (one cache line),
-/// so an insert costs one cache miss instead of one per probe (a plain Bloom
-/// filter measured 5% of the swipes load). Memory is 16 bits per expected id,
+/// so an insert costs one cache miss instead of one per probe, on every
+/// row of a swipes load. Memory is 16 bits per expected id,
 /// at least 16 MiB and at most 128 MiB (past ~64M ids the false-positive
 /// rate rises; correctness never depends on it). Written by hand: the package
 /// mirror has no Bloom filter.

@@ -5,50 +5,49 @@ import TallyCore
 /// The swipes of `swipes/` (FypMatch), stored compactly, and their derived
 /// tables: the superseded repeats of an id and the matches.
 ///
-/// Measured at medium scale (10M swipes): the v3 layout (text user ids, a
-/// full copy of the winners, a sort of every id and a sort by pair over
-/// strings) spent ~75 s in derivations. Here a swipe row names its users by
-/// number (`swipe_person`), repeated ids are found with a Bloom filter while
-/// loading (``SwipeIdFilter``) and settled exactly in SQL over the few
-/// candidates, and the match pass sorts integers.
+/// A swipe row names its users by number (`swipe_person`), repeated ids
+/// are found with a Bloom filter while loading (``SwipeIdFilter``) and
+/// settled exactly in SQL over the few candidates, and the match pass sorts
+/// integers: no copy of the winners, no sort of every id, no sort by pair
+/// over text ids, which together take minutes at medium scale.
 enum SwipeLogSchema {
-    static func register(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v5: compact swipe log") { db in
-            // The files whose rows lived in the old tables load again.
-            try db.execute(sql: """
-                DELETE FROM input_file WHERE table_name = 'swipes';
-                DROP TABLE swipe_match;
-                DROP TABLE swipe;
-                DROP TABLE swipe_row;
-                CREATE TABLE swipe_person (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-                -- Every swipe row as read, append-only. No foreign key and no index
-                -- on file_id: keeping them measured as ~3 s of CPU per 10M rows
-                -- loaded. The rows of an unloaded file are deleted by
-                -- IngestSession (WarehouseSchema.logsWithoutForeignKey), a scan.
-                CREATE TABLE swipe_row (
-                    id TEXT NOT NULL,
-                    from_person INTEGER NOT NULL, to_person INTEGER NOT NULL,
-                    action TEXT NOT NULL, at INTEGER NOT NULL,
-                    file_id INTEGER NOT NULL, line INTEGER NOT NULL
-                );
-                -- Ids that may repeat (a superset: the Bloom filter's "maybe seen").
-                CREATE TABLE swipe_id_candidate (id TEXT PRIMARY KEY) WITHOUT ROWID;
-                -- Derived: rows of a repeated id that do not count (all but the
-                -- first row of the latest-loaded file holding the id).
-                CREATE TABLE swipe_superseded (row INTEGER PRIMARY KEY);
-                -- Derived: every match (user_a < user_b by person number) and the instant it formed.
-                CREATE TABLE swipe_match (
-                    user_a INTEGER NOT NULL, user_b INTEGER NOT NULL, formed_at INTEGER NOT NULL,
-                    PRIMARY KEY (user_a, user_b)
-                ) WITHOUT ROWID;
-                CREATE INDEX swipe_match_formed ON swipe_match(formed_at);
-                -- The accepted swipes as the contract names them, for queries by hand.
-                CREATE VIEW swipe AS
-                SELECT r.id, p.name AS from_user, q.name AS to_user, r.action, r.at, r.file_id, r.line
-                FROM swipe_row r JOIN swipe_person p ON p.id = r.from_person JOIN swipe_person q ON q.id = r.to_person
-                WHERE r.rowid NOT IN (SELECT row FROM swipe_superseded);
-                """)
-        }
+    /// v5: the compact swipe log and its derived tables, replacing v3's
+    /// swipe tables (whose files load again).
+    static func createLog(_ db: Database) throws {
+        // The files whose rows lived in the old tables load again.
+        try db.execute(sql: """
+            DELETE FROM input_file WHERE table_name = 'swipes';
+            DROP TABLE swipe_match;
+            DROP TABLE swipe;
+            DROP TABLE swipe_row;
+            CREATE TABLE swipe_person (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+            -- Every swipe row as read, append-only. No foreign key and no index
+            -- on file_id: keeping them up to date is a large share of the load's
+            -- CPU. The rows of an unloaded file are deleted by
+            -- IngestSession (WarehouseSchema.logsWithoutForeignKey), a scan.
+            CREATE TABLE swipe_row (
+                id TEXT NOT NULL,
+                from_person INTEGER NOT NULL, to_person INTEGER NOT NULL,
+                action TEXT NOT NULL, at INTEGER NOT NULL,
+                file_id INTEGER NOT NULL, line INTEGER NOT NULL
+            );
+            -- Ids that may repeat (a superset: the Bloom filter's "maybe seen").
+            CREATE TABLE swipe_id_candidate (id TEXT PRIMARY KEY) WITHOUT ROWID;
+            -- Derived: rows of a repeated id that do not count (all but the
+            -- first row of the latest-loaded file holding the id).
+            CREATE TABLE swipe_superseded (row INTEGER PRIMARY KEY);
+            -- Derived: every match (user_a < user_b by person number) and the instant it formed.
+            CREATE TABLE swipe_match (
+                user_a INTEGER NOT NULL, user_b INTEGER NOT NULL, formed_at INTEGER NOT NULL,
+                PRIMARY KEY (user_a, user_b)
+            ) WITHOUT ROWID;
+            CREATE INDEX swipe_match_formed ON swipe_match(formed_at);
+            -- The accepted swipes as the contract names them, for queries by hand.
+            CREATE VIEW swipe AS
+            SELECT r.id, p.name AS from_user, q.name AS to_user, r.action, r.at, r.file_id, r.line
+            FROM swipe_row r JOIN swipe_person p ON p.id = r.from_person JOIN swipe_person q ON q.id = r.to_person
+            WHERE r.rowid NOT IN (SELECT row FROM swipe_superseded);
+            """)
     }
 
     /// The input table (`InputFile.tableName`) of the swipes log.
@@ -71,9 +70,8 @@ enum SwipeLogSchema {
     ///
     /// One scan of the log finds the rows that may hold a repeated id and,
     /// when the likes and reports fit `budget`, collects them for the match
-    /// pass too (a 10M-row scan takes ~1.3 s at medium, and the match pass
-    /// scanned the log again): their sort and fold are then left as a tail
-    /// (~1.3 s at medium). Otherwise the pass reads the log partition by
+    /// pass too, which then need not scan the log again: their sort and fold
+    /// are left as a tail. Otherwise the pass reads the log partition by
     /// partition (``deriveMatches(_:budget:likesAndReports:)``).
     private static func deriveLeavingTail(_ db: Database, budget: Int) throws -> DerivationTail? {
         var scan = try scanLog(db, budget: budget)
@@ -123,10 +121,9 @@ enum SwipeLogSchema {
     /// caller compares the ids exactly), counts the likes and reports, and
     /// collects them as pairs while they fit `budget` bytes.
     ///
-    /// Measured at medium scale: probing the candidates' text index once per
-    /// row (`id IN (SELECT …)`, ~9 text comparisons each) took ~3 s for 10M
-    /// rows; hashing each id in place and looking it up in memory takes a
-    /// fraction of that. Memory grows with the candidates (8 bytes each),
+    /// Each id is hashed in place and looked up in memory: probing the
+    /// candidates' text index once per row (`id IN (SELECT …)`, ~9 text
+    /// comparisons each) costs many times that. Memory grows with the candidates (8 bytes each),
     /// not with the swipes, beside the pairs' budget.
     private static func scanLog(_ db: Database, budget: Int) throws -> LogScan {
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS swipe_candidate_row (row INTEGER PRIMARY KEY)")
@@ -189,17 +186,16 @@ enum SwipeLogSchema {
     }
 
     /// Memory for one partition of the match pass. Each partition is one
-    /// scan of `swipe_row` (~3.5 s for the 50M rows of the large scale), so a
-    /// roomier budget means fewer scans: 128 MiB makes medium one partition
-    /// and large five.
+    /// scan of `swipe_row`, so a roomier budget means fewer scans: 128 MiB
+    /// makes medium one partition and large five.
     static let matchPassBudget = 128 << 20
 
     /// The match pass, partition by partition of pairs (`(from + to) % n`,
     /// n sized so a partition's swipes fit ``matchPassBudget``): a
     /// partition's swipes are read, sorted by pair in memory and folded with
-    /// the rule. Measured at medium scale (5.2M likes and reports): SQLite's
-    /// sorter took ~8 s to order them by pair; this takes ~2 s, and memory
-    /// stays bounded whatever the month's size.
+    /// the rule. Sorting fixed-size pairs in memory is several times faster
+    /// than SQLite's sorter over the same rows, and memory stays bounded
+    /// whatever the month's size.
     /// `likesAndReports` sizes the partitions: the log's rows whose action
     /// is not a pass (counted here when not given).
     static func deriveMatches(_ db: Database, budget: Int = matchPassBudget, likesAndReports: Int? = nil) throws {
@@ -208,9 +204,9 @@ enum SwipeLogSchema {
         var rows: [PairRow] = []
         rows.reserveCapacity(likesAndReports / partitions + likesAndReports / (8 * partitions) + 16)
         // The superseded rows (few: the repeats) are skipped by walking their
-        // sorted rowids beside the scan, which runs in rowid order; a
+        // sorted rowids beside the scan, which runs in rowid order: a
         // `NOT IN` probe on every row, and the partition test when there is
-        // one partition, measured ~0.3 s of a 0.8 s scan at medium.
+        // one partition, would be a third of the scan.
         let superseded = try Int64.fetchAll(db, sql: "SELECT row FROM swipe_superseded ORDER BY row")
         for partition in 0..<partitions {
             rows.removeAll(keepingCapacity: true)

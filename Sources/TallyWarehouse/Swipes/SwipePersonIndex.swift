@@ -6,7 +6,7 @@ import Foundation
 /// shorter and let the match pass sort integers instead of text (FypMatch's
 /// Firestore uids are 28 bytes). Lookups hash the field's bytes in place:
 /// there are 20M of them per month at medium scale, and making a String or
-/// probing a `Dictionary` per lookup measured as ~15% of the swipes load.
+/// probing a `Dictionary` per lookup would be a large share of the swipes load.
 /// Hand-written for that reason: an open-addressing table over a byte arena.
 /// Memory grows with users, not with swipes.
 struct SwipePersonIndex {
@@ -15,8 +15,8 @@ struct SwipePersonIndex {
     private var ends: [Int] = [0]
     /// By hash slot: the person's number in the low 32 bits (0: empty) and
     /// the high 32 bits of the name's hash above them, so a probe that
-    /// misses touches only this array (with the hashes kept apart, probes
-    /// measured ~4 cache misses per lookup, ~7% of a swipes load). The count
+    /// misses touches only this array (with the hashes kept apart, a probe
+    /// would cost a cache miss more per slot looked at). The count
     /// of slots is a power of two.
     private var slots: [UInt64] = Array(repeating: 0, count: 1024)
     /// The first number not yet handed out to the warehouse (see ``takeAdded()``).

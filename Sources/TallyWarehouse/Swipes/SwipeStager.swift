@@ -18,7 +18,7 @@ public final class SwipeStager: @unchecked Sendable {
     /// them plus about `incomingBytes` of new swipes.
     init(_ db: Database, incomingBytes: Int64) throws {
         let stored = try Int.fetchOne(db, sql: "SELECT count(*) FROM swipe_row") ?? 0
-        // A swipe line takes ≥ 40 bytes even gzipped (measured ~78), so this
+        // A swipe line takes ≥ 40 bytes even gzipped (typically ~78), so this
         // over-counts rows: the filter errs on the roomy side.
         ids = SwipeIdFilter(expected: stored + Int(incomingBytes / 40))
         let people = try RawCursor(db, sql: "SELECT id, name FROM swipe_person ORDER BY id")
@@ -49,8 +49,8 @@ public final class SwipeStager: @unchecked Sendable {
     ///
     /// Batched for memory-level parallelism: each lookup is a cache miss
     /// or three in tables of megabytes (person slots, names, filter blocks),
-    /// and one lookup after another measured ~14% of a swipes load waiting
-    /// on memory. Rows go in chunks: first every chunk row's slots and
+    /// and one lookup after another would leave the thread waiting on
+    /// memory. Rows go in chunks: first every chunk row's slots and
     /// blocks are touched (independent loads the CPU overlaps), then the
     /// names those slots point to, then the lookups proper, which hit.
     public func seal(_ batch: inout SwipeBatch) {

@@ -1,0 +1,57 @@
+import GRDB
+
+/// Every migration of the warehouse schema, in the order it runs, each under
+/// its one name: this list is the whole history of the schema. Each body
+/// lives with its dataset's tables (`ExpensesSchema`, …); what the tables
+/// hold is in `docs/warehouse.md`.
+///
+/// GRDB records each applied name in `grdb_migrations` and runs, on opening,
+/// the names it does not find there, in this order. A released migration is
+/// therefore never edited or moved, and renamed only by merging its former
+/// name (as `v0` is): a change to the schema is a new entry at the end.
+///
+/// ```swift
+/// try Migrations.migrator.migrate(queue)   // what `Warehouse(path:)` does
+/// ```
+enum Migrations {
+    /// The names, in order (for tests and docs).
+    static var names: [String] { migrator.migrations }
+
+    /// The names the first migration was applied under before it was
+    /// `v0` (GRDB replaces them in `grdb_migrations` without running it again).
+    static let formerNamesOfInputFiles: Set<String> = ["v1: input files"]
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        // Once named "v1: input files", beside "v1: expenses". On a warehouse
+        // that applied it under that name, GRDB renames its row in
+        // `grdb_migrations`, in the migration's transaction, and this body
+        // creates nothing. Foreign keys stay on: nothing here alters a table,
+        // and GRDB's deferred check would otherwise scan every foreign key of
+        // an existing warehouse once.
+        migrator.registerMigration("v0: input files", foreignKeyChecks: .immediate,
+                                   merging: formerNamesOfInputFiles) { db, formerlyApplied in
+            if formerlyApplied.isEmpty { try WarehouseSchema.createInputFiles(db) }
+        }
+        migrator.registerMigration("v1: expenses", migrate: ExpensesSchema.createTables)
+        migrator.registerMigration("v2: fitness and health", migrate: FitnessSchema.createTables)
+        migrator.registerMigration("v3: swipes and subscriptions", migrate: KPISchema.createTables)
+        migrator.registerMigration("v4: check-in log", migrate: CheckinLogSchema.createLog)
+        migrator.registerMigration("v5: compact swipe log", migrate: SwipeLogSchema.createLog)
+        // Foreign keys on, so deleting the reloaded files cascades to their other rows (rejects, counts).
+        migrator.registerMigration("v6: subscription event log", foreignKeyChecks: .immediate,
+                                   migrate: SubscriptionLogSchema.createLog)
+        migrator.registerMigration("v7: report publications", migrate: PublicationSchema.createTables)
+        migrator.registerMigration("v8: subscription events read from the log", migrate: SubscriptionLogSchema.logView)
+        migrator.registerMigration("v9: leaderboard snapshot counter without triggers",
+                                   migrate: PublicationSchema.counterWithoutTriggers)
+        migrator.registerMigration("v10: log foreign keys checked at commit", migrate: DeferredForeignKeys.deferLogKeys)
+        migrator.registerMigration("v11: every foreign key to input files checked at commit",
+                                   migrate: DeferredForeignKeys.deferRemainingKeys)
+        migrator.registerMigration("v12: activity days as a view", migrate: FitnessSchema.activityView)
+        migrator.registerMigration("v13: pending derivations", migrate: WarehouseSchema.createPendingDerivations)
+        migrator.registerMigration("v14: narrow expense winners", migrate: ExpensesSchema.narrowWinners)
+        migrator.registerMigration("v15: refused files", migrate: RefusedFileSchema.createTable)
+        return migrator
+    }
+}
