@@ -66,7 +66,10 @@ struct LeaderboardWorkbookTests {
         #expect(try book.cell("Outubro Ativo", "B6")?.string == "novo")
         #expect(try book.cell("Outubro Ativo", "B7")?.number == 0)
         #expect(try book.numberFormat("Outubro Ativo", "B5") == "\"▲\"0;\"▼\"0;\"–\"")
-        #expect(try book.isRightAligned("Outubro Ativo", "B3"))     // the heading sits over its numbers
+        // The change column is centred, heading and values, so it never touches the name after it.
+        #expect(try book.horizontalAlignment("Outubro Ativo", "B3") == "center")
+        #expect(try book.horizontalAlignment("Outubro Ativo", "B4") == "center")
+        #expect(try book.isRightAligned("Outubro Ativo", "E3"))     // a heading sits over its numbers
         #expect(try !book.isRightAligned("Outubro Ativo", "C3"))
     }
 

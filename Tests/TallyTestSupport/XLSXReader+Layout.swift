@@ -118,10 +118,15 @@ extension XLSXReader {
 
     /// Whether a cell is right-aligned by its style.
     public func isRightAligned(_ sheet: String, _ reference: String) throws -> Bool {
+        try horizontalAlignment(sheet, reference) == "right"
+    }
+
+    /// A cell's horizontal alignment by its style (`left`, `center`, `right`), nil when it has none.
+    public func horizontalAlignment(_ sheet: String, _ reference: String) throws -> String? {
         guard let style = try XMLNode.parse(Data(sheetXML(sheet).utf8)).descendants("c")
-            .first(where: { $0.attributes["r"] == reference })?.attributes["s"].flatMap(Int.init) else { return false }
+            .first(where: { $0.attributes["r"] == reference })?.attributes["s"].flatMap(Int.init) else { return nil }
         let xfs = try XMLNode.parse(data("xl/styles.xml")).descendants("cellXfs").first?.children.filter { $0.name == "xf" } ?? []
-        guard style < xfs.count else { return false }
-        return xfs[style].descendants("alignment").first?.attributes["horizontal"] == "right"
+        guard style < xfs.count else { return nil }
+        return xfs[style].descendants("alignment").first?.attributes["horizontal"]
     }
 }

@@ -91,6 +91,7 @@ public final class ActivityWorkbook {
         try writeTrend(ranked)
         try scores.finish()
         try book.close()
+        try XLSXExactNumbers.rewrite(path: path)
     }
 
     private func writeSummary() throws {

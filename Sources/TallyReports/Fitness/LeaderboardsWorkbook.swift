@@ -27,7 +27,7 @@ public final class LeaderboardsWorkbook {
     public private(set) var boardCount = 0
 
     private struct Formats {
-        var title, header, numericHeader, date, integer, change, top, topInteger, topChange, link: XLSXFormat
+        var title, header, numericHeader, centeredHeader, date, integer, change, top, topInteger, topChange, link: XLSXFormat
     }
 
     public init(path: String, locale: ReportLocale, asOf: LocalDate, constantMemory: Bool = true) throws {
@@ -40,9 +40,13 @@ public final class LeaderboardsWorkbook {
             subject: asOf.description, author: "tally", chartSourceRows: 0))
         let date = try book.format(.date(locale.excelDateFormat))
         let header = try book.format(.header)
-        let change = XLSXStyle(numberFormat: Self.changeFormat, alignment: .right)
+        // Centred, so a change never touches the left-aligned name beside it.
+        let change = XLSXStyle(numberFormat: Self.changeFormat, alignment: .center)
+        var centeredHeader = header.style
+        centeredHeader.alignment = .center
         formats = Formats(title: try book.format(.title), header: header,
-                          numericHeader: try XLSXTable.rightAligned(header, in: book), date: date,
+                          numericHeader: try XLSXTable.rightAligned(header, in: book),
+                          centeredHeader: try book.format(centeredHeader), date: date,
                           integer: try book.format(.integer), change: try book.format(change),
                           top: try book.format(.highlight), topInteger: try book.format(XLSXStyle.integer.highlighted),
                           topChange: try book.format(change.highlighted), link: try book.format(.link))
@@ -89,8 +93,8 @@ public final class LeaderboardsWorkbook {
             (.rank, true), (.change, true), (.name, false), (.userId, false), (.checkins, true), (.minutes, true),
             (.currentStreak, true), (.bestStreak, true)]
         for (column, heading) in headings.enumerated() {
-            try sheet.write(locale.fitness(heading.0), row: 2, column: column,
-                            format: heading.numeric ? formats.numericHeader : formats.header)
+            let format = heading.0 == .change ? formats.centeredHeader : heading.numeric ? formats.numericHeader : formats.header
+            try sheet.write(locale.fitness(heading.0), row: 2, column: column, format: format)
         }
         try sheet.freeze(rows: 3)
         try sheet.repeatRowsWhenPrinted(0...2)

@@ -36,6 +36,7 @@ public enum KPIWorkbook {
         try writer.sharedPremium()
         try writer.appStoreEvents()
         try book.close()
+        try XLSXExactNumbers.rewrite(path: path)
     }
 
     /// How a cohort table's `Complete` column marks a cohort still inside its window.

@@ -5,7 +5,8 @@ import TallyCore
 ///
 /// Each heading is aligned like its column: right over numbers, money, dates
 /// and percentages (a column whose format has a number format), left over
-/// text. The header row repeats on every printed page.
+/// text; a text column right after a numeric one is indented one level, so
+/// the two never touch. The header row repeats on every printed page.
 ///
 /// Rows past the sheet's row limit (Excel's 1,048,576, header included)
 /// spill to a continuation sheet named `<name> (2)`, `<name> (3)`, … which
@@ -51,6 +52,9 @@ public final class XLSXTable {
     private let workbook: XLSXWorkbook
     private let headerFormat: XLSXFormat
     private let numericHeaderFormat: XLSXFormat
+    /// The heading format of the indented text columns (see ``init(workbook:name:columns:headerFormat:)``).
+    private let indentedHeaderFormat: XLSXFormat
+    private let indentedColumns: Set<Int>
     private var nextRow = 0
     private var finished = false
 
@@ -61,10 +65,21 @@ public final class XLSXTable {
         }
         self.workbook = workbook
         self.baseName = name
-        self.columns = columns
         let header = try headerFormat ?? workbook.format(.header)
+        // A text column right after a numeric one is indented one level, heading
+        // and cells, so right-aligned numbers and the text after them never touch.
+        var columns = columns
+        var indented: Set<Int> = []
+        for index in columns.indices.dropFirst()
+        where !columns[index].isNumeric && columns[index - 1].isNumeric && columns[index].format == nil {
+            columns[index].format = try workbook.indentedLeft(.plain)
+            indented.insert(index)
+        }
+        self.columns = columns
         self.headerFormat = header
         self.numericHeaderFormat = try XLSXTable.rightAligned(header, in: workbook)
+        self.indentedHeaderFormat = indented.isEmpty ? header : try workbook.indentedLeft(header.style)
+        self.indentedColumns = indented
         try startSheet()
     }
 
@@ -98,7 +113,8 @@ public final class XLSXTable {
         let name = sheets.isEmpty ? baseName : "\(baseName) (\(sheets.count + 1))"
         let sheet = try workbook.addWorksheet(named: name)
         for (index, column) in columns.enumerated() {
-            try sheet.write(column.header, row: 0, column: index, format: column.isNumeric ? numericHeaderFormat : headerFormat)
+            let format = column.isNumeric ? numericHeaderFormat : indentedColumns.contains(index) ? indentedHeaderFormat : headerFormat
+            try sheet.write(column.header, row: 0, column: index, format: format)
             try sheet.setMinimumColumnWidth(index, max(column.minimumWidth ?? 0, XLSXTable.headerWidth(column.header)))
         }
         try sheet.freeze(rows: 1)
