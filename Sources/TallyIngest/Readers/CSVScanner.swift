@@ -117,10 +117,10 @@ final class CSVScanner {
     }
 
     /// While skipping: forgets the bytes before ``position`` and returns how
-    /// many the caller may drop. Not once the record spans lines: its first
-    /// line's end (``firstLineBreak``) must stay valid.
+    /// many the caller may drop. Once the record spans lines, its first
+    /// line's end (``firstLineBreak``) is no longer valid after a drop.
     func dropScanned() -> Int {
-        precondition(isSkipping && newlines == 0)
+        precondition(isSkipping)
         let dropped = position
         position = 0
         fieldStart = 0

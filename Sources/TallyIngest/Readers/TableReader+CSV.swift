@@ -21,7 +21,8 @@ extension TableReader {
                     return true
                 }
                 if !csv.isSkipping && csv.position > maxRecordBytes { csv.beginSkipping() }
-                if csv.isSkipping && csv.newlines == 0 { buffer.consume(csv.dropScanned()) }
+                // (Resynchronising, a skipped record that spans lines has stopped above: its first line is kept.)
+                if csv.isSkipping { buffer.consume(csv.dropScanned()) }
                 try buffer.fill()
             }
         }

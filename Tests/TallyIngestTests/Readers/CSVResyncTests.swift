@@ -178,3 +178,17 @@ extension CSVResyncTests {
         ])
     }
 }
+
+extension CSVResyncTests {
+    @Test("a header whose quote runs over lines past the limit is a file error, read with bounded memory")
+    func headerWithRunawayQuote() throws {
+        let dir = try TemporaryDirectory()
+        let text = "id,\"description\n" + String(repeating: "1,a,1\n", count: 2_000)
+        let url = try dir.file("t.csv", text)
+        let error = #expect(throws: ReaderError.self) {
+            _ = try TableReader(url: url, fields: fields, maxRecordBytes: 1000, chunkSize: 64)
+        }
+        #expect(error?.kind == .badHeader)
+        #expect(error?.reason == "the header row (line 1) has an unterminated quote")
+    }
+}
