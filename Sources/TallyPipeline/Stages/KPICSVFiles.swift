@@ -4,13 +4,13 @@ import TallyReports
 
 /// The CSV files of the KPI reports: the contract's columns first, in its
 /// order, then tally's own. Rates are fractions with 4 decimals, empty over
-/// zero; money plain decimals in the currency's minor digits. Text from the
-/// exports (paywall contexts, App Store subscription and event names) is
-/// neutralised free text (``CSVColumn/text(_:)``).
+/// zero; money plain decimals in the currency's minor digits.
 enum KPICSVFiles {
     /// Writes every CSV under `folder`; `publish` moves them into place with the run's other reports.
     static func write(_ report: KPIReport, to folder: URL, publish: OutputSet) throws -> [RunManifest.Output] {
         var outputs: [RunManifest.Output] = []
+        // Text from the exports (paywall contexts, App Store subscription and event
+        // names) is free text, neutralised against formulas (`CSVColumn.text`).
         func file(_ name: String, _ columns: [CSVColumn], _ rows: (CSVWriter) throws -> Void) throws {
             let writer = try CSVWriter(url: folder.appendingPathComponent(name), columns: columns)
             try rows(writer)
