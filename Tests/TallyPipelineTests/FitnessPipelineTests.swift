@@ -173,12 +173,13 @@ struct FitnessPipelineTests {
         _ = try run(data, out: out)
         let scores = try csv(out.appendingPathComponent("activity/scores.csv"))
         #expect(scores[0] == ["userId", "date", "steps", "activeCalories", "walkingDistanceKm", "score"])
+        // Measures keep their input's precision (no trailing zeros); the score has 1 decimal.
         // u1: Oct 1's last row wins (8000 steps); Oct 2's rejected row does not override; Sep 30 is outside the month.
-        #expect(scores[1] == ["u1", "2026-10-01", "8000", "100.0", "1.00", "44.0"])
-        #expect(scores[2] == ["u1", "2026-10-02", "5000", "250.0", "2.50", "50.0"])
+        #expect(scores[1] == ["u1", "2026-10-01", "8000", "100", "1", "44.0"])
+        #expect(scores[2] == ["u1", "2026-10-02", "5000", "250", "2.5", "50.0"])
         // u9 from the export (it wins over the table row): steps max(6000+1000, 5800) on Oct 5; the 23:30 walk
         // and the 02:40 UTC watch record fall on Oct 5 and 5 local; 1046 kJ = 250 kcal; max(2 mi, 3.5 km) = 3.5 km.
-        #expect(scores[3] == ["u9", "2026-10-05", "7000", "250.0", "3.50", "64.0"])
+        #expect(scores[3] == ["u9", "2026-10-05", "7000", "250", "3.5", "64.0"])
         #expect(scores.count == 4)
         let summary = try csv(out.appendingPathComponent("activity/summary.csv"))
         #expect(summary[1] == ["u1", "2026-10", "2", "47.0", "50.0", "0"])

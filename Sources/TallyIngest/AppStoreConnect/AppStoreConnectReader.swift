@@ -139,7 +139,7 @@ public final class AppStoreConnectReader {
     private func eventCount(_ fields: [String]) throws(FieldError) -> AppStoreEventCount {
         let day = try date(fields)
         let name = try required(fields, .event)
-        guard let kind = AppStoreEventNames.kind(of: name) else {
+        guard let kind = AppStoreEventNames.kind(of: name, offerType: value(fields, .offerType)) else {
             throw FieldError("event '\(name.prefix(60))' has no equivalent among the contract's events (known: \(AppStoreEventNames.known))")
         }
         guard let subscription = value(fields, .subscriptionName) ?? value(fields, .subscriptionAppleID) else {

@@ -6,6 +6,10 @@ import ZIPFoundation
 /// Health app shares) and hands out its step-count, active-energy and
 /// walking-running-distance records, converted to count, kcal and km.
 ///
+/// Both layouts Apple has written are read: today's (`sourceName=`, dates
+/// like `2026-10-03 21:15:00 -0300`) and iOS 8's (`source=`, dates like
+/// `20261003211500-0300`).
+///
 /// Memory stays flat whatever the size: the XML is read (or inflated from
 /// the zip entry) in 1 MiB chunks through a ``FlatXMLScanner``; nothing is
 /// extracted to disk. Only top-level records count: the copies of records
@@ -173,9 +177,10 @@ public struct AppleHealthExportReader {
         }
         guard value >= 0 else { return .invalid(line: line, reason: "\(quantity.rawValue) value \(text.prefix(40)) is negative") }
         guard let raw = tag.raw("startDate"), let start = AppleHealthDate.parse(raw) else {
-            return .invalid(line: line, reason: "startDate '\((tag.string("startDate") ?? "").prefix(40))' is not a date like 2026-10-03 21:15:00 -0300")
+            return .invalid(line: line, reason: "startDate '\((tag.string("startDate") ?? "").prefix(40))' is not a date like 2026-10-03 21:15:00 -0300 (or, from iOS 8, 20261003211500-0300)")
         }
-        guard let source = tag.string("sourceName"), !source.isEmpty else {
+        // iOS 8 exports name the source in `source`.
+        guard let source = tag.string("sourceName") ?? tag.string("source"), !source.isEmpty else {
             return .invalid(line: line, reason: "\(quantity.rawValue) record without a sourceName")
         }
         return .record(AppleHealthRecord(quantity: quantity, sourceName: source, value: value * factor, startDate: start, line: line))

@@ -12,6 +12,8 @@
 /// a field that starts with `"` is quoted and may hold `,`, CR, LF and `""`.
 /// Lenient on one point: a `"` inside an unquoted field (`5" screen`) is kept
 /// as data. Text after a closing quote (`"a"b`) is reported as a problem.
+/// The end of a record's first physical line is noted (``firstLineBreak``), so
+/// a caller can read that line alone when a quote turns out unbalanced.
 /// The scanner does not modify the bytes; ``unescape(_:column:)`` turns `""`
 /// into `"` in place once the record is complete.
 final class CSVScanner {
@@ -52,6 +54,11 @@ final class CSVScanner {
     private(set) var newlines = 0
     /// When the last field is unterminated: the newlines before its opening quote.
     private(set) var newlinesBeforeOpenQuote = 0
+    /// The offset of the record's first line break (always inside a quoted
+    /// field), when ``newlines`` is above zero: where its first physical line ends.
+    private(set) var firstLineBreak = 0
+    /// The column whose quoted text holds the record's first line break.
+    private(set) var firstLineBreakColumn = 0
     /// Whether the record is over the caller's size limit: fields are counted
     /// but not kept.
     private(set) var isSkipping = false
@@ -59,6 +66,10 @@ final class CSVScanner {
     private(set) var isUnterminated = false
     /// The first problem met in the record.
     private(set) var problem: Problem?
+    /// Whether the record has text after a closing quote (its first problem).
+    var hasTextAfterClosingQuote: Bool {
+        if case .textAfterClosingQuote = problem { true } else { false }
+    }
     /// Fields in the record (also counted while skipping).
     private(set) var columnCount = 0
     /// The end of the record's bytes, terminator excluded.
@@ -89,6 +100,8 @@ final class CSVScanner {
         fieldFlags = 0
         newlines = 0
         newlinesBeforeOpenQuote = 0
+        firstLineBreak = 0
+        firstLineBreakColumn = 0
         isSkipping = false
         isUnterminated = false
         problem = nil
@@ -104,7 +117,8 @@ final class CSVScanner {
     }
 
     /// While skipping: forgets the bytes before ``position`` and returns how
-    /// many the caller may drop.
+    /// many the caller may drop. Once the record spans lines, its first
+    /// line's end (``firstLineBreak``) is no longer valid after a drop.
     func dropScanned() -> Int {
         precondition(isSkipping)
         let dropped = position
@@ -231,6 +245,10 @@ final class CSVScanner {
                         continue outer
                     }
                     if c == Self.lf {
+                        if newlines == 0 {
+                            firstLineBreak = i
+                            firstLineBreakColumn = columnCount
+                        }
                         newlines += 1
                     } else if c == 0 {
                         noteNUL()

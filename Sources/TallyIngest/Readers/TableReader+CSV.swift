@@ -4,8 +4,11 @@ import Foundation
 extension TableReader {
     /// Scans to the end of the next record (true) or of the file (false),
     /// reading chunks as needed; a record over the size limit is scanned
-    /// without being kept.
-    private func nextCSVRecord() throws(ReaderError) -> Bool {
+    /// without being kept. With `resynchronising`, a record that spans lines
+    /// and outgrows the limit stops at once (true, with ``csvRecordOverflows``
+    /// set) while its first line is still held, so it can be read alone.
+    private func nextCSVRecord(resynchronising: Bool = false) throws(ReaderError) -> Bool {
+        csvRecordOverflows = false
         while true {
             switch csv.scan(buffer.current, count: buffer.available, atEnd: buffer.isAtEnd) {
             case .record:
@@ -13,7 +16,12 @@ extension TableReader {
             case .endOfInput:
                 return false
             case .needMore:
+                if resynchronising && csv.newlines > 0 && (csv.isSkipping || csv.position > maxRecordBytes) {
+                    csvRecordOverflows = true
+                    return true
+                }
                 if !csv.isSkipping && csv.position > maxRecordBytes { csv.beginSkipping() }
+                // (Resynchronising, a skipped record that spans lines has stopped above: its first line is kept.)
                 if csv.isSkipping { buffer.consume(csv.dropScanned()) }
                 try buffer.fill()
             }
@@ -29,7 +37,7 @@ extension TableReader {
 
     /// Whether the record just scanned is an empty line.
     private var csvRecordIsBlank: Bool {
-        guard csv.columnCount == 1, !csv.isSkipping, !csv.isUnterminated, csv.problem == nil else { return false }
+        guard csv.columnCount == 1, !csvRecordOverflows, !csv.isSkipping, !csv.isUnterminated, csv.problem == nil else { return false }
         let span = csv.span(0)
         return span.start == span.end && span.flags == 0
     }
@@ -88,14 +96,36 @@ extension TableReader {
     }
 
     /// Delivers every record after the header.
+    ///
+    /// A record whose quoted text runs over a line break and that turns out
+    /// malformed (text after a closing quote, the wrong number of fields, the
+    /// file ending inside the quote, or more than `maxRecordBytes` bytes) is
+    /// most likely a stray opening quote that swallowed the lines after it:
+    /// its first line is rejected alone, naming the field whose quote spans
+    /// the line end, and reading resumes at the next physical line, whose
+    /// lines are records again (each one counted in ``recordsRead``).
+    ///
+    /// ```
+    /// id,description,amount
+    /// 1,"Padaria,10.00        → malformed(line: 2, "unbalanced quote in field 'description'; the line was read alone")
+    /// 2,Mercado,5.00          → record(line: 3)
+    /// 3,"Rodízio ""X""",7.00  → record(line: 4)
+    /// ```
     func readCSVRecords(_ body: (ReadEvent) throws -> Void) throws {
         guard hasHeader else { return }
-        while try nextCSVRecord() {
+        while try nextCSVRecord(resynchronising: true) {
             if csvRecordIsBlank {
                 finishCSVRecord()
                 continue
             }
             recordsRead += 1
+            if let reason = csvResynchronisingReason() {
+                try body(.malformed(line: line, reason: reason))
+                buffer.consume(csv.firstLineBreak + 1)
+                line += 1
+                csv.reset()
+                continue
+            }
             if let reason = csvRecordProblem() {
                 try body(.malformed(line: line, reason: reason))
             } else {
@@ -104,6 +134,23 @@ extension TableReader {
             }
             finishCSVRecord()
         }
+    }
+
+    /// When the record just scanned spans lines and is malformed in a way an
+    /// unbalanced quote explains, why its first line is rejected alone; nil
+    /// otherwise (the record is read, or rejected, whole).
+    private func csvResynchronisingReason() -> String? {
+        guard csv.newlines > 0 else { return nil }
+        let field = columnName(csv.firstLineBreakColumn)
+        if csv.isSkipping || csv.firstLineBreak > maxRecordBytes {
+            // The first line alone is over the limit (skipping starts only before a line break).
+            return "record longer than \(maxRecordBytes) bytes; the line was read alone"
+        }
+        if csvRecordOverflows || csv.recordEnd > maxRecordBytes {
+            return "unbalanced quote in field '\(field)': the quoted text runs past \(maxRecordBytes) bytes; the line was read alone"
+        }
+        guard csv.isUnterminated || csv.columnCount != headerNames.count || csv.hasTextAfterClosingQuote else { return nil }
+        return "unbalanced quote in field '\(field)'; the line was read alone"
     }
 
     /// The header name of `column`, for messages.

@@ -23,8 +23,10 @@ import Foundation
 /// malformed when it has more or fewer fields than the header, an
 /// unterminated quote at the end of the file, text after a closing quote,
 /// a NUL byte or invalid UTF-8 in any field, or more than `maxRecordBytes`
-/// bytes. A `"` inside an unquoted field is kept as data (lenient). Values are
-/// not trimmed.
+/// bytes. A malformed record whose quoted text spans lines costs its first
+/// line only: that line is malformed alone and the lines after it are read
+/// as records again. A `"` inside an unquoted field is kept as data
+/// (lenient). Values are not trimmed.
 ///
 /// NDJSON: each line holds one JSON object (an optional BOM may lead the
 /// file; lines holding only whitespace are skipped). Top-level keys match
@@ -93,6 +95,9 @@ public final class TableReader {
     /// The column of each field, or -1 when the header lacks it.
     var columnOfField: [Int] = []
     var hasHeader = false
+    /// Whether the record being scanned spans lines and outgrew
+    /// `maxRecordBytes` (scanning stopped with its first line held).
+    var csvRecordOverflows = false
 
     // NDJSON
     var json: JSONLineParser?

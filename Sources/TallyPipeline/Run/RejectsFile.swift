@@ -5,7 +5,8 @@ import TallyReports
 /// Writes `rejects.csv`: every row that could not be used, in dataset, file
 /// and line order, with the reason.
 enum RejectsFile {
-    static let columns = ["dataset", "file", "line", "id", "reason"]
+    /// The reason quotes the rejected text, so it is neutralised free text; the id never is.
+    static let columns: [CSVColumn] = ["dataset", "file", "line", "id", .text("reason")]
 
     /// Writes the file and adds it to `outputs` (to be moved into place with the other reports).
     static func write(_ rejects: [Reject], to url: URL, outputs: OutputSet) throws -> Int {

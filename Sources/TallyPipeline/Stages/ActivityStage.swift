@@ -36,9 +36,9 @@ struct ActivityStage: ReportStage {
             try reader.forEachActivityUser(in: period.firstDay...period.lastDay) { userId, days in
                 for day in days {
                     try scores.writeRow([userId, day.date.description,
-                                         ActivityScore.format(day.steps, decimals: 0),
-                                         ActivityScore.format(day.activeCalories, decimals: 1),
-                                         ActivityScore.format(day.walkingDistanceKm, decimals: 2),
+                                         CSVNumber.trimmed(day.steps),
+                                         CSVNumber.trimmed(day.activeCalories),
+                                         CSVNumber.trimmed(day.walkingDistanceKm),
                                          ActivityScore.format(day.score, decimals: 1)])
                 }
                 let summary = ActivitySummary(userId: userId, days: days)

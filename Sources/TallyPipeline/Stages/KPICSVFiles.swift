@@ -10,7 +10,9 @@ enum KPICSVFiles {
     /// Writes every CSV under `folder`; `publish` moves them into place with the run's other reports.
     static func write(_ report: KPIReport, to folder: URL, publish: OutputSet) throws -> [RunManifest.Output] {
         var outputs: [RunManifest.Output] = []
-        func file(_ name: String, _ columns: [String], _ rows: (CSVWriter) throws -> Void) throws {
+        // Text from the exports (paywall contexts, App Store subscription and event
+        // names) is free text, neutralised against formulas (`CSVColumn.text`).
+        func file(_ name: String, _ columns: [CSVColumn], _ rows: (CSVWriter) throws -> Void) throws {
             let writer = try CSVWriter(url: folder.appendingPathComponent(name), columns: columns)
             try rows(writer)
             try publish.add(writer)
@@ -35,7 +37,7 @@ enum KPICSVFiles {
                                 TargetStatus.of(r.rate.value, min: t.conversionMin, max: t.conversionMax, complete: r.complete).rawValue])
             }
         }
-        try file("paywall.csv", ["app", "context", "shown", "conversions", "usersShown", "period"]) { w in
+        try file("paywall.csv", ["app", .text("context"), "shown", "conversions", "usersShown", "period"]) { w in
             for r in report.paywall {
                 try w.writeRow([r.app, r.context, "\(r.shown)", "\(r.conversions)", "\(r.users)", report.period.description])
             }
@@ -65,8 +67,8 @@ enum KPICSVFiles {
             }
         }
         let buckets = MRRMovement.allCases
-        try file("mrr_movements.csv", ["app", "month", "currency", "startMrr"] + buckets.map(\.rawValue)
-                 + ["endMrr", "netChange"] + buckets.map { "\($0.rawValue)Users" }) { w in
+        try file("mrr_movements.csv", ["app", "month", "currency", "startMrr"] + buckets.map { CSVColumn(stringLiteral: $0.rawValue) }
+                 + ["endMrr", "netChange"] + buckets.map { CSVColumn(stringLiteral: "\($0.rawValue)Users") }) { w in
             for r in report.movements {
                 let c = r.currency
                 try w.writeRow([r.app, r.month.description, c.code, Money.plain(r.startMRR, c)]
@@ -100,7 +102,7 @@ enum KPICSVFiles {
                 try w.writeRow([r.app, r.month.description, "\(r.payers)", "\(r.sharedUsers)", "\(r.entitled)"])
             }
         }
-        try file("appstore_events.csv", ["date", "app", "subscription", "appleEvent", "event", "quantity"]) { w in
+        try file("appstore_events.csv", ["date", "app", .text("subscription"), .text("appleEvent"), "event", "quantity"]) { w in
             for r in report.appStoreEvents {
                 try w.writeRow([r.date.description, r.app, r.subscription, r.appleEvent, r.event, "\(r.quantity)"])
             }

@@ -36,7 +36,7 @@ struct LeaderboardsStage: ReportStage {
         let folder = context.outDirectory.appendingPathComponent("leaderboards")
         context.outputs.ownEntityFiles(in: folder, fileExtension: "txt")   // one <challengeId>.txt per challenge
         let csv = try CSVWriter(url: folder.appendingPathComponent("leaderboard.csv"), columns: [
-            "challengeId", "groupId", "asOf", "rank", "userId", "displayName", "checkins", "minutes", "rankChange",
+            "challengeId", "groupId", "asOf", "rank", "userId", .text("displayName"), "checkins", "minutes", "rankChange",
             "newcomer", "currentStreak", "bestStreak"])
         let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("leaderboards.xlsx"))
         let workbook = try LeaderboardsWorkbook(path: workbookFile.temporary.path, locale: context.locale, asOf: asOf)

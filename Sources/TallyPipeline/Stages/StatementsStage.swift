@@ -35,14 +35,14 @@ struct StatementsStage: ReportStage {
         let p = period.description
 
         let balances = try CSVWriter(url: folder.appendingPathComponent("balances.csv"), columns: [
-            "coupleId", "period", "memberId", "displayName", "currency", "opening", "paid", "share",
+            "coupleId", "period", "memberId", .text("displayName"), "currency", "opening", "paid", "share",
             "settlementsSent", "settlementsReceived", "closing"])
         let transfers = try CSVWriter(url: folder.appendingPathComponent("transfers.csv"), columns: [
             "coupleId", "period", "fromMember", "toMember", "amount", "currency", "method"])
         let categories = try CSVWriter(url: folder.appendingPathComponent("categories.csv"), columns: [
-            "coupleId", "period", "tag", "amount", "currency"])
+            "coupleId", "period", .text("tag"), "amount", "currency"])
         let byMember = try CSVWriter(url: folder.appendingPathComponent("categories_by_member.csv"), columns: [
-            "coupleId", "period", "tag", "memberId", "share", "currency"])
+            "coupleId", "period", .text("tag"), "memberId", "share", "currency"])
         let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("statements.xlsx"))
         let workbook = try StatementsWorkbook(path: workbookFile.temporary.path, locale: locale, period: period)
 

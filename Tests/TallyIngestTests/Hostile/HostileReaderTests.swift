@@ -43,12 +43,13 @@ struct HostileReaderTests {
         ])
     }
 
-    @Test func anUnbalancedQuoteAtTheEndOfTheFileRejectsOnlyItsRecord() throws {
+    @Test func anUnbalancedQuoteAtTheEndOfTheFileRejectsOnlyItsLines() throws {
         let events = try F.events(F.reader("unbalanced-quote.csv"))
         #expect(events == [
             .record(line: 2, id: "e1"),
             .record(line: 3, id: "e2"),
-            .malformed(line: 4, reason: "unterminated quoted field 'description': the quote opened on line 4 is never closed"),
+            .malformed(line: 4, reason: "unbalanced quote in field 'description'; the line was read alone"),
+            .malformed(line: 5, reason: "has 1 fields, the header has 14"),
         ])
     }
 

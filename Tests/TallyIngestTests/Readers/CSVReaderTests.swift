@@ -71,12 +71,19 @@ struct CSVReaderTests {
         #expect(reader.recordsRead == 3)
     }
 
-    @Test("an unterminated quote at the end of the file is malformed, naming where it opened")
+    @Test("an unterminated quote at the end of the file is malformed; over lines, it costs its first line only")
     func unterminatedQuote() throws {
         let dir = try TemporaryDirectory()
         let url = try dir.file("t.csv", "id,description,amount\n1,a,1\n2,\"never\nclosed,3\n4,d,4\n")
         let (events, _) = try readAll(url, fields: fields)
         #expect(events == [
+            .rec(2, "1", "a", "1"),
+            .malformed(line: 3, reason: "unbalanced quote in field 'description'; the line was read alone"),
+            .malformed(line: 4, reason: "has 2 fields, the header has 3"),
+            .rec(5, "4", "d", "4"),
+        ])
+        let (lastLine, _) = try readAll(try dir.file("u.csv", "id,description,amount\n1,a,1\n2,\"never closed"), fields: fields)
+        #expect(lastLine == [
             .rec(2, "1", "a", "1"),
             .malformed(line: 3, reason: "unterminated quoted field 'description': the quote opened on line 3 is never closed"),
         ])
@@ -198,7 +205,7 @@ struct CSVReaderTests {
         #expect(expected == [
             .rec(2, "1", "a,\"b\"\r\nc", "\""),
             .rec(5, "2", "x\"y", nil),
-            .malformed(line: 6, reason: "unterminated quoted field 'description': the quote opened on line 6 is never closed"),
+            .malformed(line: 6, reason: "unbalanced quote in field 'description'; the line was read alone"),
         ])
         for chunkSize in tinyChunkSizes {
             let (events, _) = try readAll(url, fields: fields, chunkSize: chunkSize)

@@ -59,20 +59,23 @@ struct ChunkBoundaryTests {
         #expect(events == expected)
     }
 
-    @Test("a CSV record over the limit is malformed and skipped with bounded memory")
+    @Test("a CSV record over the limit is malformed and skipped with bounded memory; over lines, it costs each line")
     func oversizedCSVRecord() throws {
         let dir = try TemporaryDirectory()
         let long = String(repeating: "x", count: 200_000)
-        let longQuoted = "\"" + String(repeating: "y\n\"\",", count: 50_000) + "\""
+        // Lines 5…305: `4,"y`, then `"",y` 299 times, then `"",",4` (whose quote runs to the end).
+        let longQuoted = "\"" + String(repeating: "y\n\"\",", count: 300) + "\""
         let text = "id,description,amount\n1,a,1\n2,\(long),2\n3,b,3\n4,\(longQuoted),4\n5,c,5\n6,\(String(repeating: "z", count: 1001)),6\n"
         let (events, reader) = try readAll(try dir.file("t.csv", text), fields: fields, maxRecordBytes: 1000, chunkSize: 256)
         #expect(events == [
             .rec(2, "1", "a", "1"),
             .malformed(line: 3, reason: "record longer than 1000 bytes"),
             .rec(4, "3", "b", "3"),
-            .malformed(line: 5, reason: "record longer than 1000 bytes"),
-            .rec(50_006, "5", "c", "5"),
-            .malformed(line: 50_007, reason: "record longer than 1000 bytes"),
+            .malformed(line: 5, reason: "unbalanced quote in field 'description': the quoted text runs past 1000 bytes; the line was read alone"),
+        ] + (6..<305).map { .malformed(line: $0, reason: "has 2 fields, the header has 3") } + [
+            .malformed(line: 305, reason: "unbalanced quote in field 'description': the quoted text runs past 1000 bytes; the line was read alone"),
+            .rec(306, "5", "c", "5"),
+            .malformed(line: 307, reason: "record longer than 1000 bytes"),
         ])
         #expect(reader.buffer.capacity <= 4 * (1000 + 256))
     }
