@@ -23,7 +23,7 @@ public struct TallyConfig: Sendable, Equatable {
         /// transfers are searched exactly; larger groups settle greedily.
         public var exactTransferLimit = 20
         /// Whether every couple also gets its own workbook (`statements/<coupleId>.xlsx`),
-        /// the file a couple is sent; off by default (each costs a few milliseconds).
+        /// the file a couple is sent; off by default (each adds its writing time to the statements stage).
         /// `tally statement` writes one couple's on demand either way.
         public var coupleWorkbooks = false
         public init() {}

@@ -35,9 +35,9 @@ public enum SplitRuleParser {
     /// spaces and tabs are ASCII, which never occurs inside a multi-byte
     /// character, so splitting bytes splits exactly where splitting Unicode
     /// scalars does (a combining mark after `;` or `:` never glues itself to
-    /// the delimiter). Strings are made only for member ids and messages:
-    /// the String-by-scalar version measured ~1.2 µs a split, ~1 s for the
-    /// million expenses of the medium bench, paid again by the statements.
+    /// the delimiter). Strings are made only for member ids and messages,
+    /// because every expense's split is parsed at the load and again by the
+    /// statements.
     public static func parse(type: SplitType, split: String?) -> Result<SplitRule, ParseError> {
         if type == .equal { return .success(.equal) }
         guard var split else { return .failure(.missingSplit(type)) }

@@ -1,6 +1,5 @@
 /// Small helpers of ``SubscriptionKPIs/add(_:)``, which runs once per user
-/// of every app (630k times on the medium data set): each saves work that
-/// showed in profiles.
+/// of every app: each keeps work off that per-user path.
 
 /// The states of a timeline at increasing instants, in one forward pass
 /// over its changes: the state at `t` is the one after every change strictly

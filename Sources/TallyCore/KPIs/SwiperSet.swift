@@ -20,9 +20,9 @@ public struct HashedSwiperSet<User: Hashable & Sendable>: SwiperSet {
 }
 
 /// Users numbered densely from 1 (as the warehouse numbers swipers), one
-/// bit each: a month of days costs 62 × users / 8 bytes (7.8 MB for 1M
-/// users), where sets of numbers measured ~12 bytes per user and day (tens
-/// to hundreds of MB at scale, growing with activity).
+/// bit each: a month of days costs 62 × users / 8 bytes whatever the
+/// activity, where a set of numbers costs bytes per user and day and grows
+/// with every swiper.
 public struct NumberedSwiperSet: SwiperSet {
     private var words: [UInt64] = []
     public private(set) var count = 0

@@ -11,9 +11,9 @@ import TallyWarehouse
 /// of the files it left in the out folder are recorded in the warehouse. A
 /// later run whose key and folder digest are the same would write the same
 /// bytes, so it rewrites only run.json (this run's timings): a rerun on
-/// unchanged inputs then costs the sha256 of the inputs, not the reports
-/// (~50 s at medium scale). Any difference, including a report file edited,
-/// added or deleted by hand, rebuilds every report.
+/// unchanged inputs then costs the sha256 of the inputs, not the reports.
+/// Any difference, including a report file edited, added or deleted by
+/// hand, rebuilds every report.
 struct ReportReuse {
     let key: String
     let files: String

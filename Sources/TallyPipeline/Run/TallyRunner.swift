@@ -146,7 +146,7 @@ public struct TallyRunner {
         // numbers do not add up are not published: run.json alone says what
         // failed, and the previous reports stay. One syncfs makes the
         // published reports durable before run.json names them (an fsync per
-        // file measured as the largest cost of writing thousands of files).
+        // file would wait on the disk once for each of thousands of files).
         let runFile = try AtomicFile(destination: request.outDirectory.appendingPathComponent("run.json"))
         try runFile.write(try manifest.encoded())
         if let error = Reconciliation.error(checks) {

@@ -11,10 +11,9 @@ import TallyWarehouse
 /// stored in the warehouse (`leaderboard_snapshot`) in one transaction once
 /// every board is written: the check-ins are read on the lane's read
 /// connection, so the warehouse's own stays free for the derived tables
-/// rebuilt meanwhile (``ReportsBesideDerivations``). (Read in a write
-/// transaction that stored each board as it went, the stage held the
-/// warehouse's connection for its ~4 s, and a derivation queued behind it
-/// delayed the KPIs.)
+/// rebuilt meanwhile (``ReportsBesideDerivations``). (A write transaction
+/// storing each board as it goes would hold the warehouse's connection for
+/// the whole stage, and a derivation queued behind it would delay the KPIs.)
 ///
 /// The work is spread over threads without changing a byte: challenges are
 /// computed (and their text files written) in parallel batches, the workbook
@@ -44,7 +43,7 @@ struct LeaderboardsStage: ReportStage {
         var mismatched: [String] = []
         var counted = 0, boardCount = 0, users = 0
         var biggest: Leaderboard?   // the board with the most users, for the summary
-        var boards: [Leaderboard] = []   // stored as snapshots at the end (tens of MB at the large scale)
+        var boards: [Leaderboard] = []   // stored as snapshots at the end, so every board is held until then
         context.progress.begin("leaderboards")
 
         // The workbook is written on a thread of its own, sheet by sheet in challenge order.

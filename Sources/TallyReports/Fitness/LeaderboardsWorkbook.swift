@@ -33,7 +33,7 @@ public final class LeaderboardsWorkbook {
     public init(path: String, locale: ReportLocale, asOf: LocalDate, constantMemory: Bool = true) throws {
         self.path = path
         self.locale = locale
-        // Every chart is given its values, so no sheet keeps cells for chart caches (16,000 sheets at the large scale).
+        // Every chart is given its values, so no sheet keeps cells for chart caches (one sheet per challenge: thousands).
         book = try XLSXWorkbook(path: path, options: XLSXWorkbook.Options(
             constantMemory: constantMemory, temporaryDirectory: XLSXWorkbook.ramTemporaryDirectory, created: asOf,
             title: "\(locale.fitness(.leaderboardTitle)) — \(asOf)",

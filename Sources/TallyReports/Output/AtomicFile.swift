@@ -10,7 +10,7 @@ import Glibc
 /// The rename is atomic whatever happens to the process. Durability against
 /// power loss is the caller's: a run syncs its out folder once, after every
 /// report is in place (``AtomicFile/syncFileSystem(containing:)``), instead of
-/// an fsync per file, which measured as the largest cost of writing thousands
+/// an fsync per file, which would wait on the disk once for each of thousands
 /// of per-couple files.
 ///
 /// The temporary file is `.<name>.tmp-<pid>`. A run killed outright (SIGKILL,

@@ -43,9 +43,9 @@ public enum XLSXSheetName {
     /// ``unique(_:taken:)`` for an already sanitized `base`, trying counters
     /// from `firstCounter` on: a caller that only ever adds names to `taken`
     /// knows that every counter below the one it last got for `base` is
-    /// taken, and need not try them again (3,200 sheets of a few dozen
-    /// names made the retries quadratic). Returns the name and its counter
-    /// (nil when `base` itself was free).
+    /// taken, and need not try them again (with thousands of sheets sharing
+    /// a few dozen names, retrying from 2 each time is quadratic). Returns
+    /// the name and its counter (nil when `base` itself was free).
     static func unique(base: String, taken: Set<String>, firstCounter: Int) -> (name: String, counter: Int?) {
         if !taken.contains(base.lowercased()) { return (base, nil) }
         var counter = max(firstCounter, 2)

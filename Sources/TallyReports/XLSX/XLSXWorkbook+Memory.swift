@@ -10,10 +10,10 @@ extension XLSXWorkbook {
     /// (one pointer per Excel column) that it frees only when the workbook
     /// closes. glibc's mmap threshold starts at 128 KiB but rises to the size
     /// of any mmap'd block freed, after which such arrays come from the heap,
-    /// where `calloc` zeroes them and every page stays resident: 3,200
-    /// leaderboard sheets measured ~375 MiB of peak memory (and the time to
-    /// zero it). With the threshold fixed at its default they stay mapped and
-    /// their untouched pages cost nothing.
+    /// where `calloc` zeroes them and every page stays resident: 128 KiB of
+    /// memory (and the time to zero it) per sheet until the workbook closes.
+    /// With the threshold fixed at its default they stay mapped and their
+    /// untouched pages cost nothing.
     static let keepLargeBlocksMapped: Void = {
         #if canImport(Glibc)
         _ = tally_mallopt(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)

@@ -10,13 +10,12 @@ extension XLSXWorkbook {
     /// For workbooks of many small sheets (a leaderboard per challenge):
     /// libxlsxwriter 1.1.4 makes a temporary file per sheet in
     /// constant-memory mode and another per part when it packages the
-    /// workbook (~19,000 for the 3,200 boards of the medium bench), each
-    /// created and deleted. On ext4 without a journal, creating a file scans
-    /// past every inode freed in the last minutes (`recently_deleted`), so
-    /// that churn measured as seconds of kernel time, growing with the count
-    /// squared. On tmpfs a file costs no inode search. The bytes are the
-    /// same as in `/tmp`'s page cache: the sheets' XML until the workbook is
-    /// closed (tens of MB at medium), never more.
+    /// workbook, each created and deleted. On ext4 without a journal,
+    /// creating a file scans past every inode freed in the last minutes
+    /// (`recently_deleted`), so that churn costs kernel time growing with the
+    /// count squared. On tmpfs a file costs no inode search. The bytes are
+    /// the same as in `/tmp`'s page cache: the sheets' XML until the workbook
+    /// is closed, never more.
     public static let ramTemporaryDirectory: String? = {
         #if os(Linux)
         let path = "/dev/shm"
