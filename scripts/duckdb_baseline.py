@@ -380,24 +380,27 @@ def activity(con, out, period):
     con.sql("""
     CREATE TABLE day_row AS
         SELECT userId, try_cast(date AS DATE) AS date, CAST(steps AS BIGINT) AS steps,
-               CAST(activeCalories AS DECIMAL(18, 1)) AS cal, CAST(walkingDistanceKm AS DECIMAL(18, 2)) AS km
+               CAST(activeCalories AS DECIMAL(18, 3)) AS cal, CAST(walkingDistanceKm AS DECIMAL(18, 3)) AS km
         FROM activity
         WHERE try_cast(date AS DATE) BETWEEN period_first() AND period_last() AND try_cast(steps AS BIGINT) >= 0
-          AND try_cast(activeCalories AS DECIMAL(18, 1)) >= 0 AND try_cast(walkingDistanceKm AS DECIMAL(18, 2)) >= 0
+          AND try_cast(activeCalories AS DECIMAL(18, 3)) >= 0 AND try_cast(walkingDistanceKm AS DECIMAL(18, 3)) >= 0
         QUALIFY row_number() OVER (PARTITION BY userId, try_cast(date AS DATE) ORDER BY line DESC) = 1;
-    -- The score exactly, in ten-thousandths: 40·min(steps/10000, 1) + 30·min(cal/500, 1) + 30·min(km/5, 1).
+    -- The score exactly, in hundred-thousandths: 40·min(steps/10000, 1) + 30·min(cal/500, 1) + 30·min(km/5, 1)
+    -- (calories and distance have at most 3 decimals).
     CREATE TABLE scored AS
-        SELECT *, 40 * least(steps, 10000) + 60 * least(CAST(cal * 10 AS BIGINT), 5000)
-                  + 600 * least(CAST(km * 100 AS BIGINT), 500) AS score FROM day_row;
+        SELECT *, 400 * least(steps, 10000) + 6 * least(CAST(cal * 1000 AS BIGINT), 500000)
+                  + 600 * least(CAST(km * 1000 AS BIGINT), 5000) AS score FROM day_row;
+    -- A day's value as tally writes it: the exact value, trailing zeros trimmed.
+    CREATE MACRO trimmed(x) AS rtrim(rtrim(printf('%.3f', x), '0'), '.');
     -- Tenths rounded half away from zero (scores are never negative), written with one decimal.
     CREATE MACRO tenths(n, d) AS (2 * n + d) // (2 * d);
     CREATE MACRO one_decimal(t) AS CAST(t // 10 AS VARCHAR) || '.' || CAST(t % 10 AS VARCHAR);
     """)
-    copy(con, """SELECT userId, strftime(date, '%Y-%m-%d') AS date, steps, printf('%.1f', cal) AS activeCalories,
-                        printf('%.2f', km) AS walkingDistanceKm, one_decimal(tenths(score, 1000)) AS score
+    copy(con, """SELECT userId, strftime(date, '%Y-%m-%d') AS date, steps, trimmed(cal) AS activeCalories,
+                        trimmed(km) AS walkingDistanceKm, one_decimal(tenths(score, 10000)) AS score
                  FROM scored ORDER BY userId, date""", os.path.join(out, "activity", "scores.csv"))
-    copy(con, f"""SELECT userId, '{period}' AS period, count(*) AS days, one_decimal(tenths(sum(score), 1000 * count(*))) AS avgScore,
-                         one_decimal(tenths(max(score), 1000)) AS bestScore, count(*) FILTER (WHERE steps >= 10000) AS daysAt10kSteps
+    copy(con, f"""SELECT userId, '{period}' AS period, count(*) AS days, one_decimal(tenths(sum(score), 10000 * count(*))) AS avgScore,
+                         one_decimal(tenths(max(score), 10000)) AS bestScore, count(*) FILTER (WHERE steps >= 10000) AS daysAt10kSteps
                   FROM scored GROUP BY userId ORDER BY userId""", os.path.join(out, "activity", "summary.csv"))
 
 

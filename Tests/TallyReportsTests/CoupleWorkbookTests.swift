@@ -142,6 +142,12 @@ import TallyTestSupport
         #expect(categories.contains("<c:barChart>"))
         #expect(categories.contains("Gastos por categoria"))
         #expect(try reader.text(charts[1]).contains("<c:lineChart>"))
+        // Cached values, so previews that do not recalculate draw the charts.
+        for chart in charts {
+            let caches = try reader.seriesCaches(ofChart: chart)
+            #expect(!caches.isEmpty && caches.allSatisfy { !$0.values.isEmpty && $0.values.allSatisfy { $0 != nil } }, "\(chart)")
+            #expect(caches.allSatisfy { $0.categories.count == $0.values.count }, "\(chart)")
+        }
         // The workbooks' common print setup: landscape; one page wide, or (a sheet
         // whose charts a page break would cut) a fixed scale with the breaks above them.
         for sheet in ["Extrato", "Despesas"] {
