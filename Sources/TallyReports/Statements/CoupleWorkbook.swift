@@ -1,4 +1,3 @@
-import CXlsxWriter
 import TallyCore
 
 /// One couple's statement as a workbook (`statements/<coupleId>.xlsx`): the
