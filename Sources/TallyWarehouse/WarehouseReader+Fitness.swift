@@ -1,15 +1,6 @@
 import GRDB
 import TallyCore
 
-/// One challenge and everything loaded for it: the unit of work for leaderboards.
-public struct ChallengePartition: Sendable {
-    public var challenge: Challenge
-    /// The check-ins claiming the challenge, by createdAt.
-    public var checkins: [CheckinFact]
-    /// The membership spans of the challenge's group.
-    public var memberships: [GroupMembership]
-}
-
 /// Queries of the `checkins/` and `health/` datasets.
 extension WarehouseReader {
     /// Streams every challenge, in id byte order, with its check-ins and its

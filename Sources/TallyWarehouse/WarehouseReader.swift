@@ -148,15 +148,6 @@ public struct WarehouseReader {
     }
 }
 
-/// One couple and everything loaded for it: the unit of work for statements.
-public struct CouplePartition: Sendable {
-    public var couple: Couple
-    public var members: [Member]
-    public var expenses: [ExpenseFact]
-    public var settlements: [SettlementFact]
-    public var agreements: [Agreement]
-}
-
 /// A cursor over rows sorted by a partition key (column 0), handing out the
 /// values of one key at a time. Keys compare in byte order, as SQLite's
 /// BINARY collation sorts them.

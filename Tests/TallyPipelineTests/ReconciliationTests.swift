@@ -57,14 +57,14 @@ struct ReconciliationTests {
     }
 
     @Test func aCoupleWhoseNetsDoNotSumToZeroIsNamedWithItsBalances() {
-        let problem = Reconciliation.coupleProblem(Self.statement([("m1", 500), ("m2", -200)], transfers: [Transfer(from: "m2", to: "m1", amount: 200)]))
+        let problem = StatementReconciliation.problem(Self.statement([("m1", 500), ("m2", -200)], transfers: [Transfer(from: "m2", to: "m1", amount: 200)]))
         #expect(problem == "couple c1: closing balances sum to 3.00 BRL, not 0 (m1 5.00, m2 -2.00)")
     }
 
     @Test func transfersThatDoNotSettleAreNamed() {
-        let problem = Reconciliation.coupleProblem(Self.statement([("m1", 500), ("m2", -500)], transfers: [Transfer(from: "m2", to: "m1", amount: 300)]))
+        let problem = StatementReconciliation.problem(Self.statement([("m1", 500), ("m2", -500)], transfers: [Transfer(from: "m2", to: "m1", amount: 300)]))
         #expect(problem == "couple c1: the suggested transfers leave m1 2.00, m2 -2.00 BRL unsettled")
-        #expect(Reconciliation.coupleProblem(Self.statement([("m1", 500), ("m2", -500)], transfers: [Transfer(from: "m2", to: "m1", amount: 500)])) == nil)
+        #expect(StatementReconciliation.problem(Self.statement([("m1", 500), ("m2", -500)], transfers: [Transfer(from: "m2", to: "m1", amount: 500)])) == nil)
     }
 
     @Test func aFailedCheckBecomesAnErrorNamingEveryFailure() {

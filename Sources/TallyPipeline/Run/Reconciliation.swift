@@ -35,33 +35,7 @@ enum Reconciliation {
                      passed: "\(inputs.count) files")
     }
 
-    /// What does not add up in one couple's statement, or nil: its members'
-    /// closing balances must sum to zero, and applying the suggested
-    /// transfers must bring every balance to zero.
-    static func coupleProblem(_ statement: CoupleStatement) -> String? {
-        let code = statement.couple.currency
-        let id = statement.couple.id
-        let sum = statement.balances.reduce(Int128(0)) { $0 + Int128($1.closing) }
-        if sum != 0 {
-            let nets = statement.balances.map { "\($0.memberId) \(Money.plain($0.closing, code))" }
-            let total = Int64(exactly: sum).map { Money.plain($0, code) } ?? "\(sum) minor units of"
-            return "couple \(id): closing balances sum to \(total) \(code.code), not 0 (\(nets.joined(separator: ", ")))"
-        }
-        var balance: [String: Int128] = [:]
-        for line in statement.balances { balance[line.memberId, default: 0] += Int128(line.closing) }
-        for t in statement.transfers {
-            balance[t.from, default: 0] += Int128(t.amount)
-            balance[t.to, default: 0] -= Int128(t.amount)
-        }
-        let left = balance.filter { $0.value != 0 }.sorted { ByteOrder.precedes($0.key, $1.key) }
-        guard left.isEmpty else {
-            let shown = left.map { "\($0.key) \(Money.plain(Int64(clamping: $0.value), code))" }
-            return "couple \(id): the suggested transfers leave \(shown.joined(separator: ", ")) \(code.code) unsettled"
-        }
-        return nil
-    }
-
-    /// The check over every couple's ``coupleProblem(_:)``.
+    /// The check over every couple's reconciliation (``StatementReconciliation``).
     static func couplesCheck(_ problems: [String], couples: Int) -> RunManifest.Check {
         check("statements: nets sum to zero and transfers settle them", problems, passed: "\(couples) couples")
     }

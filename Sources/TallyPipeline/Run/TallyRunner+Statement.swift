@@ -53,13 +53,11 @@ extension TallyRunner {
         guard let partition else {
             throw StatementRequestError(description: "no couple '\(coupleId)' in the warehouse \(path)", warehouseMissing: false)
         }
-        let table = FxTable(fx)
-        let resolution = LedgerResolver.resolve(
-            couple: partition.couple, members: partition.members, expenses: partition.expenses,
-            settlements: partition.settlements, agreements: partition.agreements, fx: table)
-        let statement = StatementBuilder.build(resolution.ledger, period: period, fx: table,
-                                               trendMonths: config.statements.trendMonths,
-                                               exactTransferLimit: config.statements.exactTransferLimit, itemised: true)
+        let family = StatementsFamily(settings: .init(
+            period: period, fx: FxTable(fx), trendMonths: config.statements.trendMonths,
+            exactTransferLimit: config.statements.exactTransferLimit, itemised: true))
+        let result = family.compute(partition)
+        let statement = result.rows.statement
         let folder = CoupleStatementFiles.folder(in: request.outDirectory)
         let outputs = OutputSet()
         let files = [try CoupleStatementFiles.workbook(statement, locale: locale, folder: folder),
@@ -68,6 +66,6 @@ extension TallyRunner {
         try outputs.commit()
         try AtomicFile.syncFileSystem(containing: folder)
         return StatementOutcome(files: files.map { "statements/" + $0.destination.lastPathComponent },
-                                rejects: resolution.rejects.count + statement.rejects.count)
+                                rejects: result.rows.rejects.count)
     }
 }

@@ -4,9 +4,10 @@ import TallyCore
 import TallyReports
 import TallyWarehouse
 
-/// Daily activity scores for the period month: per user (the unit of work)
-/// the winning day rows of the month, each day's score, and the month's
-/// summary.
+/// Daily activity scores for the period month: the family's partitions,
+/// rules, merge and finalisation are ``ActivityFamily`` (TallyCore); its
+/// renderers ``ActivityCSV``, ``ActivityWorkbook`` and ``ActivityText``
+/// (TallyReports).
 ///
 /// Writes `activity/scores.csv` (steps whole, kcal 1 decimal, km 2, score
 /// 1), `activity/summary.csv` (avgScore and bestScore 1 decimal),
@@ -21,36 +22,29 @@ struct ActivityStage: ReportStage {
     func run(_ context: ReportContext) throws -> ReportOutcome {
         let started = Date()
         let period = context.period
-        let p = period.description
         let folder = context.outDirectory.appendingPathComponent("activity")
-        let scores = try CSVWriter(url: folder.appendingPathComponent("scores.csv"), columns: [
-            "userId", "date", "steps", "activeCalories", "walkingDistanceKm", "score"])
-        let summaries = try CSVWriter(url: folder.appendingPathComponent("summary.csv"), columns: [
-            "userId", "period", "days", "avgScore", "bestScore", "daysAt10kSteps"])
+        let scores = try ActivityCSV.scores.writer(in: folder)
+        let summaries = try ActivityCSV.summary.writer(in: folder)
         let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("activity.xlsx"))
         let workbook = try ActivityWorkbook(path: workbookFile.temporary.path, locale: context.locale, period: period)
-        var userSummaries: [ActivitySummary] = []
+        let family = ActivityFamily()
+        var summary = family.emptySummary()
         context.progress.begin("activity")
 
+        // Per user, in id order: the family's computation, the rows written, the summary merged.
         try context.reads.read { reader in
             try reader.forEachActivityUser(in: period.firstDay...period.lastDay) { userId, days in
-                for day in days {
-                    try scores.writeRow([userId, day.date.description,
-                                         CSVNumber.trimmed(day.steps),
-                                         CSVNumber.trimmed(day.activeCalories),
-                                         CSVNumber.trimmed(day.walkingDistanceKm),
-                                         ActivityScore.format(day.score, decimals: 1)])
-                }
-                let summary = ActivitySummary(userId: userId, days: days)
-                try summaries.writeRow([userId, p, String(summary.days), ActivityScore.format(summary.averageScore, decimals: 1),
-                                        ActivityScore.format(summary.bestScore, decimals: 1), String(summary.daysAt10kSteps)])
-                try workbook.add(summary, days: days)
-                userSummaries.append(summary)
-                context.progress.update("activity", bytes: 0, rows: userSummaries.count, detail: "users")
+                let result = family.compute(.init(userId: userId, days: days))
+                for day in result.rows.days { try scores.writeRow(ActivityCSV.scoreRow(day)) }
+                try summaries.writeRow(ActivityCSV.summaryRow(result.rows.summary, period: period))
+                try workbook.add(result.rows.summary, days: result.rows.days)
+                summary.merge(result.summary)
+                context.progress.update("activity", bytes: 0, rows: summary.users.count, detail: "users")
             }
         }
         try workbook.close()
-        let text = ActivityText.render(period: period, summaries: userSummaries, sparklines: workbook.trend, locale: context.locale)
+        let report = family.finalise(summary)
+        let text = ActivityText.render(period: period, summaries: report.users, sparklines: workbook.trend, locale: context.locale)
         let txt = try AtomicFile(destination: folder.appendingPathComponent("activity.txt"))
         try txt.write(text.utf8)
         try context.outputs.add(scores)
@@ -64,15 +58,9 @@ struct ActivityStage: ReportStage {
             .init(path: "activity/scores.csv", rows: scores.rowCount),
             .init(path: "activity/summary.csv", rows: summaries.rowCount),
         ]
-        var summary = ["activity: \(userSummaries.count) users, \(scores.rowCount) user-days in \(p)"]
-        if !userSummaries.isEmpty {
-            let averages = userSummaries.map(\.averageScore)
-            summary[0] += "; average score \(ActivityScore.format(averages.reduce(0, +) / Double(averages.count), decimals: 1))"
-                + " (0–100), best user \(ActivityScore.format(averages.max() ?? 0, decimals: 1))"
-        }
-        context.progress.step(["stage": "activity", "users": "\(userSummaries.count)",
+        context.progress.step(["stage": "activity", "users": "\(report.users.count)",
                                "seconds": String(format: "%.3f", Date().timeIntervalSince(started))])
-        return ReportOutcome(name: name, outputs: outputs, summary: summary, rows: userSummaries.count,
-                             seconds: Date().timeIntervalSince(started))
+        return ReportOutcome(name: name, outputs: outputs, summary: ActivityText.terminalSummary(report, period: period),
+                             rows: report.users.count, seconds: Date().timeIntervalSince(started))
     }
 }

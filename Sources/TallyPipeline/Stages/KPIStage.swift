@@ -7,9 +7,12 @@ import TallyWarehouse
 /// Product KPIs: the swipe funnel (FypMatch), freemium conversion, MRR,
 /// churn and retention (FisioFlow, LovU, FypMatch), LovU shared premium.
 ///
-/// Swipes of the period (and the month before, for comparison) are streamed
-/// in time order; subscriptions one user timeline at a time (the unit of
-/// work), so memory holds one user's events plus the per-month tallies.
+/// The family's rules, partitions, merges and finalisation are
+/// ``KPIsFamily`` (TallyCore); its CSV, XLSX and text renderers are
+/// ``KPICSV``, ``KPIWorkbook`` and ``KPIText`` (TallyReports). Swipes of the
+/// period (and the month before, for comparison) are streamed in time
+/// order; subscriptions one user timeline at a time, so memory holds one
+/// batch of swipes or one user's events plus the per-month tallies.
 /// Writes `kpis/*.csv`, `kpis/kpis.xlsx` and `kpis/kpis.txt`.
 struct KPIStage: ReportStage {
     let name = "kpis"
@@ -22,9 +25,16 @@ struct KPIStage: ReportStage {
     func run(_ context: ReportContext) throws -> ReportOutcome {
         let started = Date()
         context.progress.begin("kpis")
-        let (report, rejects, users) = try context.reads.read { reader in try build(reader, context) }
+        let final = try context.reads.read { reader in try build(reader, context) }
+        let report = final.kpis
         let folder = context.outDirectory.appendingPathComponent("kpis")
-        var outputs = try KPICSVFiles.write(report, to: folder, publish: context.outputs)
+        var outputs: [RunManifest.Output] = []
+        for table in KPICSV.tables(report) {
+            let writer = try table.layout.writer(in: folder)
+            for row in table.rows { try writer.writeRow(row) }
+            try context.outputs.add(writer)
+            outputs.append(.init(path: "kpis/\(table.layout.name)", rows: writer.rowCount))
+        }
         let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("kpis.xlsx"))
         try KPIWorkbook.write(report, path: workbookFile.temporary.path)
         context.outputs.add(workbookFile)
@@ -41,64 +51,80 @@ struct KPIStage: ReportStage {
             detail: unbalanced.isEmpty ? "\(report.movements.count) app-months"
                 : "does not add up for \(unbalanced.prefix(5).map { "\($0.app) \($0.currency.code) \($0.month)" }.joined(separator: ", "))")]
         let seconds = Date().timeIntervalSince(started)
-        context.progress.step(["stage": "kpis", "users": "\(users)", "seconds": String(format: "%.3f", seconds)])
-        return ReportOutcome(name: name, rejects: rejects, outputs: outputs.sorted { $0.path < $1.path }, checks: checks,
-                             summary: KPIText.summary(report), rows: users, seconds: seconds)
+        context.progress.step(["stage": "kpis", "users": "\(final.subscribers)", "seconds": String(format: "%.3f", seconds)])
+        return ReportOutcome(name: name, rejects: final.rejects, outputs: outputs.sorted { $0.path < $1.path }, checks: checks,
+                             summary: KPIText.summary(report), rows: final.subscribers, seconds: seconds)
     }
 
-    /// Reads the warehouse and computes every KPI of the period.
-    func build(_ reader: WarehouseReader, _ context: ReportContext) throws -> (KPIReport, [Reject], Int) {
-        let (config, period, tz) = (context.config, context.period, context.timezone)
+    /// How many subscribers, swipes or matches one partial summary covers
+    /// before it is merged into the total.
+    static let subscribersPerPartial = 4096
+    static let swipesPerPartial = 1 << 18
+
+    /// Reads the warehouse and folds the family's partitions: each batch of
+    /// subscribers, swipes or matches into a partial summary, each partial
+    /// merged into the total, the total finalised.
+    func build(_ reader: WarehouseReader, _ context: ReportContext) throws -> KPIsFamily.Report {
+        let (period, tz) = (context.period, context.timezone)
         let previous = period.adding(months: -1)
+        let family = try Self.family(reader, config: context.config, period: period, timezone: tz)
+        var total = family.emptySummary()
+        var partial = family.emptySummary()
+        var inPartial = 0
+        func mergePartial() {
+            total.merge(partial)
+            partial = family.emptySummary()
+            inPartial = 0
+        }
 
-        var daily = SwipesDailyAccumulator<NumberedSwiperSet>(month: period)
-        var previousDaily = SwipesDailyAccumulator<NumberedSwiperSet>(month: previous)
+        var swipes: [KPIsFamily.Swipe] = []
+        var batch = 0
+        func addSwipes() {
+            family.add(.swipes(batch: batch, swipes), to: &partial)
+            mergePartial()
+            swipes.removeAll(keepingCapacity: true)
+            batch += 1
+        }
         try reader.forEachSwipe(from: tz.startOfDay(previous.firstDay), to: tz.endOfMonth(period)) { from, action, at in
-            let day = tz.localDate(of: at)
-            if day.yearMonth == period {
-                daily.addSwipe(on: day, from: from, action: action)
-            } else {
-                previousDaily.addSwipe(on: day, from: from, action: action)
-            }
+            swipes.append(KPIsFamily.Swipe(from: from, action: action, at: at))
+            if swipes.count == Self.swipesPerPartial { addSwipes() }
         }
-        for instant in try reader.matchInstants(from: tz.startOfDay(previous.firstDay), to: tz.endOfMonth(period)) {
-            let day = tz.localDate(of: instant)
-            if day.yearMonth == period { daily.addMatch(on: day) } else { previousDaily.addMatch(on: day) }
-        }
+        if !swipes.isEmpty { addSwipes() }
+        swipes = []
+        family.add(.matches(batch: 0, try reader.matchInstants(from: tz.startOfDay(previous.firstDay), to: tz.endOfMonth(period))),
+                   to: &partial)
+        mergePartial()
 
+        var subscribers = 0
+        try reader.forEachSubscriber { app, user, events, ids in
+            family.add(.subscriber(app: app, userId: user, events: events, ids: ids), to: &partial)
+            inPartial += 1
+            subscribers += 1
+            if inPartial == Self.subscribersPerPartial { mergePartial() }
+            if subscribers % 1000 == 0 { context.progress.update("kpis", bytes: 0, rows: subscribers, detail: "subscribers") }
+        }
+        mergePartial()
+        return family.finalise(total)
+    }
+
+    /// The family for `period`, with what every partition shares read from
+    /// the warehouse: the product catalog, the first month of data, App
+    /// Store event counts, partner connections and (with a reporting
+    /// currency) the fx rates.
+    static func family(_ reader: WarehouseReader, config: TallyConfig, period: YearMonth,
+                       timezone tz: ReportTimeZone) throws -> KPIsFamily {
         let catalog = ProductCatalog(primary: try reader.products(), fallback: config.products.map(ProductCatalog.Entry.init))
         let firstData = try reader.firstSubscriptionEvent().map { tz.localDate(of: $0).yearMonth } ?? period
-        let settings = SubscriptionKPIs.Settings(
-            period: period, firstMonth: max(firstData, period.adding(months: -(Self.seriesMonths - 1))), timezone: tz,
-            conversionWindowDays: config.kpis.conversionWindowDays, retentionDays: config.kpis.retentionDays)
-        var kpis = SubscriptionKPIs(settings: settings, catalog: catalog)
-        var rejects: [Reject] = []
-        func unknownProduct(_ event: SubscriptionEvent) -> Bool {
-            guard let product = event.productId, event.kind != .signup, event.kind != .paywallShown else { return false }
-            return catalog[product] == nil
-        }
-        try reader.forEachSubscriber { app, user, events, ids in
-            var kept = events
-            if events.contains(where: unknownProduct) {
-                kept.removeAll()
-                for (event, id) in zip(events, ids) {
-                    guard unknownProduct(event), let product = event.productId else { kept.append(event); continue }
-                    rejects.append(Reject(dataset: "subscriptions", file: event.source?.file ?? "", line: event.source?.line ?? 0,
-                                          id: id, reason: "productId '\(product.prefix(60))' is in neither subscriptions/products nor the products of tally.yml"))
-                }
-            }
-            kpis.add(SubscriptionTimeline(app: app, userId: user, events: kept))
-            if kpis.users % 1000 == 0 { context.progress.update("kpis", bytes: 0, rows: kpis.users, detail: "subscribers") }
-        }
         let appStore = try reader.appStoreEventCounts(first: period.firstDay, last: period.lastDay).map {
             AppStoreEventCountRow(date: $0.date, app: $0.app, subscription: $0.subscription, appleEvent: $0.appleEvent,
                                   event: $0.event.rawValue, quantity: $0.quantity)
         }
-        let report = KPIReport(period: period, targets: KPIReport.Targets(config.kpis), swipesDaily: daily.result,
-                               previousSwipesDaily: previousDaily.result, subscriptions: kpis,
-                               connections: try reader.partnerConnections(), appStoreEvents: appStore,
-                               reportingCurrency: config.kpis.reportingCurrency,
-                               fx: config.kpis.reportingCurrency == nil ? FxTable() : FxTable(try reader.fxRates()))
-        return (report, rejects, kpis.users)
+        return KPIsFamily(settings: .init(
+            subscriptions: SubscriptionKPIs.Settings(
+                period: period, firstMonth: max(firstData, period.adding(months: -(seriesMonths - 1))), timezone: tz,
+                conversionWindowDays: config.kpis.conversionWindowDays, retentionDays: config.kpis.retentionDays),
+            catalog: catalog, targets: KPIReport.Targets(config.kpis), connections: try reader.partnerConnections(),
+            appStoreEvents: appStore, reportingCurrency: config.kpis.reportingCurrency,
+            fx: config.kpis.reportingCurrency == nil ? FxTable() : FxTable(try reader.fxRates())))
     }
 }

@@ -5,9 +5,9 @@ import TallyReports
 import TallyWarehouse
 
 /// Challenge leaderboards as of a day (`--as-of`, default the period's last
-/// day): for each challenge (the unit of work) apply the check-in rules,
-/// rank the counted check-ins, compare with the board `rankChangeDays`
-/// earlier, and write every challenge started by then. The snapshots are
+/// day): the family's rules, partitions, merge and finalisation are
+/// ``LeaderboardsFamily`` (TallyCore); its renderers ``LeaderboardCSV``,
+/// ``LeaderboardsWorkbook`` and ``LeaderboardText`` (TallyReports). The snapshots are
 /// stored in the warehouse (`leaderboard_snapshot`) in one transaction once
 /// every board is written: the check-ins are read on the lane's read
 /// connection, so the warehouse's own stays free for the derived tables
@@ -34,15 +34,11 @@ struct LeaderboardsStage: ReportStage {
         let settings = context.config.leaderboards
         let folder = context.outDirectory.appendingPathComponent("leaderboards")
         context.outputs.ownEntityFiles(in: folder, fileExtension: "txt")   // one <challengeId>.txt per challenge
-        let csv = try CSVWriter(url: folder.appendingPathComponent("leaderboard.csv"), columns: [
-            "challengeId", "groupId", "asOf", "rank", "userId", .text("displayName"), "checkins", "minutes", "rankChange",
-            "newcomer", "currentStreak", "bestStreak"])
+        let csv = try LeaderboardCSV.layout.writer(in: folder)
         let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("leaderboards.xlsx"))
         let workbook = try LeaderboardsWorkbook(path: workbookFile.temporary.path, locale: context.locale, asOf: asOf)
-        var rejects: [Reject] = []
-        var mismatched: [String] = []
-        var counted = 0, boardCount = 0, users = 0
-        var biggest: Leaderboard?   // the board with the most users, for the summary
+        let family = LeaderboardsFamily(settings: .init(asOf: asOf, timezone: context.timezone, rules: settings))
+        var summary = family.emptySummary()
         var boards: [Leaderboard] = []   // stored as snapshots at the end, so every board is held until then
         context.progress.begin("leaderboards")
 
@@ -51,19 +47,14 @@ struct LeaderboardsStage: ReportStage {
         defer { sheets.waitForAll() }
         let book = HandedOver(value: workbook)
         try context.reads.read { reader in
-            rejects = try reader.unattachedCheckinRejects()
-            // Per challenge, in parallel: judge its check-ins, rank them, write its text; the rest in order.
-            let minimumMinutes = settings.minimumWorkoutMinutes
-            let rankChangeDays = settings.rankChangeDays
-            let timezone = context.timezone
+            // Check-ins whose challenge does not exist belong to no partition: they join the family's rejects.
+            summary.rejects.merge(RejectList(try reader.unattachedCheckinRejects()))
+            // Per challenge, in parallel: the family's computation and the board's text
+            // file; in challenge order: the rows written, the sheet queued, the summary merged.
             let locale = context.locale
             let batches = PartitionBatches<ChallengePartition, ChallengeOutcome>(compute: { partition in
-                let resolution = CheckinResolver.resolve(
-                    challenge: partition.challenge, checkins: partition.checkins, memberships: partition.memberships,
-                    minimumMinutes: minimumMinutes, timezone: timezone)
-                guard partition.challenge.startDate <= asOf else { return ChallengeOutcome(resolution: resolution) }
-                let board = LeaderboardBuilder.build(challenge: partition.challenge, counted: resolution.counted,
-                                                     asOf: asOf, rankChangeDays: rankChangeDays)
+                let result = family.compute(partition)
+                guard let board = result.rows.board else { return ChallengeOutcome(family: result) }
                 // Each text file is written here, on all cores: creating thousands of files is mostly kernel time.
                 let text = LeaderboardText.render(board, locale: locale)
                 let file = Result { () throws -> HandedOver<AtomicFile> in
@@ -71,29 +62,15 @@ struct LeaderboardsStage: ReportStage {
                     try txt.write(text.utf8)
                     return HandedOver(value: txt)
                 }
-                return ChallengeOutcome(resolution: resolution, board: board, text: file)
+                return ChallengeOutcome(family: result, text: file)
             }, consume: { outcome in
-                rejects += outcome.resolution.rejects
-                guard let board = outcome.board else { return }
-                // Reconciliation: the board's points are the counted check-ins up to the as-of day.
-                let expected = outcome.resolution.counted.filter { $0.day <= asOf }.count
-                if board.entries.reduce(0, { $0 + $1.checkins }) != expected { mismatched.append(board.challenge.id) }
-                counted += expected
-                let c = board.challenge
-                for e in board.entries {
-                    try csv.writeRow([c.id, c.groupId, board.asOf.description, String(e.rank), e.userId, e.displayName,
-                                      String(e.checkins), String(e.minutes), e.rankChange.map(String.init) ?? "",
-                                      e.isNewcomer ? "true" : "false", String(e.streaks.current), String(e.streaks.best)])
-                }
+                summary.merge(outcome.family.summary)
+                guard let board = outcome.family.rows.board else { return }
+                for row in LeaderboardCSV.rows(board) { try csv.writeRow(row) }
                 try sheets.submit { try book.value.add(board) }
                 if let text = outcome.text { context.outputs.add(try text.get().value) }
                 boards.append(board)
-                boardCount += 1
-                users += board.entries.count
-                if biggest.map({ (board.entries.count, $0.challenge.id) > ($0.entries.count, board.challenge.id) }) ?? true {
-                    biggest = board
-                }
-                context.progress.update("leaderboards", bytes: 0, rows: boardCount, detail: "challenges")
+                context.progress.update("leaderboards", bytes: 0, rows: summary.boards, detail: "challenges")
             })
             try reader.forEachChallenge { try batches.add($0) }
             try batches.flush()
@@ -104,31 +81,26 @@ struct LeaderboardsStage: ReportStage {
         try context.outputs.add(csv)
         context.outputs.add(workbookFile)
 
+        let report = family.finalise(summary)
+        let boardCount = report.boards
         let outputs: [RunManifest.Output] = [
             .init(path: "leaderboards/leaderboard.csv", rows: csv.rowCount),
             .init(path: "leaderboards/leaderboards.xlsx", rows: nil),
             .init(path: "leaderboards/<challengeId>.txt", rows: boardCount),
         ]
         let checks = [RunManifest.Check(
-            name: "leaderboards: points add up to the counted check-ins", passed: mismatched.isEmpty,
-            detail: mismatched.isEmpty ? "\(boardCount) challenges" : "does not add up for \(mismatched.prefix(10).joined(separator: ", "))")]
-        // English, whatever the locale: the boards themselves are in leaderboards/.
-        var summary = ["leaderboards: \(boardCount) challenges as of \(asOf), \(users) users ranked, \(counted) check-ins counted"]
-        if let top = biggest, let leader = top.entries.first {
-            summary.append("  largest: \(top.challenge.name) (\(top.entries.count) users), led by \(leader.displayName) "
-                           + "with \(leader.checkins) check-ins, \(leader.minutes) min")
-        }
+            name: "leaderboards: points add up to the counted check-ins", passed: report.mismatched.isEmpty,
+            detail: report.mismatched.isEmpty ? "\(boardCount) challenges" : "does not add up for \(report.mismatched.prefix(10).joined(separator: ", "))")]
         context.progress.step(["stage": "leaderboards", "challenges": "\(boardCount)",
                                "seconds": String(format: "%.3f", Date().timeIntervalSince(started))])
-        return ReportOutcome(name: name, rejects: rejects, outputs: outputs, checks: checks, summary: summary,
-                             rows: boardCount, seconds: Date().timeIntervalSince(started))
+        return ReportOutcome(name: name, rejects: report.rejects, outputs: outputs, checks: checks,
+                             summary: LeaderboardText.terminalSummary(report, asOf: asOf), rows: boardCount, seconds: Date().timeIntervalSince(started))
     }
 }
 
-/// What one challenge gave: its judged check-ins and, once it has started,
-/// its board and its text file (written, not yet moved into place).
+/// What one challenge gave: the family's result and, once the challenge
+/// has started, its text file (written, not yet moved into place).
 private struct ChallengeOutcome: Sendable {
-    var resolution: CheckinResolver.Resolution
-    var board: Leaderboard?
-    var text: Result<HandedOver<AtomicFile>, Error>?
+    var family: PartitionResult<LeaderboardsFamily.Rows, LeaderboardsFamily.Summary>
+    var text: Result<HandedOver<AtomicFile>, Error>? = nil
 }

@@ -5,9 +5,11 @@ import TallyCore
 import TallyReports
 import TallyWarehouse
 
-/// Monthly couple statements: for each couple (the unit of work), resolve its
-/// loaded rows into a ledger, build the month's statement, and stream it to
-/// every writer. Memory holds one couple at a time.
+/// Monthly couple statements: the family's rules, partitions, merge and
+/// finalisation are ``StatementsFamily`` (TallyCore); its renderers
+/// ``StatementsCSV``, ``StatementsWorkbook``, ``StatementText`` and
+/// ``CoupleWorkbook`` (TallyReports). Couples stream from the warehouse one
+/// at a time, are computed on every core, and are written in couple order.
 ///
 /// Writes `statements/balances.csv`, `transfers.csv`, `categories.csv`,
 /// `categories_by_member.csv`, `statements.xlsx` (the studio's overview) and
@@ -31,89 +33,48 @@ struct StatementsStage: ReportStage {
         // One <coupleId>.txt and (when on) .xlsx per couple; statements.xlsx is written every run.
         context.outputs.ownEntityFiles(in: folder, fileExtension: "txt")
         context.outputs.ownEntityFiles(in: folder, fileExtension: "xlsx")
-        let currency = { (c: Couple) in c.currency.code }
-        let p = period.description
-
-        let balances = try CSVWriter(url: folder.appendingPathComponent("balances.csv"), columns: [
-            "coupleId", "period", "memberId", .text("displayName"), "currency", "opening", "paid", "share",
-            "settlementsSent", "settlementsReceived", "closing"])
-        let transfers = try CSVWriter(url: folder.appendingPathComponent("transfers.csv"), columns: [
-            "coupleId", "period", "fromMember", "toMember", "amount", "currency", "method"])
-        let categories = try CSVWriter(url: folder.appendingPathComponent("categories.csv"), columns: [
-            "coupleId", "period", .text("tag"), "amount", "currency"])
-        let byMember = try CSVWriter(url: folder.appendingPathComponent("categories_by_member.csv"), columns: [
-            "coupleId", "period", .text("tag"), "memberId", "share", "currency"])
+        let csv = try StatementsCSV(folder: folder)
         let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("statements.xlsx"))
         let workbook = try StatementsWorkbook(path: workbookFile.temporary.path, locale: locale, period: period)
 
-        let fx = FxTable(try reader.fxRates())
-        var rejects = try reader.unattachedExpenseRejects()
-        var totals = StatementTotals()
-        var couples = 0
-        var imbalanced: [String] = []
+        let family = try Self.family(reader, config: config, period: period)
+        // Rows whose couple does not exist belong to no partition: they join the family's rejects.
+        var summary = family.emptySummary()
+        summary.rejects.merge(RejectList(try reader.unattachedExpenseRejects()))
         var textFiles = 0
         var workbooks = 0
         var workbookSeconds = 0.0
         progress.begin("statements")
 
-        // Per couple, in parallel: resolve the loaded rows, build the statement,
-        // render its text and (when on) write its workbook.
-        let trendMonths = config.statements.trendMonths
-        let exactLimit = config.statements.exactTransferLimit
+        // Per couple, in parallel: the family's computation, the couple's text
+        // and (when on) its workbook; in couple order: the rows written, the summary merged.
         let coupleWorkbooks = config.statements.coupleWorkbooks
         let batches = PartitionBatches<CouplePartition, CoupleResult>(compute: { partition in
-            let resolution = LedgerResolver.resolve(
-                couple: partition.couple, members: partition.members, expenses: partition.expenses,
-                settlements: partition.settlements, agreements: partition.agreements, fx: fx)
-            var statement = StatementBuilder.build(resolution.ledger, period: period, fx: fx, trendMonths: trendMonths,
-                                                   exactTransferLimit: exactLimit, itemised: coupleWorkbooks)
+            var result = family.compute(partition)
             var workbook: Result<HandedOver<AtomicFile>, Error>?
             var seconds = 0.0
             if coupleWorkbooks {
                 let started = DispatchTime.now().uptimeNanoseconds
+                let statement = result.rows.statement
                 workbook = Result { HandedOver(value: try CoupleStatementFiles.workbook(statement, locale: locale, folder: folder)) }
                 seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-                statement.itemised = nil   // written: not held while the batch waits to be consumed
+                result.rows.statement.itemised = nil   // written: not held while the batch waits to be consumed
             }
-            return CoupleResult(statement: statement, rejects: resolution.rejects + statement.rejects,
-                                text: StatementText.render(statement, locale: locale), workbook: workbook, workbookSeconds: seconds)
+            return CoupleResult(family: result, text: StatementText.render(result.rows.statement, locale: locale),
+                                workbook: workbook, workbookSeconds: seconds)
         }, consume: { result in
-            let statement = result.statement
-            rejects += result.rejects
+            let statement = result.family.rows.statement
             if let workbook = result.workbook {
                 context.outputs.add(try workbook.get().value)
                 workbooks += 1
                 workbookSeconds += result.workbookSeconds
             }
-
-            // Reconciliation: the nets of a couple sum to zero, and the transfers zero them.
-            if let problem = Reconciliation.coupleProblem(statement) { imbalanced.append(problem) }
-
-            let code = currency(statement.couple)
-            let cur = statement.couple.currency
-            for line in statement.balances {
-                try balances.writeRow([statement.couple.id, p, line.memberId, line.displayName, code,
-                                       Money.plain(line.opening, cur), Money.plain(line.paid, cur),
-                                       Money.plain(line.share, cur), Money.plain(line.settlementsSent, cur),
-                                       Money.plain(line.settlementsReceived, cur), Money.plain(line.closing, cur)])
-            }
-            for t in statement.transfers {
-                try transfers.writeRow([statement.couple.id, p, t.from, t.to, Money.plain(t.amount, cur), code,
-                                        statement.method.rawValue])
-            }
-            for c in statement.categories {
-                try categories.writeRow([statement.couple.id, p, c.tag, Money.plain(c.amount, cur), code])
-                for line in statement.balances {
-                    try byMember.writeRow([statement.couple.id, p, c.tag, line.memberId,
-                                           Money.plain(c.shareByMember[line.memberId] ?? 0, cur), code])
-                }
-            }
+            try csv.add(statement, period: period)
             try workbook.add(statement)
             context.outputs.add(try CoupleStatementFiles.text(statement, rendered: result.text, folder: folder))
             textFiles += 1
-            totals.add(statement)
-            couples += 1
-            progress.update("statements", bytes: 0, rows: couples, detail: "couples")
+            summary.merge(result.family.summary)
+            progress.update("statements", bytes: 0, rows: summary.totals.couples, detail: "couples")
         })
         try reader.forEachCouple { try batches.add($0) }
         try batches.flush()
@@ -122,16 +83,18 @@ struct StatementsStage: ReportStage {
         } catch {
             throw OutputError("cannot write \(workbookFile.destination.path): \(error)")
         }
-        for writer in [balances, transfers, categories, byMember] { try context.outputs.add(writer) }
+        for writer in csv.writers { try context.outputs.add(writer) }
         context.outputs.add(workbookFile)
 
-        let checks = [Reconciliation.couplesCheck(imbalanced, couples: couples)]
+        let report = family.finalise(summary)
+        let couples = report.totals.couples
+        let checks = [Reconciliation.couplesCheck(report.problems, couples: couples)]
         let outputs: [RunManifest.Output] = [
-            .init(path: "statements/balances.csv", rows: balances.rowCount),
-            .init(path: "statements/categories.csv", rows: categories.rowCount),
-            .init(path: "statements/categories_by_member.csv", rows: byMember.rowCount),
+            .init(path: "statements/balances.csv", rows: csv.balances.rowCount),
+            .init(path: "statements/categories.csv", rows: csv.categories.rowCount),
+            .init(path: "statements/categories_by_member.csv", rows: csv.byMember.rowCount),
             .init(path: "statements/statements.xlsx", rows: nil),
-            .init(path: "statements/transfers.csv", rows: transfers.rowCount),
+            .init(path: "statements/transfers.csv", rows: csv.transfers.rowCount),
             .init(path: "statements/<coupleId>.txt", rows: textFiles),
         ] + (coupleWorkbooks ? [.init(path: "statements/<coupleId>.xlsx", rows: workbooks)] : [])
         let seconds = String(format: "%.3f", Date().timeIntervalSince(started))
@@ -144,33 +107,24 @@ struct StatementsStage: ReportStage {
         } else {
             progress.step(["stage": "statements", "couples": "\(couples)", "seconds": seconds])
         }
-        return ReportOutcome(name: name, rejects: rejects, outputs: outputs, checks: checks,
-                             summary: StatementsStage.summary(totals), rows: couples,
+        return ReportOutcome(name: name, rejects: report.rejects, outputs: outputs, checks: checks,
+                             summary: StatementsSummary.lines(report.totals), rows: couples,
                              seconds: Date().timeIntervalSince(started), detailStages: details)
+    }
+
+    /// The family for `period`: the statements' settings and the fx rates every couple reads.
+    static func family(_ reader: WarehouseReader, config: TallyConfig, period: YearMonth) throws -> StatementsFamily {
+        StatementsFamily(settings: .init(
+            period: period, fx: FxTable(try reader.fxRates()), trendMonths: config.statements.trendMonths,
+            exactTransferLimit: config.statements.exactTransferLimit, itemised: config.statements.coupleWorkbooks))
     }
 
     /// What the computing threads hand over for one couple.
     private struct CoupleResult: Sendable {
-        var statement: CoupleStatement
-        var rejects: [Reject]
+        var family: PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>
         var text: String
         /// The couple's workbook in its temporary file, or why it could not be written; nil when off.
         var workbook: Result<HandedOver<AtomicFile>, Error>?
         var workbookSeconds: Double
-    }
-
-    /// The terminal summary (English, whatever the statements' locale): counts,
-    /// then one line per currency with its spending and the top three
-    /// categories; the bars are in the statements themselves.
-    static func summary(_ totals: StatementTotals) -> [String] {
-        var out = ["statements: \(totals.couples) couples, \(totals.members) members, \(totals.expenses) expenses, \(totals.transfers) suggested transfers"
-                   + (totals.greedyStatements > 0 ? " (\(totals.greedyStatements) large groups settled greedily)" : "")]
-        for currency in totals.currencies {
-            let top = totals.spendingByTag(in: currency).prefix(3)
-            guard !top.isEmpty else { continue }
-            out.append("  spent \(Money.plain(totals.spending(in: currency), currency)) \(currency.code); top: "
-                       + top.map { "\($0.tag.isEmpty ? "untagged" : $0.tag) \(Money.plain($0.amount, currency))" }.joined(separator: ", "))
-        }
-        return out
     }
 }

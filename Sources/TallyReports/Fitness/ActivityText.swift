@@ -22,4 +22,13 @@ public enum ActivityText {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The activity's line of the terminal summary (English, whatever the locale).
+    public static func terminalSummary(_ report: ActivityFamily.Report, period: YearMonth) -> [String] {
+        var line = "activity: \(report.users.count) users, \(report.userDays) user-days in \(period)"
+        if let mean = report.meanOfAverages, let best = report.bestAverage {
+            line += "; average score \(ActivityScore.format(mean, decimals: 1)) (0–100), best user \(ActivityScore.format(best, decimals: 1))"
+        }
+        return [line]
+    }
 }

@@ -33,4 +33,14 @@ public enum LeaderboardText {
         guard let change = entry.rankChange else { return locale.fitness(.newcomer) }
         return change > 0 ? "▲\(change)" : change < 0 ? "▼\(-change)" : "="
     }
+
+    /// The leaderboards' lines of the terminal summary (English, whatever the locale).
+    public static func terminalSummary(_ report: LeaderboardsFamily.Report, asOf: LocalDate) -> [String] {
+        var lines = ["leaderboards: \(report.boards) challenges as of \(asOf), \(report.users) users ranked, \(report.counted) check-ins counted"]
+        if let top = report.largest, let leader = top.leader {
+            lines.append("  largest: \(top.challengeName) (\(top.users) users), led by \(leader.displayName) "
+                         + "with \(leader.checkins) check-ins, \(leader.minutes) min")
+        }
+        return lines
+    }
 }

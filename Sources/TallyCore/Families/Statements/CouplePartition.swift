@@ -1,0 +1,18 @@
+/// One couple and everything loaded for it: the partition of the statements
+/// family (key: the couple id).
+public struct CouplePartition: Sendable {
+    public var couple: Couple
+    public var members: [Member]
+    public var expenses: [ExpenseFact]
+    public var settlements: [SettlementFact]
+    public var agreements: [Agreement]
+
+    public init(couple: Couple, members: [Member], expenses: [ExpenseFact], settlements: [SettlementFact],
+                agreements: [Agreement]) {
+        self.couple = couple
+        self.members = members
+        self.expenses = expenses
+        self.settlements = settlements
+        self.agreements = agreements
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+import TallyCore
+import TallyReports
+import TallyWarehouse
+@testable import TallyPipeline
+
+/// Each report family computed as partitions split into K groups, the order
+/// inside each group shuffled, each group folded into a ``FamilyPartial`` and
+/// the partials merged in a shuffled order, gives the same CSV bytes as
+/// `tally run` (which streams the partitions in key order), and the same
+/// finalised report as the plain in-order fold.
+@Suite("Report families: any split and merge order gives the run's reports", .serialized)
+struct FamilyScheduleTests {
+    static let period = YearMonth("2026-10")!
+    static let splits = [1, 3, 7]
+    static let seeds: [UInt64] = [1, 20_261_126]
+
+    /// A sample-data run and its warehouse, made once for the suite.
+    final class Run: @unchecked Sendable {   // written once in init, then only read
+        let work: URL
+        let out: URL
+        let warehouse: Warehouse
+        let config: TallyConfig
+        let timezone: ReportTimeZone
+
+        init() throws {
+            work = try temporaryFolder("families")
+            out = work.appendingPathComponent("reports")
+            let db = work.appendingPathComponent("tally.sqlite")
+            let runner = TallyRunner(logger: .init(label: "test"), progress: Progress(mode: .silent))
+            let request = RunRequest(dataDirectory: repositoryRoot.appendingPathComponent("sample-data"), outDirectory: out,
+                                     period: FamilyScheduleTests.period, databasePath: db.path, reproducible: true)
+            _ = try runner.run(request)
+            config = try runner.configuration(request)
+            timezone = ReportTimeZone(identifier: config.timezone)!
+            warehouse = try Warehouse(path: db.path)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: work) }
+    }
+
+    static let run = Result { try Run() }
+
+    /// `partitions` split into `k` groups at random, each group's order
+    /// shuffled, each folded into a partial, the partials merged in a random order.
+    static func shuffledFold<F: ReportFamily>(_ family: F, _ partitions: [F.Partition], k: Int, seed: UInt64) -> FamilyPartial<F> {
+        var rng = ScheduleRandom(seed: seed &+ UInt64(k))
+        var groups = Array(repeating: [F.Partition](), count: k)
+        for partition in partitions.shuffled(using: &rng) { groups[Int(rng.next() % UInt64(k))].append(partition) }
+        var partials = groups.map { group in
+            var partial = FamilyPartial(family)
+            for partition in group.shuffled(using: &rng) { partial.add(family.compute(partition)) }
+            return partial
+        }
+        partials.shuffle(using: &rng)
+        var merged = FamilyPartial(family)
+        for partial in partials { merged.merge(partial) }
+        return merged
+    }
+
+    /// Writes `rows` with `layout` into `folder` and returns the file's bytes.
+    static func csvBytes(_ layout: CSVLayout, _ rows: [[String]], in folder: URL) throws -> Data {
+        let writer = try layout.writer(in: folder)
+        for row in rows { try writer.writeRow(row) }
+        try writer.commit()
+        return try Data(contentsOf: folder.appendingPathComponent(layout.name))
+    }
+
+    func reported(_ path: String) throws -> Data {
+        try Data(contentsOf: try Self.run.get().out.appendingPathComponent(path))
+    }
+
+    @Test("statements: balances, transfers and categories CSVs and the totals", arguments: splits)
+    func statements(k: Int) throws {
+        let run = try Self.run.get()
+        let (family, partitions) = try run.warehouse.read { reader in
+            var partitions: [CouplePartition] = []
+            try reader.forEachCouple { partitions.append($0) }
+            return (try StatementsStage.family(reader, config: run.config, period: Self.period), partitions)
+        }
+        #expect(partitions.count > 10)
+        let inOrder = family.fold(partitions)
+        for seed in Self.seeds {
+            let merged = Self.shuffledFold(family, partitions, k: k, seed: seed)
+            let report = family.finalise(merged.summary)
+            #expect(report.totals == inOrder.report.totals)
+            #expect(report.rejects == inOrder.report.rejects)
+            #expect(report.problems == inOrder.report.problems)
+            let folder = try temporaryFolder("statements-\(k)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let csv = try StatementsCSV(folder: folder)
+            for result in merged.results { try csv.add(result.rows.statement, period: Self.period) }
+            for writer in csv.writers { try writer.commit() }
+            for name in ["balances.csv", "transfers.csv", "categories.csv", "categories_by_member.csv"] {
+                #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == reported("statements/" + name), "\(name), k = \(k)")
+            }
+        }
+    }
+
+    @Test("leaderboards: leaderboard.csv and the summary", arguments: splits)
+    func leaderboards(k: Int) throws {
+        let run = try Self.run.get()
+        let partitions = try run.warehouse.read { reader in
+            var partitions: [ChallengePartition] = []
+            try reader.forEachChallenge { partitions.append($0) }
+            return partitions
+        }
+        #expect(partitions.count > 3)
+        let family = LeaderboardsFamily(settings: .init(asOf: Self.period.lastDay, timezone: run.timezone, rules: run.config.leaderboards))
+        let inOrder = family.fold(partitions)
+        for seed in Self.seeds {
+            let merged = Self.shuffledFold(family, partitions, k: k, seed: seed)
+            let report = family.finalise(merged.summary)
+            #expect(report.rejects == inOrder.report.rejects)
+            #expect(report.largest == inOrder.report.largest)
+            #expect((report.boards, report.users, report.counted) == (inOrder.report.boards, inOrder.report.users, inOrder.report.counted))
+            let folder = try temporaryFolder("leaderboards-\(k)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let rows = merged.results.compactMap(\.rows.board).flatMap(LeaderboardCSV.rows)
+            #expect(try Self.csvBytes(LeaderboardCSV.layout, rows, in: folder) == reported("leaderboards/leaderboard.csv"))
+        }
+    }
+
+    @Test("activity: scores.csv, summary.csv and the averages", arguments: splits)
+    func activity(k: Int) throws {
+        let run = try Self.run.get()
+        let partitions = try run.warehouse.read { reader in
+            var partitions: [ActivityFamily.Partition] = []
+            try reader.forEachActivityUser(in: Self.period.firstDay...Self.period.lastDay) { partitions.append(.init(userId: $0, days: $1)) }
+            return partitions
+        }
+        #expect(partitions.count > 3)
+        let family = ActivityFamily()
+        let inOrder = family.fold(partitions)
+        for seed in Self.seeds {
+            let merged = Self.shuffledFold(family, partitions, k: k, seed: seed)
+            let report = family.finalise(merged.summary)
+            #expect(report.users == inOrder.report.users)
+            #expect(report.meanOfAverages == inOrder.report.meanOfAverages)
+            let folder = try temporaryFolder("activity-\(k)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let scores = merged.results.flatMap { $0.rows.days.map(ActivityCSV.scoreRow) }
+            let summaries = merged.results.map { ActivityCSV.summaryRow($0.rows.summary, period: Self.period) }
+            #expect(try Self.csvBytes(ActivityCSV.scores, scores, in: folder) == reported("activity/scores.csv"))
+            #expect(try Self.csvBytes(ActivityCSV.summary, summaries, in: folder) == reported("activity/summary.csv"))
+        }
+    }
+
+    @Test("kpis: every KPI CSV, with subscribers, swipes and matches split at random", arguments: splits)
+    func kpis(k: Int) throws {
+        let run = try Self.run.get()
+        let tz = run.timezone
+        let previous = Self.period.adding(months: -1)
+        let (family, subscribers, swipes, matches) = try run.warehouse.read { reader in
+            let family = try KPIStage.family(reader, config: run.config, period: Self.period, timezone: tz)
+            var subscribers: [KPIsFamily.Partition] = []
+            try reader.forEachSubscriber { subscribers.append(.subscriber(app: $0, userId: $1, events: $2, ids: $3)) }
+            var swipes: [KPIsFamily.Swipe] = []
+            try reader.forEachSwipe(from: tz.startOfDay(previous.firstDay), to: tz.endOfMonth(Self.period)) {
+                swipes.append(KPIsFamily.Swipe(from: $0, action: $1, at: $2))
+            }
+            let matches = try reader.matchInstants(from: tz.startOfDay(previous.firstDay), to: tz.endOfMonth(Self.period))
+            return (family, subscribers, swipes, matches)
+        }
+        #expect(subscribers.count > 10 && swipes.count > 100 && !matches.isEmpty)
+        for seed in Self.seeds {
+            // Swipes and matches cut into batches of random sizes (any split counts the same).
+            var rng = ScheduleRandom(seed: seed)
+            var partitions = subscribers
+            var start = 0, batch = 0
+            while start < swipes.count {
+                let end = min(swipes.count, start + 1 + Int(rng.next() % 97))
+                partitions.append(.swipes(batch: batch, Array(swipes[start..<end])))
+                (start, batch) = (end, batch + 1)
+            }
+            start = 0
+            while start < matches.count {
+                let end = min(matches.count, start + 1 + Int(rng.next() % 5))
+                partitions.append(.matches(batch: batch, Array(matches[start..<end])))
+                (start, batch) = (end, batch + 1)
+            }
+            let merged = Self.shuffledFold(family, partitions, k: k, seed: seed)
+            let report = family.finalise(merged.summary)
+            let folder = try temporaryFolder("kpis-\(k)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let tables = KPICSV.tables(report.kpis)
+            #expect(tables.count >= 10)
+            for table in tables {
+                #expect(try Self.csvBytes(table.layout, table.rows, in: folder) == reported("kpis/" + table.layout.name),
+                        "\(table.layout.name), k = \(k), seed \(seed)")
+            }
+        }
+    }
+}
+
+/// A seeded generator (SplitMix64), so a failing split can be replayed.
+private struct ScheduleRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
