@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TallyCore
+import TallyGenerator
 import TallyReports
 import TallyWarehouse
 @testable import TallyPipeline
@@ -9,12 +10,34 @@ import TallyWarehouse
 /// inside each group shuffled, each group folded into a ``FamilyPartial`` and
 /// the partials merged in a shuffled order, gives the same CSV bytes as
 /// `tally run` (which streams the partitions in key order), and the same
-/// finalised report as the plain in-order fold.
+/// finalised report as the plain in-order fold: on `sample-data/` and on
+/// generated data of three seeds and shapes.
 @Suite("Report families: any split and merge order gives the run's reports", .serialized)
 struct FamilyScheduleTests {
     static let period = YearMonth("2026-10")!
-    static let splits = [1, 3, 7]
     static let seeds: [UInt64] = [1, 20_261_126]
+
+    /// The data folders: the committed sample, and generated sets of other seeds and shapes.
+    enum DataSet: String, CaseIterable, Sendable {
+        case sample, seed7, seed99Skewed, seed2026ManyCouples
+
+        func folder(in work: URL) throws -> URL {
+            let generated: (UInt64, GeneratorShape)
+            switch self {
+            case .sample: return repositoryRoot.appendingPathComponent("sample-data")
+            case .seed7: generated = (7, .default)
+            case .seed99Skewed: generated = (99, .skewed)
+            case .seed2026ManyCouples: generated = (20_261_126, .manyCouples)
+            }
+            let data = work.appendingPathComponent("data")
+            _ = try DataGenerator(seed: generated.0, scale: .small, shape: generated.1, anchorMonth: FamilyScheduleTests.period)
+                .generate(to: data)
+            return data
+        }
+    }
+
+    /// Every data set with every split: K partitions of 1, 3 and 7.
+    static let cases: [(DataSet, Int)] = DataSet.allCases.flatMap { set in [1, 3, 7].map { (set, $0) } }
 
     /// A sample-data run and its warehouse, made once for the suite.
     final class Run: @unchecked Sendable {   // written once in init, then only read
@@ -24,23 +47,25 @@ struct FamilyScheduleTests {
         let config: TallyConfig
         let timezone: ReportTimeZone
 
-        init() throws {
-            work = try temporaryFolder("families")
+        init(_ set: DataSet) throws {
+            // One folder per data set, replaced by the next run of the suite (the runs live as long as the process).
+            work = FileManager.default.temporaryDirectory.appendingPathComponent("tally-family-schedules-\(set.rawValue)")
+            try? FileManager.default.removeItem(at: work)
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             out = work.appendingPathComponent("reports")
             let db = work.appendingPathComponent("tally.sqlite")
             let runner = TallyRunner(logger: .init(label: "test"), progress: Progress(mode: .silent))
-            let request = RunRequest(dataDirectory: repositoryRoot.appendingPathComponent("sample-data"), outDirectory: out,
+            let request = RunRequest(dataDirectory: try set.folder(in: work), outDirectory: out,
                                      period: FamilyScheduleTests.period, databasePath: db.path, reproducible: true)
             _ = try runner.run(request)
             config = try runner.configuration(request)
             timezone = ReportTimeZone(identifier: config.timezone)!
             warehouse = try Warehouse(path: db.path)
         }
-
-        deinit { try? FileManager.default.removeItem(at: work) }
     }
 
-    static let run = Result { try Run() }
+    /// One run per data set, made on first use and kept for the suite.
+    static let runs = Dictionary(uniqueKeysWithValues: DataSet.allCases.map { set in (set, Result { try Run(set) }) })
 
     /// `partitions` split into `k` groups at random, each group's order
     /// shuffled, each folded into a partial, the partials merged in a random order.
@@ -67,13 +92,13 @@ struct FamilyScheduleTests {
         return try Data(contentsOf: folder.appendingPathComponent(layout.name))
     }
 
-    func reported(_ path: String) throws -> Data {
-        try Data(contentsOf: try Self.run.get().out.appendingPathComponent(path))
+    func reported(_ path: String, _ run: Run) throws -> Data {
+        try Data(contentsOf: run.out.appendingPathComponent(path))
     }
 
-    @Test("statements: balances, transfers and categories CSVs and the totals", arguments: splits)
-    func statements(k: Int) throws {
-        let run = try Self.run.get()
+    @Test("statements: balances, transfers and categories CSVs and the totals", arguments: cases)
+    func statements(set: DataSet, k: Int) throws {
+        let run = try Self.runs[set]!.get()
         let (family, partitions) = try run.warehouse.read { reader in
             var partitions: [CouplePartition] = []
             try reader.forEachCouple { partitions.append($0) }
@@ -93,14 +118,14 @@ struct FamilyScheduleTests {
             for result in merged.results { try csv.add(result.rows.statement, period: Self.period) }
             for writer in csv.writers { try writer.commit() }
             for name in ["balances.csv", "transfers.csv", "categories.csv", "categories_by_member.csv"] {
-                #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == reported("statements/" + name), "\(name), k = \(k)")
+                #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == reported("statements/" + name, run), "\(name), k = \(k)")
             }
         }
     }
 
-    @Test("leaderboards: leaderboard.csv and the summary", arguments: splits)
-    func leaderboards(k: Int) throws {
-        let run = try Self.run.get()
+    @Test("leaderboards: leaderboard.csv and the summary", arguments: cases)
+    func leaderboards(set: DataSet, k: Int) throws {
+        let run = try Self.runs[set]!.get()
         let partitions = try run.warehouse.read { reader in
             var partitions: [ChallengePartition] = []
             try reader.forEachChallenge { partitions.append($0) }
@@ -118,13 +143,13 @@ struct FamilyScheduleTests {
             let folder = try temporaryFolder("leaderboards-\(k)")
             defer { try? FileManager.default.removeItem(at: folder) }
             let rows = merged.results.compactMap(\.rows.board).flatMap(LeaderboardCSV.rows)
-            #expect(try Self.csvBytes(LeaderboardCSV.layout, rows, in: folder) == reported("leaderboards/leaderboard.csv"))
+            #expect(try Self.csvBytes(LeaderboardCSV.layout, rows, in: folder) == reported("leaderboards/leaderboard.csv", run))
         }
     }
 
-    @Test("activity: scores.csv, summary.csv and the averages", arguments: splits)
-    func activity(k: Int) throws {
-        let run = try Self.run.get()
+    @Test("activity: scores.csv, summary.csv and the averages", arguments: cases)
+    func activity(set: DataSet, k: Int) throws {
+        let run = try Self.runs[set]!.get()
         let partitions = try run.warehouse.read { reader in
             var partitions: [ActivityFamily.Partition] = []
             try reader.forEachActivityUser(in: Self.period.firstDay...Self.period.lastDay) { partitions.append(.init(userId: $0, days: $1)) }
@@ -142,14 +167,14 @@ struct FamilyScheduleTests {
             defer { try? FileManager.default.removeItem(at: folder) }
             let scores = merged.results.flatMap { $0.rows.days.map(ActivityCSV.scoreRow) }
             let summaries = merged.results.map { ActivityCSV.summaryRow($0.rows.summary, period: Self.period) }
-            #expect(try Self.csvBytes(ActivityCSV.scores, scores, in: folder) == reported("activity/scores.csv"))
-            #expect(try Self.csvBytes(ActivityCSV.summary, summaries, in: folder) == reported("activity/summary.csv"))
+            #expect(try Self.csvBytes(ActivityCSV.scores, scores, in: folder) == reported("activity/scores.csv", run))
+            #expect(try Self.csvBytes(ActivityCSV.summary, summaries, in: folder) == reported("activity/summary.csv", run))
         }
     }
 
-    @Test("kpis: every KPI CSV, with subscribers, swipes and matches split at random", arguments: splits)
-    func kpis(k: Int) throws {
-        let run = try Self.run.get()
+    @Test("kpis: every KPI CSV, with subscribers, swipes and matches split at random", arguments: cases)
+    func kpis(set: DataSet, k: Int) throws {
+        let run = try Self.runs[set]!.get()
         let tz = run.timezone
         let previous = Self.period.adding(months: -1)
         let (family, subscribers, swipes, matches) = try run.warehouse.read { reader in
@@ -187,7 +212,7 @@ struct FamilyScheduleTests {
             let tables = KPICSV.tables(report.kpis)
             #expect(tables.count >= 10)
             for table in tables {
-                #expect(try Self.csvBytes(table.layout, table.rows, in: folder) == reported("kpis/" + table.layout.name),
+                #expect(try Self.csvBytes(table.layout, table.rows, in: folder) == reported("kpis/" + table.layout.name, run),
                         "\(table.layout.name), k = \(k), seed \(seed)")
             }
         }

@@ -25,18 +25,18 @@ public enum KPICSV {
         let fraction = { (x: Double) in KPIRate(Int((x * 10_000).rounded()), of: 10_000).csv }
 
         tables.append(table("swipes_daily.csv", ["date", "swipes", "swipers", "likes", "superLikes", "passes", "reports", "matches",
-                                      "likeRate", "matchRate"]) { w in
+                "likeRate", "matchRate"]) { w in
             for d in report.swipesDaily {
                 w([d.date.description, "\(d.swipes)", "\(d.swipers)", "\(d.likes)", "\(d.superLikes)", "\(d.passes)",
-                                "\(d.reports)", "\(d.matches)", d.likeRate.csv, d.matchRate.csv])
+                  "\(d.reports)", "\(d.matches)", d.likeRate.csv, d.matchRate.csv])
             }
         })
         tables.append(table("conversion.csv", ["app", "cohort", "signups", "converted", "conversionRate", "windowDays", "complete",
-                                    "targetMin", "targetMax", "vsTarget"]) { w in
+                "targetMin", "targetMax", "vsTarget"]) { w in
             for r in report.conversion {
                 w([r.app, r.cohort.description, "\(r.rate.denominator)", "\(r.rate.numerator)", r.rate.csv,
-                                "\(t.conversionWindowDays)", flag(r.complete), fraction(t.conversionMin), fraction(t.conversionMax),
-                                TargetStatus.of(r.rate.value, min: t.conversionMin, max: t.conversionMax, complete: r.complete).rawValue])
+                  "\(t.conversionWindowDays)", flag(r.complete), fraction(t.conversionMin), fraction(t.conversionMax),
+                  TargetStatus.of(r.rate.value, min: t.conversionMin, max: t.conversionMax, complete: r.complete).rawValue])
             }
         })
         tables.append(table("paywall.csv", ["app", .text("context"), "shown", "conversions", "usersShown", "period"]) { w in
@@ -50,17 +50,17 @@ public enum KPICSV {
             }
         })
         tables.append(table("retention.csv", ["app", "cohort", "subscribers", "retained30d", "retentionRate", "days", "complete",
-                                   "target", "vsTarget"]) { w in
+                "target", "vsTarget"]) { w in
             for r in report.retention {
                 w([r.app, r.cohort.description, "\(r.rate.denominator)", "\(r.rate.numerator)", r.rate.csv,
-                                "\(t.retentionDays)", flag(r.complete), fraction(t.retention),
-                                TargetStatus.of(r.rate.value, min: t.retention, complete: r.complete).rawValue])
+                  "\(t.retentionDays)", flag(r.complete), fraction(t.retention),
+                  TargetStatus.of(r.rate.value, min: t.retention, complete: r.complete).rawValue])
             }
         })
         tables.append(table("churn.csv", ["app", "month", "paidAtStart", "churned", "churnRate", "cancellations", "refunds"]) { w in
             for r in report.churn {
                 w([r.app, r.month.description, "\(r.rate.denominator)", "\(r.rate.numerator)", r.rate.csv,
-                                "\(r.cancellations)", "\(r.refunds)"])
+                  "\(r.cancellations)", "\(r.refunds)"])
             }
         })
         tables.append(table("mrr_history.csv", ["month", "app", "plan", "subscribers", "mrr", "currency"]) { w in
@@ -74,29 +74,29 @@ public enum KPICSV {
             for r in report.movements {
                 let c = r.currency
                 w([r.app, r.month.description, c.code, Money.plain(r.startMRR, c)]
-                               + buckets.map { Money.plain(r.signedAmount($0), c) }
-                               + [Money.plain(r.endMRR, c), Money.plain(r.net, c)] + buckets.map { "\(r.count($0))" })
-            }
-        })
-        tables.append(table("mrr_totals.csv", ["month", "currency", "subscribers", "mrr", "reportingCurrency", "rate", "rateDate",
-                                    "mrrInReportingCurrency", "note"]) { w in
-            let totals = report.mrrTotals
-            let target = totals.reportingCurrency
-            for c in totals.currencies {
-                w([report.period.description, c.currency.code, "\(c.subscribers)", Money.plain(c.mrr, c.currency),
-                                target?.code ?? "", c.rate.map { $0.rate.description } ?? "", c.rate.map { $0.date.description } ?? "",
-                                target.flatMap { t in c.converted.map { Money.plain($0, t) } } ?? "",
-                                target != nil && c.converted == nil ? "no fx rate to \(target!.code)" : ""])
+                  + buckets.map { Money.plain(r.signedAmount($0), c) }
+                  + [Money.plain(r.endMRR, c), Money.plain(r.net, c)] + buckets.map { "\(r.count($0))" })
+                  }
+                  })
+                  tables.append(table("mrr_totals.csv", ["month", "currency", "subscribers", "mrr", "reportingCurrency", "rate", "rateDate",
+                  "mrrInReportingCurrency", "note"]) { w in
+                  let totals = report.mrrTotals
+                  let target = totals.reportingCurrency
+                  for c in totals.currencies {
+                  w([report.period.description, c.currency.code, "\(c.subscribers)", Money.plain(c.mrr, c.currency),
+                  target?.code ?? "", c.rate.map { $0.rate.description } ?? "", c.rate.map { $0.date.description } ?? "",
+                  target.flatMap { t in c.converted.map { Money.plain($0, t) } } ?? "",
+                  target != nil && c.converted == nil ? "no fx rate to \(target!.code)" : ""])
             }
             if let target {
                 w([report.period.description, "total", "\(totals.currencies.map(\.subscribers).reduce(0, +))",
-                                "", target.code, "", "", totals.studioTotal.map { Money.plain($0, target) } ?? "", totals.note])
+                  "", target.code, "", "", totals.studioTotal.map { Money.plain($0, target) } ?? "", totals.note])
             }
         })
         tables.append(table("trials.csv", ["app", "month", "trialsStarted", "converted", "trialConversionRate", "windowDays", "complete"]) { w in
             for r in report.trials {
                 w([r.app, r.month.description, "\(r.rate.denominator)", "\(r.rate.numerator)", r.rate.csv,
-                                "\(t.conversionWindowDays)", flag(r.complete)])
+                  "\(t.conversionWindowDays)", flag(r.complete)])
             }
         })
         tables.append(table("shared_premium.csv", ["app", "month", "payers", "sharedPremiumUsers", "entitledUsers"]) { w in
