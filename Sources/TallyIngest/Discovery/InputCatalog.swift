@@ -17,11 +17,15 @@ public struct InputFile: Sendable, Hashable {
     /// The path relative to the data folder (`expenses/expenses.csv`), as reports show it.
     public var relativePath: String
     public var kind: InputKind
+    /// Whether the file is one part of a table exported as a folder of parts
+    /// (`swipes/swipes/part-00000.csv.gz`).
+    public var isPart: Bool
 
-    public init(url: URL, relativePath: String, kind: InputKind) {
+    public init(url: URL, relativePath: String, kind: InputKind, isPart: Bool = false) {
         self.url = url
         self.relativePath = relativePath
         self.kind = kind
+        self.isPart = isPart
     }
 
     /// The table, when the file is one.
@@ -60,7 +64,8 @@ public struct InputFile: Sendable, Hashable {
 }
 
 /// The files of a data folder: one sub-folder per dataset, a table per file
-/// (`<dataset>/<table>.<ext>`, ext one of csv, ndjson, jsonl, optionally `.gz`),
+/// (`<dataset>/<table>.<ext>`, ext one of csv, ndjson, jsonl, optionally `.gz`)
+/// or per folder of parts (`<dataset>/<table>/part-00000.csv.gz`, …),
 /// plus Apple Health exports (`health/<userId>/export.zip|xml`) and App Store
 /// Connect reports (`subscriptions/*.tsv|txt`). Anything else is listed in
 /// ``ignored`` so the run log can name it.
@@ -108,10 +113,14 @@ public struct InputCatalog: Sendable {
                     if entry == "health", let export = try appleHealthExport(in: fileURL, userId: name, relative: relative) {
                         files.append(export.file)
                         ignored += export.ignored
+                    } else if let table = TableID.named(dataset: entry, stem: name) {
+                        let parts = try partFiles(in: fileURL, table: table, relative: relative)
+                        files += parts.files
+                        ignored += parts.ignored
                     } else {
                         ignored.append((relative + "/", entry == "health"
                             ? "no export.zip or export.xml in this Apple Health export folder"
-                            : "a folder inside a dataset folder"))
+                            : "a folder inside a dataset folder, not named after one of its tables"))
                     }
                     continue
                 }
@@ -136,12 +145,48 @@ public struct InputCatalog: Sendable {
             }
         }
         if files.isEmpty { throw DataFolderCheck.noInput(directory, entries: top) }
-        let byTable = Dictionary(grouping: files.filter { $0.table != nil }, by: { $0.table! })
-        if let (table, twins) = byTable.first(where: { $0.value.count > 1 }) {
-            throw CatalogError("table \(table.qualifiedName) has \(twins.count) files (\(twins.map(\.relativePath).sorted().joined(separator: ", "))); keep one")
+        // A table is one file, or one folder of parts: two files (or a file beside its
+        // folder) leave it ambiguous which is the export.
+        let byTable = Dictionary(grouping: files.filter { $0.table != nil && !$0.isPart }, by: { $0.table! })
+        let partTables = Set(files.filter(\.isPart).compactMap(\.table))
+        if let (table, twins) = byTable.sorted(by: { $0.key.qualifiedName < $1.key.qualifiedName })
+            .first(where: { $0.value.count > 1 || partTables.contains($0.key) }) {
+            let paths = twins.map(\.relativePath).sorted()
+            if partTables.contains(table) {
+                throw CatalogError("table \(table.qualifiedName) has both \(paths.joined(separator: ", ")) and the folder of parts \(table.dataset)/\(table.stem)/; keep one")
+            }
+            throw CatalogError("table \(table.qualifiedName) has \(twins.count) files (\(paths.joined(separator: ", "))); keep one")
         }
         files.sort { $0.loadOrder < $1.loadOrder }
         return InputCatalog(files: files, ignored: ignored)
+    }
+
+    /// `<dataset>/<table>/`: a table exported as parts (`part-00000.csv.gz`, …,
+    /// as Firestore and Spark write them), each part a file of the table with
+    /// its own header and line numbers, loaded in name order. Files that are
+    /// not tables (Spark's `_SUCCESS`, checksums) are ignored; a folder with
+    /// no part is ignored with why.
+    static func partFiles(in folder: URL, table: TableID, relative: String) throws
+        -> (files: [InputFile], ignored: [(String, String)]) {
+        var files: [InputFile] = []
+        var ignored: [(String, String)] = []
+        for name in try names(in: folder) where !name.hasPrefix(".") {
+            let url = folder.appendingPathComponent(name)
+            let path = "\(relative)/\(name)"
+            if isDirectory(url) {
+                ignored.append((path + "/", "a folder inside the folder of parts of \(table.qualifiedName)"))
+            } else if !isRegularFile(url) {
+                ignored.append((path, "not a regular file (a pipe, a device, a socket or a broken link)"))
+            } else if TableFileName(name) == nil {
+                ignored.append((path, "not a part of \(table.qualifiedName): not a .csv, .ndjson or .jsonl file (optionally .gz)"))
+            } else {
+                files.append(InputFile(url: url, relativePath: path, kind: .table(table), isPart: true))
+            }
+        }
+        if files.isEmpty {
+            ignored.append((relative + "/", "a folder of parts of \(table.qualifiedName) with no .csv, .ndjson or .jsonl part"))
+        }
+        return (files, ignored)
     }
 
     /// `health/<userId>/`: its `export.zip`, else its `export.xml`; other files there are ignored.
