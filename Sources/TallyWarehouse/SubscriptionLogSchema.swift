@@ -105,17 +105,12 @@ enum SubscriptionLogSchema {
                        id: c.textValue(0), userId: c.textValue(6))
             }
         ) { group in
-            var repeats: [(judged: Judged, reason: String)] = []
             for (judged, verdict) in zip(group, SubscriptionEventVersionRule.verdicts(group.map(\.row))) {
                 switch verdict {
                 case .counts: continue
                 case .superseded: superseded.append(judged.row.row)
-                case .rejected(let reason): repeats.append((judged, reason))
+                case .rejected(let reason): rejected.append((judged, reason))
                 }
-            }
-            // An id's rejects in load order (latest first), then line: the order they are listed in.
-            rejected += repeats.sorted { a, b in
-                (b.judged.row.loadSeq, a.judged.row.line) < (a.judged.row.loadSeq, b.judged.row.line)
             }
         }
         try storeRejects(db, rejected.map { judged, reason in
@@ -136,9 +131,8 @@ enum SubscriptionLogSchema {
 
     /// Stores a reject for each repeat of an id within its file (named by
     /// `record`, with the rule's `reason`), and adds them to the files'
-    /// rejected counts. Only files loaded in this
-    /// ingest have repeats left in the log (earlier ones were dropped when
-    /// rejected).
+    /// rejected counts. Only files loaded in this ingest have repeats left
+    /// in the log (earlier ones were dropped when rejected).
     private static func storeRejects(_ db: Database,
                                      _ rejects: [(row: SubscriptionEventVersionRule.Row, record: String, reason: String)]) throws {
         var counts: [Int64: Int] = [:]
