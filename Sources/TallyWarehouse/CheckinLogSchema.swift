@@ -46,11 +46,11 @@ enum CheckinLogSchema {
 
     /// Rebuilds `checkin_winner` and the check-in files' superseded counts.
     ///
-    /// - Of the rows sharing an id, the one of the latest-loaded file wins
-    ///   (then the first line); the others are superseded.
-    /// - Among the winners sharing a `workoutEntryId`, the first by
-    ///   createdAt, then file (display path, byte order), then line (then id)
-    ///   is the original; each other one is a duplicate of it.
+    /// - Of the rows sharing an id, the one ``TallyCore/CheckinVersionRule``
+    ///   picks counts; the others are superseded.
+    /// - Among the winners sharing a `workoutEntryId`,
+    ///   ``TallyCore/DuplicateWorkoutRule`` names the original; each other
+    ///   one is a duplicate of it.
     ///
     /// Both are found by hashing the keys in one scan of the log and
     /// comparing only rows whose hashes collide (``KeyHashes``), so the log is
@@ -63,11 +63,11 @@ enum CheckinLogSchema {
             ids.add(bytes: row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0), rowid: rowid)
             if let workout = row.bytes(2) { workouts.add(bytes: workout, rowid: rowid) }
         }
-        // The latest load wins; within a file (rows no loader rejected), the first line.
         let superseded = try SupersededRows(db, candidates: ids.collisions(), sql: """
-            SELECT r.id, r.file_id, f.load_seq, -r.line FROM checkin_row r JOIN input_file f ON f.id = r.file_id
+            SELECT r.id, r.file_id, f.load_seq, r.line FROM checkin_row r JOIN input_file f ON f.id = r.file_id
             WHERE r.rowid = ?
-            """)
+            """, read: { c, rowid in CheckinVersionRule.Row(loadSeq: c.int64(2), line: c.int64(3), row: rowid) },
+            rule: CheckinVersionRule.verdicts)
         let duplicates = try repeatedWorkouts(db, candidates: workouts.collisions(), losers: superseded.rows)
 
         try db.execute(sql: "DELETE FROM checkin_winner")
@@ -97,35 +97,37 @@ enum CheckinLogSchema {
     }
 
     /// Among `candidates` (groups of rows whose workout ids' hashes collide),
-    /// the winning rows whose workout an earlier winning row holds.
+    /// the winning rows that ``TallyCore/DuplicateWorkoutRule`` finds
+    /// repeating another winning row's workout.
     private static func repeatedWorkouts(_ db: Database, candidates: [[Int64]], losers: Set<Int64>) throws -> [Duplicate] {
         guard !candidates.isEmpty else { return [] }
         let fetch = try RawCursor(db, sql: """
             SELECT r.workout_entry_id, r.created_at, f.display_path, r.line, r.id, r.challenge_id
             FROM checkin_row r JOIN input_file f ON f.id = r.file_id WHERE r.rowid = ?
             """)
-        struct Row { var createdAt: Int64; var path: [UInt8]; var line: Int64; var id: String; var challengeId: String }
+        struct Row { var workout: [UInt8]; var checkin: DuplicateWorkoutRule.Checkin; var challengeId: String }
         var duplicates: [Duplicate] = []
         for group in candidates {
-            var byWorkout: [[UInt8]: [Row]] = [:]
+            var rows: [Row] = []
             for rowid in group where !losers.contains(rowid) {
                 try fetch.forEach(rowid) { c in
                     guard let workout = c.bytes(0) else { return }
-                    byWorkout[Array(workout), default: []].append(Row(
-                        createdAt: c.int64(1), path: Array(c.bytes(2) ?? UnsafeRawBufferPointer(start: nil, count: 0)),
-                        line: c.int64(3), id: c.string(4) ?? "", challengeId: c.string(5) ?? ""))
+                    let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+                    rows.append(Row(
+                        workout: Array(workout),
+                        checkin: DuplicateWorkoutRule.Checkin(
+                            createdAt: Timestamp(microseconds: c.int64(1)), path: Array(c.bytes(2) ?? empty),
+                            line: c.int64(3), id: Array(c.bytes(4) ?? empty)),
+                        challengeId: c.string(5) ?? ""))
                 }
             }
-            for rows in byWorkout.values where rows.count > 1 {
-                let ordered = rows.sorted { a, b in
-                    if a.createdAt != b.createdAt { return a.createdAt < b.createdAt }
-                    if a.path != b.path { return a.path.lexicographicallyPrecedes(b.path) }
-                    if a.line != b.line { return a.line < b.line }
-                    return ByteOrder.precedes(a.id, b.id)
-                }
-                let first = ordered[0].id
-                for r in ordered.dropFirst() {
-                    duplicates.append(Duplicate(challengeId: r.challengeId, createdAt: r.createdAt, id: r.id, first: first))
+            for workout in KeyGroups.split(rows, key: \.workout) where workout.count > 1 {
+                let verdicts = DuplicateWorkoutRule.verdicts(workout.map(\.checkin))
+                for (r, verdict) in zip(workout, verdicts) {
+                    guard case .duplicate(let original) = verdict else { continue }
+                    duplicates.append(Duplicate(challengeId: r.challengeId, createdAt: r.checkin.createdAt.microseconds,
+                                                id: String(decoding: r.checkin.id, as: UTF8.self),
+                                                first: String(decoding: workout[original].checkin.id, as: UTF8.self)))
                 }
             }
         }

@@ -1,4 +1,5 @@
 import GRDB
+import TallyCore
 
 /// The tables of the `expenses/` dataset (ContaCasal).
 enum ExpensesSchema {
@@ -89,9 +90,9 @@ enum ExpensesSchema {
             """)
     }
 
-    /// Rebuilds `expense_winner` and the expense files' superseded counts.
-    /// Of the versions of an id, the latest updatedAt wins; ties go to the
-    /// later load, then the later line.
+    /// Rebuilds `expense_winner` and the expense files' superseded counts:
+    /// of the versions of an id, the one ``TallyCore/ExpenseVersionRule``
+    /// picks counts.
     ///
     /// Repeated ids are found by hashing them in one scan of the versions
     /// and comparing only rows whose hashes collide (``KeyHashes``); the
@@ -105,7 +106,10 @@ enum ExpensesSchema {
         let superseded = try SupersededRows(db, candidates: ids.collisions(), sql: """
             SELECT v.id, v.file_id, v.updated_at, f.load_seq, v.line
             FROM expense_version v JOIN input_file f ON f.id = v.file_id WHERE v.rowid = ?
-            """)
+            """, read: { c, rowid in
+                ExpenseVersionRule.Version(updatedAt: Timestamp(microseconds: c.int64(2)), loadSeq: c.int64(3),
+                                           line: c.int64(4), row: rowid)
+            }, rule: ExpenseVersionRule.verdicts)
         try db.execute(sql: "DELETE FROM expense_winner")
         try superseded.selectingWinners(db) { winning in
             try db.execute(sql: """

@@ -1,4 +1,5 @@
 import GRDB
+import TallyCore
 import TallyIngest
 
 /// Subscription events (of `subscriptions/events` and of App Store Connect
@@ -7,8 +8,8 @@ import TallyIngest
 ///
 /// Rows are appended as read, not upserted into a table keyed by their
 /// random text id (every row would touch B-trees at random), and which row
-/// of a repeated id counts is decided once, by sorting, at the end of the
-/// ingest (``events``), with the rules an upsert would apply.
+/// of a repeated id counts is decided once, at the end of the ingest
+/// (``events``), by ``TallyCore/SubscriptionEventVersionRule``.
 enum SubscriptionLogSchema {
     /// The input tables (`InputFile.tableName`) whose rows are subscription events.
     static let inputs: Set<String> = [TableID.events.rawValue, "appStoreConnectReport"]
@@ -73,61 +74,71 @@ enum SubscriptionLogSchema {
             """)
     }
 
-    /// The events, one per id, by the rules of an upsert: within one file a
-    /// repeated id keeps its first row and each repeat is a reject (stored
-    /// with its file, line and id as the loader stored it, and counted in the
-    /// file's `rows_rejected`, then dropped from the log); across files the
-    /// later-loaded file's row wins (the losers go to
-    /// `subscription_event_superseded`; the view `subscription_event` shows
-    /// the rest).
+    /// The events, one per id, as ``TallyCore/SubscriptionEventVersionRule``
+    /// decides: a repeat within one file is a reject (stored with its file,
+    /// line and id as the loader stored it, and counted in the file's
+    /// `rows_rejected`, then dropped from the log); a row that loses to
+    /// another file's goes to `subscription_event_superseded` (the view
+    /// `subscription_event` shows the rest).
     ///
     /// One sort, of the ids alone, to find the repeated ones (usually none),
     /// with a small page cache: SQLite sorts in memory up to the cache size,
     /// and sorting in 4 MiB runs and merging them is faster than one large
-    /// run, and takes far less memory.
+    /// run, and takes far less memory. The repeated ids' rows are then read
+    /// by id, one id's rows at a time, and handed to the rule.
     static let events = Derivation(.subscriptionEvents, inputs: inputs) { db in
         let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
         try db.execute(sql: "PRAGMA cache_size = -4096")
         defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
-        try db.execute(sql: """
-            DROP TABLE IF EXISTS temp.subscription_event_loser;
-            CREATE TEMP TABLE subscription_event_loser AS
-            SELECT row, file_id, line, file_id IS previous_file AS repeated FROM (
-                SELECT r.rowid AS row, r.file_id, r.line,
-                       ROW_NUMBER() OVER byId AS rank, LAG(r.file_id) OVER byId AS previous_file
-                FROM subscription_event_row r JOIN input_file f ON f.id = r.file_id
-                WHERE r.id IN (SELECT id FROM subscription_event_row GROUP BY id HAVING count(*) > 1)
-                WINDOW byId AS (PARTITION BY r.id ORDER BY f.load_seq DESC, r.line)
-            ) WHERE rank > 1;
-            """)
-        try rejectRepeats(db)
-        try db.execute(sql: """
-            DELETE FROM subscription_event_row WHERE rowid IN (SELECT row FROM subscription_event_loser WHERE repeated);
-            DELETE FROM subscription_event_superseded;
-            INSERT INTO subscription_event_superseded (row) SELECT row FROM subscription_event_loser WHERE NOT repeated;
-            DROP TABLE subscription_event_loser;
-            """)
+        struct Judged { var row: SubscriptionEventVersionRule.Row; var id: String; var userId: String }
+        var superseded: [Int64] = []
+        var rejected: [(judged: Judged, reason: String)] = []
+        try KeyGroupCursor.forEachGroup(db, sql: """
+            SELECT r.id, r.rowid, r.file_id, f.load_seq, r.line, f.table_name, r.user_id
+            FROM subscription_event_row r JOIN input_file f ON f.id = r.file_id
+            WHERE r.id IN (SELECT id FROM subscription_event_row GROUP BY id HAVING count(*) > 1)
+            ORDER BY r.id
+            """, read: { c in
+                Judged(row: SubscriptionEventVersionRule.Row(
+                           file: c.int64(2), loadSeq: c.int64(3), line: c.int64(4), row: c.int64(1),
+                           source: c.textValue(5) == TableID.events.rawValue ? .eventLog : .subscriberReport),
+                       id: c.textValue(0), userId: c.textValue(6))
+            }
+        ) { group in
+            for (judged, verdict) in zip(group, SubscriptionEventVersionRule.verdicts(group.map(\.row))) {
+                switch verdict {
+                case .counts: continue
+                case .superseded: superseded.append(judged.row.row)
+                case .rejected(let reason): rejected.append((judged, reason))
+                }
+            }
+        }
+        try storeRejects(db, rejected.map { judged, reason in
+            (judged.row, judged.row.source.rejectNamesUser ? judged.userId : judged.id, reason)
+        })
+        let delete = try BulkStatement(db, sql: "DELETE FROM subscription_event_row WHERE rowid = ?")
+        for (judged, _) in rejected {
+            delete.bind(1, judged.row.row)
+            try delete.step()
+        }
+        try db.execute(sql: "DELETE FROM subscription_event_superseded")
+        let insert = try BulkStatement(db, sql: "INSERT INTO subscription_event_superseded (row) VALUES (?)")
+        for row in superseded.sorted() {
+            insert.bind(1, row)
+            try insert.step()
+        }
     }
 
-    /// Stores a reject for each repeat of an id within its file, worded as a
-    /// loader words a row its upsert refuses, and adds them to
-    /// the files' rejected counts. Only files loaded in this ingest have
-    /// repeats left in the log (earlier ones were dropped when rejected).
-    private static func rejectRepeats(_ db: Database) throws {
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT l.file_id, l.line, r.id, r.user_id, f.table_name
-            FROM subscription_event_loser l
-            JOIN subscription_event_row r ON r.rowid = l.row JOIN input_file f ON f.id = l.file_id
-            WHERE l.repeated
-            """)
+    /// Stores a reject for each repeat of an id within its file (named by
+    /// `record`, with the rule's `reason`), and adds them to the files'
+    /// rejected counts. Only files loaded in this ingest have repeats left
+    /// in the log (earlier ones were dropped when rejected).
+    private static func storeRejects(_ db: Database,
+                                     _ rejects: [(row: SubscriptionEventVersionRule.Row, record: String, reason: String)]) throws {
         var counts: [Int64: Int] = [:]
-        while let row = try rows.next() {
-            let file: Int64 = row[0]
-            let events = (row[4] as String) == TableID.events.rawValue
-            try IngestSession.storeReject(db, file: file, line: row[1], id: events ? row[2] : row[3],
-                                          reason: events ? "duplicate id in this file (the first row is kept)"
-                                                         : "duplicate row in this file")
-            counts[file, default: 0] += 1
+        for (row, record, reason) in rejects {
+            try IngestSession.storeReject(db, file: row.file, line: Int(row.line), id: record, reason: reason)
+            counts[row.file, default: 0] += 1
         }
         for (file, count) in counts {
             try db.execute(sql: "UPDATE input_file SET rows_rejected = rows_rejected + ? WHERE id = ?", arguments: [count, file])

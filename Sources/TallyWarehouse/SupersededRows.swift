@@ -1,44 +1,49 @@
 import GRDB
 
+import TallyCore
+
 /// The rows of an append-only log that lose to another row of the same key
 /// (superseded versions), and how many each input file lost.
 ///
 /// Found among the groups of rows whose key hashes collide
-/// (``KeyHashes/collisions()``): only those rows are fetched and compared,
-/// so the log is never sorted by key. Shared by the derivations that keep
-/// one row per id (expenses, check-ins); their rules differ only in the
-/// ranking columns.
+/// (``KeyHashes/collisions()``): only those rows are fetched, split by key
+/// (bytes), and each key's rows are handed to the table's version rule
+/// (in TallyCore), so the log is never sorted by key. Shared by the
+/// derivations that keep one row per id (expenses, check-ins).
 struct SupersededRows {
     /// The losing rows' rowids.
     private(set) var rows: Set<Int64> = []
     /// How many rows each input file (by id) lost.
     private(set) var perFile: [Int64: Int] = [:]
 
-    /// Compares the rows of each group in `candidates`. `sql` selects, for
-    /// `WHERE rowid = ?`, the row's key (text), its file id, then one or
-    /// more integer ranking columns: of the rows sharing a key, the one
-    /// whose ranking columns are greatest (compared in order) wins, ties
-    /// going to the lowest rowid.
-    init(_ db: Database, candidates: [[Int64]], sql: String) throws {
+    /// Judges the rows of each group in `candidates`. `sql` selects, for
+    /// `WHERE rowid = ?`, the row's key (text), its file id, then what
+    /// `read` turns into the rule's description of the row (given the
+    /// cursor and the rowid); `rule` gives the verdict of each row of one
+    /// key. A rule used here supersedes and never rejects.
+    init<Version>(_ db: Database, candidates: [[Int64]], sql: String,
+                  read: (RawCursor, _ rowid: Int64) -> Version,
+                  rule: ([Version]) -> [RowVerdict]) throws {
         guard !candidates.isEmpty else { return }
         let fetch = try RawCursor(db, sql: sql)
-        struct Version { var rowid: Int64; var file: Int64; var rank: [Int64] }
         for group in candidates {
-            var byKey: [[UInt8]: [Version]] = [:]
+            var fetched: [(key: [UInt8], rowid: Int64, file: Int64, version: Version)] = []
             for rowid in group {
                 try fetch.forEach(rowid) { c in
-                    let rank = (2..<c.columnCount).map { c.int64($0) }
-                    byKey[Array(c.bytes(0) ?? UnsafeRawBufferPointer(start: nil, count: 0)), default: []]
-                        .append(Version(rowid: rowid, file: c.int64(1), rank: rank))
+                    fetched.append((key: Array(c.bytes(0) ?? UnsafeRawBufferPointer(start: nil, count: 0)),
+                                    rowid: rowid, file: c.int64(1), version: read(c, rowid)))
                 }
             }
-            for versions in byKey.values where versions.count > 1 {
-                let winner = versions.max { a, b in
-                    a.rank != b.rank ? a.rank.lexicographicallyPrecedes(b.rank) : a.rowid > b.rowid
-                }!
-                for v in versions where v.rowid != winner.rowid {
-                    rows.insert(v.rowid)
-                    perFile[v.file, default: 0] += 1
+            for versions in KeyGroups.split(fetched, key: { $0.key }) where versions.count > 1 {
+                for (v, verdict) in zip(versions, rule(versions.map(\.version))) {
+                    switch verdict {
+                    case .counts: continue
+                    case .superseded:
+                        rows.insert(v.rowid)
+                        perFile[v.file, default: 0] += 1
+                    case .rejected:
+                        preconditionFailure("a version rule that rejects rows needs its rejects stored")
+                    }
                 }
             }
         }

@@ -7,9 +7,10 @@ import TallyCore
 ///
 /// A swipe row names its users by number (`swipe_person`), repeated ids
 /// are found with a Bloom filter while loading (``SwipeIdFilter``) and
-/// settled exactly in SQL over the few candidates, and the match pass sorts
-/// integers: no copy of the winners, no sort of every id, no sort by pair
-/// over text ids, which together take minutes at medium scale.
+/// settled exactly over the few candidates by ``TallyCore/SwipeVersionRule``,
+/// and the match pass sorts integers: no copy of the winners, no sort of
+/// every id, no sort by pair over text ids, which together take minutes at
+/// medium scale.
 enum SwipeLogSchema {
     /// v5: the compact swipe log and its derived tables, replacing v3's
     /// swipe tables (whose files load again).
@@ -75,16 +76,8 @@ enum SwipeLogSchema {
     /// partition (``deriveMatches(_:budget:likesAndReports:)``).
     private static func deriveLeavingTail(_ db: Database, budget: Int) throws -> DerivationTail? {
         var scan = try scanLog(db, budget: budget)
+        try storeSupersededRepeats(db)
         try db.execute(sql: """
-            DELETE FROM swipe_superseded;
-            INSERT INTO swipe_superseded (row)
-            SELECT row FROM (
-                SELECT r.rowid AS row,
-                       ROW_NUMBER() OVER (PARTITION BY r.id ORDER BY f.load_seq DESC, r.line ASC) AS rank
-                FROM swipe_row r JOIN input_file f ON f.id = r.file_id
-                WHERE r.rowid IN (SELECT row FROM temp.swipe_candidate_row)
-                  AND r.id IN (SELECT id FROM swipe_id_candidate)
-            ) WHERE rank > 1;
             DROP TABLE temp.swipe_candidate_row;
             -- CROSS JOIN: from the superseded rows to the log, not a scan of the log per file.
             UPDATE input_file SET rows_superseded =
@@ -104,6 +97,32 @@ enum SwipeLogSchema {
         }
         let fold = MatchFold(consume pairs)
         return DerivationTail(compute: { fold.compute() }, store: { try fold.store($0) })
+    }
+
+    /// Fills `swipe_superseded` with the rows that ``TallyCore/SwipeVersionRule``
+    /// supersedes: the candidate rows (`temp.swipe_candidate_row`) holding a
+    /// candidate id are read by id, one id's rows at a time, and handed to
+    /// the rule.
+    private static func storeSupersededRepeats(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM swipe_superseded")
+        var losers: [Int64] = []
+        try KeyGroupCursor.forEachGroup(db, sql: """
+            SELECT r.id, r.rowid, f.load_seq, r.line
+            FROM swipe_row r JOIN input_file f ON f.id = r.file_id
+            WHERE r.rowid IN (SELECT row FROM temp.swipe_candidate_row)
+              AND r.id IN (SELECT id FROM swipe_id_candidate)
+            ORDER BY r.id
+            """, read: { c in SwipeVersionRule.Row(loadSeq: c.int64(2), line: c.int64(3), row: c.int64(1)) }
+        ) { group in
+            for (row, verdict) in zip(group, SwipeVersionRule.verdicts(group)) where verdict == .superseded {
+                losers.append(row.row)
+            }
+        }
+        let insert = try BulkStatement(db, sql: "INSERT INTO swipe_superseded (row) VALUES (?)")
+        for row in losers.sorted() {
+            insert.bind(1, row)
+            try insert.step()
+        }
     }
 
     /// What one scan of the log found (``scanLog(_:budget:)``).
