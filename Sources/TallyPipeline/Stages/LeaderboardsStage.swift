@@ -7,13 +7,10 @@ import TallyWarehouse
 /// Challenge leaderboards as of a day (`--as-of`, default the period's last
 /// day): for each challenge (the unit of work) apply the check-in rules,
 /// rank the counted check-ins, compare with the board `rankChangeDays`
-/// earlier, and write every challenge started by then. The snapshots are
-/// stored in the warehouse (`leaderboard_snapshot`) in one transaction once
-/// every board is written: the check-ins are read on the lane's read
-/// connection, so the warehouse's own stays free for the derived tables
-/// rebuilt meanwhile (``ReportsBesideDerivations``). (A write transaction
-/// storing each board as it goes would hold the warehouse's connection for
-/// the whole stage, and a derivation queued behind it would delay the KPIs.)
+/// earlier, and write every challenge started by then. The stage only
+/// reads the warehouse (on the lane's read connection): a board is a
+/// function of the check-ins and the as-of day, so any day's board is
+/// rebuilt with `--as-of` rather than stored.
 ///
 /// The work is spread over threads without changing a byte: challenges are
 /// computed (and their text files written) in parallel batches, the workbook
@@ -43,7 +40,6 @@ struct LeaderboardsStage: ReportStage {
         var mismatched: [String] = []
         var counted = 0, boardCount = 0, users = 0
         var biggest: Leaderboard?   // the board with the most users, for the summary
-        var boards: [Leaderboard] = []   // stored as snapshots at the end, so every board is held until then
         context.progress.begin("leaderboards")
 
         // The workbook is written on a thread of its own, sheet by sheet in challenge order.
@@ -87,7 +83,6 @@ struct LeaderboardsStage: ReportStage {
                 }
                 try sheets.submit { try book.value.add(board) }
                 if let text = outcome.text { context.outputs.add(try text.get().value) }
-                boards.append(board)
                 boardCount += 1
                 users += board.entries.count
                 if biggest.map({ (board.entries.count, $0.challenge.id) > ($0.entries.count, board.challenge.id) }) ?? true {
@@ -100,7 +95,6 @@ struct LeaderboardsStage: ReportStage {
             try sheets.finish()
             try workbook.close()
         }
-        try context.warehouse.storeLeaderboards(boards)
         try context.outputs.add(csv)
         context.outputs.add(workbookFile)
 
