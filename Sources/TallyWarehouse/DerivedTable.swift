@@ -11,6 +11,7 @@ public enum DerivedTable: String, Sendable, CaseIterable {
     case subscriptionEvents = "subscription event winners"
     /// The check-ins that count (`checkin_winner`).
     case checkinWinners = "check-in winners"
-    /// The superseded activity rows' counts (the days themselves are a view).
+    /// The activity rows and export days that lose to another of their user
+    /// and day (`activity_superseded`; `activity_day` is a view of the others).
     case activityRepeats = "activity repeats"
 }

@@ -1,10 +1,11 @@
 import GRDB
 
 /// The tables of the `checkins/` (FitToday) and `health/` (FypMatch) datasets,
-/// and the leaderboard snapshots tally stores.
+/// and (until v17) the leaderboard snapshots.
 enum FitnessSchema {
     /// v2: the check-ins' and health datasets' tables and the leaderboard
-    /// snapshots (v4 replaces `checkin` with a log, v12 `activity_day` with a view).
+    /// snapshots (v4 replaces `checkin` with a log, v12 `activity_day` with a
+    /// view, v16 its ranking with ``ActivityDayRule``'s verdicts).
     static func createTables(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE challenge (
@@ -60,91 +61,115 @@ enum FitnessSchema {
             """)
     }
 
-    /// The winning activity of each user and day, as a view: an export's day,
-    /// else the last valid table row. Rows are ordered by one integer,
-    /// `from_export << 62 | load_seq << 40 | line` (exact while
-    /// load_seq < 2^22 and line < 2^40; (user, day, load, line) is unique,
-    /// so no two rows tie), and each (user, day) keeps the row holding its
-    /// `max()` (SQLite takes a group's bare columns from the row with the max).
-    ///
-    /// A view, not a table rebuilt by every ingest that touches the
-    /// activity (a rebuild of every row on the ingest's one writer, for a
-    /// report that reads one month): the report reads one month of days
-    /// (``WarehouseReader/forEachActivityUser(in:_:)``, the same order with
-    /// the dates filtered before grouping), and the ingest only counts the
-    /// rows that lost (``activityRepeats``).
+    /// v12: the winning activity of each user and day as a view ranking
+    /// the rows in SQL (`from_export << 62 | load_seq << 40 | line`, the
+    /// row with each group's `max()`), replacing the table rebuilt by every
+    /// ingest. v16 replaces the ranking with ``ActivityDayRule``'s verdicts.
     static func activityView(_ db: Database) throws {
         try db.execute(sql: """
             DROP TABLE activity_day;
             CREATE VIEW activity_day AS
             SELECT user_id, date, steps, active_calories, walking_km, file_id, line FROM (
                 SELECT user_id, date, steps, active_calories, walking_km, file_id, line, max(rank_key) FROM (
-                    \(rankedActivity(datesBetween: false))
+                    SELECT r.user_id, r.date, r.steps, r.active_calories, r.walking_km, r.file_id, r.line,
+                           (f.load_seq << 40) | r.line AS rank_key
+                    FROM activity_row r JOIN input_file f ON f.id = r.file_id
+                    UNION ALL
+                    SELECT h.user_id, h.date, h.steps, h.active_calories, h.walking_km, h.file_id, 0,
+                           (1 << 62) | (f.load_seq << 40)
+                    FROM health_export_day h JOIN input_file f ON f.id = h.file_id
                 ) GROUP BY user_id, date
             );
             """)
     }
 
-    /// Every activity row and export day with its rank key; with
-    /// `datesBetween`, only the days from `:first` to `:last` (both arms
-    /// filtered before any grouping).
-    static func rankedActivity(datesBetween: Bool) -> String {
-        func filter(_ table: String) -> String { datesBetween ? "WHERE \(table).date BETWEEN :first AND :last" : "" }
-        return """
-            SELECT r.user_id, r.date, r.steps, r.active_calories, r.walking_km, r.file_id, r.line,
-                   (f.load_seq << 40) | r.line AS rank_key
-            FROM activity_row r JOIN input_file f ON f.id = r.file_id \(filter("r"))
+    /// v16: the verdicts of ``ActivityDayRule`` as a table, and
+    /// `activity_day` as the rows that did not lose. The ranking leaves SQL:
+    /// ``activityRepeats`` groups the rows and asks the rule which lose.
+    ///
+    /// Apple Health exports are stored as their records (`health_record`,
+    /// instants in UTC), and `health_export_day` becomes derived from them in
+    /// the report time zone (`export_day_zone`), so a run in another zone
+    /// needs no reload. The exports loaded before load again on the next run
+    /// (their days had no records behind them). Registered with foreign keys
+    /// on, so that deleting those files cascades to their days and rejects.
+    static func activityVerdictsAndHealthRecords(_ db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM input_file WHERE table_name = 'appleHealthExport';
+            -- Every record of an Apple Health export tally reads, in the export's order (rowid):
+            -- its start instant (UTC microseconds), quantity (1 steps, 2 active energy,
+            -- 3 walking distance), source and value in tally's unit. Independent of any time zone.
+            CREATE TABLE health_record (
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
+                user_id TEXT NOT NULL, start_us INTEGER NOT NULL, quantity INTEGER NOT NULL,
+                source TEXT NOT NULL, value REAL NOT NULL
+            );
+            CREATE INDEX health_record_file ON health_record(file_id);
+            -- The time zone the derived export days are local days of: the last run's report zone.
+            CREATE TABLE export_day_zone (timezone TEXT NOT NULL);
+            -- The activity rows and export days that lose to another row of their user and day
+            -- (ActivityDayRule): from_export 0 names an activity_row rowid, 1 a health_export_day rowid.
+            CREATE TABLE activity_superseded (
+                from_export INTEGER NOT NULL, source_row INTEGER NOT NULL,
+                PRIMARY KEY (from_export, source_row)
+            ) WITHOUT ROWID;
+            DROP VIEW activity_day;
+            CREATE VIEW activity_day AS
+            SELECT r.user_id, r.date, r.steps, r.active_calories, r.walking_km, r.file_id, r.line FROM activity_row r
+            WHERE NOT EXISTS (SELECT 1 FROM activity_superseded s WHERE s.from_export = 0 AND s.source_row = r.rowid)
             UNION ALL
-            SELECT h.user_id, h.date, h.steps, h.active_calories, h.walking_km, h.file_id, 0,
-                   (1 << 62) | (f.load_seq << 40)
-            FROM health_export_day h JOIN input_file f ON f.id = h.file_id \(filter("h"))
+            SELECT h.user_id, h.date, h.steps, h.active_calories, h.walking_km, h.file_id, 0 FROM health_export_day h
+            WHERE NOT EXISTS (SELECT 1 FROM activity_superseded s WHERE s.from_export = 1 AND s.source_row = h.rowid);
+            -- The next rebuild judges the rows already loaded.
+            INSERT OR IGNORE INTO derivation_pending (name)
+            SELECT 'activity repeats' WHERE EXISTS (SELECT 1 FROM activity_row) OR EXISTS (SELECT 1 FROM health_export_day);
+            """)
+    }
+
+    /// The rows of `activity_row` (`from_export` 0) and `health_export_day`
+    /// (`from_export` 1) that count, with their columns: the rows without a verdict
+    /// in `activity_superseded`. With `datesBetween`, only the days from
+    /// `:first` to `:last`.
+    static func countedActivity(datesBetween: Bool) -> String {
+        func filter(_ table: String) -> String { datesBetween ? "\(table).date BETWEEN :first AND :last AND" : "" }
+        return """
+            SELECT r.user_id, r.date, r.steps, r.active_calories, r.walking_km FROM activity_row r
+            WHERE \(filter("r")) NOT EXISTS (SELECT 1 FROM activity_superseded s WHERE s.from_export = 0 AND s.source_row = r.rowid)
+            UNION ALL
+            SELECT h.user_id, h.date, h.steps, h.active_calories, h.walking_km FROM health_export_day h
+            WHERE \(filter("h")) NOT EXISTS (SELECT 1 FROM activity_superseded s WHERE s.from_export = 1 AND s.source_row = h.rowid)
             """
     }
 
-    /// Per activity file, the rows that lose to another row of their user
-    /// and day (superseded; the winners are the `activity_day` view). Only
-    /// rows whose (user, day) hash collides with another row's can lose
-    /// (``KeyHashes``): those few are compared exactly, so counting costs a
-    /// fraction of rebuilding the winners.
+    /// Brings the export days to the report zone (``ExportDays``), then
+    /// fills `activity_superseded` with ``ActivityDayRule``'s verdicts and
+    /// counts, per activity file, its rows that lost. Only rows whose (user,
+    /// day) hash collides with another row's can lose (``KeyHashes``): those
+    /// few are grouped by the bytes of their user id and date and each group
+    /// of two or more goes to the rule.
     static let activityRepeats = Derivation(.activityRepeats, inputs: ["activity", "appleHealthExport"]) { db in
-        var keys = KeyHashes()
-        var key: [UInt8] = []
-        func add(_ c: RawCursor, rowid: Int64) {
-            key.removeAll(keepingCapacity: true)
-            key.append(contentsOf: c.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0))
-            key.append(0)
-            key.append(contentsOf: c.bytes(2) ?? UnsafeRawBufferPointer(start: nil, count: 0))
-            key.withUnsafeBytes { keys.add(bytes: $0, rowid: rowid) }
-        }
-        // Export days go in as negative rowids (their own table).
-        try RawCursor(db, sql: "SELECT rowid, user_id, date FROM activity_row").forEach { add($0, rowid: $0.int64(0)) }
-        try RawCursor(db, sql: "SELECT rowid, user_id, date FROM health_export_day").forEach { add($0, rowid: -$0.int64(0)) }
-
-        let row = try RawCursor(db, sql: """
-            SELECT r.user_id, r.date, (f.load_seq << 40) | r.line, r.file_id
-            FROM activity_row r JOIN input_file f ON f.id = r.file_id WHERE r.rowid = ?
-            """)
-        let exportDay = try RawCursor(db, sql: """
-            SELECT h.user_id, h.date, (1 << 62) | (f.load_seq << 40), NULL
-            FROM health_export_day h JOIN input_file f ON f.id = h.file_id WHERE h.rowid = ?
-            """)
+        try ExportDays.refresh(db)
+        let verdicts = try ActivityGroups.superseded(db)
+        try db.execute(sql: "DELETE FROM activity_superseded")
+        let insert = try BulkStatement(db, sql: "INSERT INTO activity_superseded (from_export, source_row) VALUES (?, ?)")
         var perFile: [Int64: Int] = [:]
-        for group in keys.collisions() {
-            var byKey: [String: [(rank: Int64, file: Int64?)]] = [:]
-            for rowid in group {
-                try (rowid < 0 ? exportDay : row).forEach(abs(rowid)) { c in
-                    byKey[(c.string(0) ?? "") + "\u{0}" + (c.string(1) ?? ""), default: []]
-                        .append((c.int64(2), rowid < 0 ? nil : c.int64(3)))
-                }
-            }
-            for rows in byKey.values where rows.count > 1 {
-                let best = rows.map(\.rank).max()!
-                for r in rows where r.rank != best { if let file = r.file { perFile[file, default: 0] += 1 } }
-            }
+        for loser in verdicts {
+            insert.bind(1, Int64(loser.fromExport ? 1 : 0))
+            insert.bind(2, loser.rowid)
+            try insert.step()
+            if !loser.fromExport { perFile[loser.file, default: 0] += 1 }
         }
         try db.execute(sql: "UPDATE input_file SET rows_superseded = 0 WHERE table_name = 'activity'")
         for (file, count) in perFile {
             try db.execute(sql: "UPDATE input_file SET rows_superseded = ? WHERE id = ?", arguments: [count, file])
         }
+    }
+
+    /// v17: the leaderboard snapshots are no longer kept. The leaderboards
+    /// stage wrote every board into `leaderboard_snapshot` and nothing read
+    /// them back (a board's rank change is recomputed from the check-ins):
+    /// the table only grew, and a board of any day is rebuilt with `--as-of`.
+    static func dropLeaderboardSnapshots(_ db: Database) throws {
+        try db.execute(sql: "DROP TABLE leaderboard_snapshot")
     }
 }

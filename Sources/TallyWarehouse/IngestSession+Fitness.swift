@@ -119,20 +119,31 @@ extension IngestSession {
         _ = try append(batch, to: "activity_row", columns: Self.activityColumns, file: file)
     }
 
-    /// Stores the daily values derived from an Apple Health export, local days of `timezone`.
-    public func insertExportDay(_ d: DailyActivity, file: Int64, timezone: String) throws {
+    /// Appends one record of an Apple Health export, as read: its start
+    /// instant, quantity, source and value (in tally's unit). Records are
+    /// summed into the report zone's local days by the activity derivation
+    /// (``ExportDays``), in the order they were appended.
+    public func insertHealthRecord(userId: String, start: Timestamp, quantity: HealthQuantity, source: String,
+                                   value: Double, file: Int64) throws {
         let s = try statement("""
-            INSERT INTO health_export_day (user_id, date, steps, active_calories, walking_km, timezone, file_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO health_record (file_id, user_id, start_us, quantity, source, value) VALUES (?, ?, ?, ?, ?, ?)
             """)
-        s.bind(1, d.userId); s.bind(2, d.date.description); s.bind(3, d.steps); s.bind(4, d.activeCalories)
-        s.bind(5, d.walkingDistanceKm); s.bind(6, timezone); s.bind(7, file)
+        s.bind(1, file); s.bind(2, userId); s.bind(3, start.microseconds); s.bind(4, ExportDays.code(quantity))
+        s.bind(5, source); s.bind(6, value)
         try s.step()
     }
 
-    /// The time zones whose local days the stored days of a loaded export are
-    /// (empty when it had none): an unchanged export summed in another zone must be reloaded.
-    public func exportTimezones(fileId: Int64) throws -> Set<String> {
-        Set(try String.fetchAll(db, sql: "SELECT DISTINCT timezone FROM health_export_day WHERE file_id = ?", arguments: [fileId]))
+    /// Names the report time zone the export days are to be local days of.
+    /// When it differs from the zone they were derived in, the activity
+    /// derivation is left pending, so the days move to the new zone without
+    /// reloading any export.
+    public func useReportTimeZone(_ identifier: String) throws {
+        guard try String.fetchOne(db, sql: "SELECT timezone FROM export_day_zone") != identifier else { return }
+        try db.execute(sql: "DELETE FROM export_day_zone")
+        try db.execute(sql: "INSERT INTO export_day_zone (timezone) VALUES (?)", arguments: [identifier])
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO derivation_pending (name)
+            SELECT ? WHERE EXISTS (SELECT 1 FROM input_file WHERE table_name = 'appleHealthExport')
+            """, arguments: [DerivedTable.activityRepeats.rawValue])
     }
 }

@@ -52,6 +52,13 @@ enum Migrations {
         migrator.registerMigration("v13: pending derivations", migrate: WarehouseSchema.createPendingDerivations)
         migrator.registerMigration("v14: narrow expense winners", migrate: ExpensesSchema.narrowWinners)
         migrator.registerMigration("v15: refused files", migrate: RefusedFileSchema.createTable)
+        // Foreign keys on, so deleting the reloaded exports cascades to their days and rejects.
+        migrator.registerMigration("v16: activity verdicts and zone-free health records", foreignKeyChecks: .immediate,
+                                   migrate: FitnessSchema.activityVerdictsAndHealthRecords)
+        migrator.registerMigration("v17: no leaderboard snapshots") { db in
+            try FitnessSchema.dropLeaderboardSnapshots(db)
+            try PublicationSchema.dropCounter(db)
+        }
         return migrator
     }
 }

@@ -26,7 +26,7 @@ enum PublicationSchema {
     }
 
     /// v9: the snapshot counter moves once per stored board, from
-    /// ``LeaderboardSnapshots/store(_:)``, instead of from a trigger per row.
+    /// the snapshot store (then in `Warehouse+Leaderboards.swift`), instead of from a trigger per row.
     ///
     /// A statement that fires a trigger needs a statement journal in a
     /// transaction, and once that journal outgrows 64 KiB SQLite keeps it in
@@ -40,9 +40,10 @@ enum PublicationSchema {
             """)
     }
 
-    /// Moves the counter of leaderboard snapshot writes (part of the
-    /// digest that decides whether published reports can be kept).
-    static func countSnapshotWrite(_ db: Database) throws {
-        try db.execute(sql: "UPDATE warehouse_counter SET value = value + 1 WHERE name = 'leaderboard_snapshot'")
+    /// v17: the leaderboard snapshots and their counter are gone (see
+    /// ``FitnessSchema/dropLeaderboardSnapshots(_:)``): no report read them,
+    /// so the digest of what reports depend on no longer counts their writes.
+    static func dropCounter(_ db: Database) throws {
+        try db.execute(sql: "DROP TABLE warehouse_counter")
     }
 }

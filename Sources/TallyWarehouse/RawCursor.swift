@@ -31,6 +31,9 @@ final class RawCursor {
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
+    /// The column as a REAL.
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
     /// How many columns the query selects.
     var columnCount: Int32 { sqlite3_column_count(handle) }
 

@@ -50,14 +50,13 @@ extension Warehouse {
 extension WarehouseReader {
     /// A digest source of everything in the warehouse that reports read
     /// beyond configuration: each loaded file (path, content, load order,
-    /// accounting) and the count of leaderboard snapshot writes.
+    /// accounting).
     public func reportInputsDigest() throws -> String {
         let files = try String.fetchAll(db, sql: """
             SELECT path || char(1) || sha256 || char(1) || load_seq || char(1) || rows_read || char(1) || rows_rejected
                    || char(1) || rows_superseded || char(1) || unknown_fields || char(1) || table_name
             FROM input_file ORDER BY path
             """)
-        let snapshots = try Int64.fetchOne(db, sql: "SELECT value FROM warehouse_counter WHERE name = 'leaderboard_snapshot'") ?? 0
-        return (files + ["leaderboard snapshot writes \(snapshots)"]).joined(separator: "\n")
+        return files.joined(separator: "\n")
     }
 }

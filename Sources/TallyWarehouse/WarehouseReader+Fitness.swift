@@ -67,28 +67,31 @@ extension WarehouseReader {
         }
     }
 
-    /// Check-ins of challenges no `challenges` row has: rejects that belong to no challenge.
+    /// Check-ins of challenges no `challenges` row has: rejects that belong
+    /// to no challenge. The query finds the counted check-ins whose challenge
+    /// lookup fails; ``OrphanRule`` decides and words each reject.
     public func unattachedCheckinRejects() throws -> [Reject] {
         try Row.fetchAll(db, sql: """
             SELECT f.display_path, r.line, w.id, w.challenge_id
             FROM checkin_winner w CROSS JOIN checkin_row r ON r.rowid = w.log_row JOIN input_file f ON f.id = r.file_id
             WHERE NOT EXISTS (SELECT 1 FROM challenge h WHERE h.id = w.challenge_id)
             ORDER BY f.display_path, r.line
-            """).map { Reject(dataset: "checkins", file: $0[0], line: $0[1], id: $0[2],
-                              reason: CheckinRule.unknownChallenge($0[3]).reason) }
+            """).compactMap { row -> Reject? in
+            OrphanRule.reject(.checkin, parentId: row[3], parentExists: false)
+                .map { Reject(dataset: "checkins", file: row[0], line: row[1], id: row[2], reason: $0) }
+        }
     }
 
-    /// Streams each user's winning activity days within `days` (inclusive), by
-    /// user id then date. Memory holds one user at a time.
+    /// Streams each user's counted activity days within `days` (inclusive),
+    /// by user id then date: the rows ``ActivityDayRule`` did not supersede
+    /// (see ``FitnessSchema/activityRepeats``). Memory holds one user at a time.
     public func forEachActivityUser(in days: ClosedRange<LocalDate>,
                                     _ body: (_ userId: String, _ days: [DailyActivity]) throws -> Void) throws {
-        // The `activity_day` view's rule, with the dates filtered before
-        // grouping (SQLite would filter a grouped view's rows after grouping all).
+        // The rows without a verdict in `activity_superseded` (one per user
+        // and day), with the dates filtered before the lookups.
         let rows = try Row.fetchCursor(db, sql: """
             SELECT user_id, date, steps, active_calories, walking_km FROM (
-                SELECT user_id, date, steps, active_calories, walking_km, max(rank_key) FROM (
-                    \(FitnessSchema.rankedActivity(datesBetween: true))
-                ) GROUP BY user_id, date
+                \(FitnessSchema.countedActivity(datesBetween: true))
             ) ORDER BY user_id, date
             """, arguments: ["first": days.lowerBound.description, "last": days.upperBound.description])
         var user: String?
@@ -104,23 +107,5 @@ extension WarehouseReader {
             batch.append(DailyActivity(userId: id, date: date, steps: row[2], activeCalories: row[3], walkingDistanceKm: row[4]))
         }
         if let user { try body(user, batch) }
-    }
-
-    /// Every stored snapshot of a challenge's leaderboard, oldest first.
-    public func leaderboardHistory(challengeId: String) throws -> [(asOf: LocalDate, entries: [LeaderboardEntry])] {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT as_of, rank, user_id, display_name, checkins, minutes, rank_change, current_streak, best_streak
-            FROM leaderboard_snapshot WHERE challenge_id = ? ORDER BY as_of, rank, user_id
-            """, arguments: [challengeId])
-        var history: [(asOf: LocalDate, entries: [LeaderboardEntry])] = []
-        for row in rows {
-            guard let asOf = LocalDate.parse(row[0] as String) else { continue }
-            let entry = LeaderboardEntry(rank: row[1], userId: row[2], displayName: row[3], checkins: row[4],
-                                         minutes: row[5], rankChange: row[6],
-                                         streaks: Streaks(current: row[7], best: row[8]))
-            if history.last?.asOf == asOf { history[history.count - 1].entries.append(entry) }
-            else { history.append((asOf, [entry])) }
-        }
-        return history
     }
 }

@@ -50,35 +50,49 @@ public struct WarehouseReader {
         }
     }
 
-    /// Winning expense versions that cannot be used (their parse error) and
-    /// rows whose couple is unknown: rejects that belong to no couple. (The
-    /// failed versions are found in one scan of the versions, the unknown
-    /// couples in one of the winners: through the `expense` view, each query
-    /// would fetch every winner's version.)
+    /// Winning expense versions that cannot be used and rows whose couple is
+    /// unknown: rejects that belong to no couple. The queries find the rows
+    /// a rule may reject (winning versions with a parse error, rows whose
+    /// couple lookup fails); ``WinningExpenseRejectRule`` and ``OrphanRule``
+    /// decide and word each reject. (The failed versions are found in one
+    /// scan of the versions, the unknown couples in one of the winners:
+    /// through the `expense` view, each query would fetch every winner's version.)
     public func unattachedExpenseRejects() throws -> [Reject] {
+        // Winning versions with a parse error whose couple exists (those of
+        // an unknown couple are found by the winners' scan below).
         var rejects = try Row.fetchAll(db, sql: """
-            SELECT f.display_path, v.line, v.id, v.error
+            SELECT f.display_path, v.line, v.id, v.error, v.deleted_at IS NOT NULL, v.couple_id
             FROM expense_version v JOIN input_file f ON f.id = v.file_id
-            WHERE v.error IS NOT NULL AND v.deleted_at IS NULL
+            WHERE v.error IS NOT NULL
               AND EXISTS (SELECT 1 FROM expense_winner w
                           WHERE w.couple_id = coalesce(v.couple_id, '') AND w.id = v.id AND w.version_row = v.rowid)
-            """).map { Reject(dataset: "expenses", file: $0[0], line: $0[1], id: $0[2], reason: $0[3]) }
-        for (table, what) in [("member", "member"), ("card", "card"), ("agreement", "agreement"), ("settlement", "settlement")] {
+              AND EXISTS (SELECT 1 FROM couple c WHERE c.id = coalesce(v.couple_id, ''))
+            """).compactMap { row -> Reject? in
+            WinningExpenseRejectRule.reject(error: row[3], deleted: row[4], coupleId: (row[5] as String?) ?? "", coupleExists: true)
+                .map { Reject(dataset: "expenses", file: row[0], line: row[1], id: row[2], reason: $0) }
+        }
+        let children: [(table: String, child: OrphanRule.Child)] = [
+            ("member", .member), ("card", .card), ("agreement", .agreement), ("settlement", .settlement)]
+        for (table, child) in children {
             rejects += try Row.fetchAll(db, sql: """
                 SELECT f.display_path, t.line, t.id, t.couple_id
                 FROM \(table) t JOIN input_file f ON f.id = t.file_id
                 WHERE NOT EXISTS (SELECT 1 FROM couple c WHERE c.id = t.couple_id)
-                """).map { Reject(dataset: "expenses", file: $0[0], line: $0[1], id: $0[2],
-                                  reason: "\(what) of unknown couple '\($0[3] as String)'") }
+                """).compactMap { row -> Reject? in
+                OrphanRule.reject(child, parentId: row[3], parentExists: false)
+                    .map { Reject(dataset: "expenses", file: row[0], line: row[1], id: row[2], reason: $0) }
+            }
         }
+        // Winners whose couple lookup fails.
         rejects += try Row.fetchAll(db, sql: """
-            SELECT f.display_path, v.line, v.id, v.couple_id
+            SELECT f.display_path, v.line, v.id, v.error, v.deleted_at IS NOT NULL, w.couple_id
             FROM expense_winner w CROSS JOIN expense_version v ON v.rowid = w.version_row
             JOIN input_file f ON f.id = v.file_id
             WHERE NOT EXISTS (SELECT 1 FROM couple c WHERE c.id = w.couple_id)
-              AND v.error IS NULL AND v.deleted_at IS NULL
-            """).map { Reject(dataset: "expenses", file: $0[0], line: $0[1], id: $0[2],
-                              reason: "expense of unknown couple '\($0[3] as String)'") }
+            """).compactMap { row -> Reject? in
+            WinningExpenseRejectRule.reject(error: row[3], deleted: row[4], coupleId: row[5], coupleExists: false)
+                .map { Reject(dataset: "expenses", file: row[0], line: row[1], id: row[2], reason: $0) }
+        }
         return rejects
     }
 

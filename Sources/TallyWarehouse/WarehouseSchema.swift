@@ -47,13 +47,15 @@ enum WarehouseSchema {
     /// in this order, each in a transaction of its own while the report
     /// stages that read none of the later ones run (``Warehouse/derivePending(ready:)``).
     /// The expense winners go first: the statements, the longest report
-    /// stage, wait for them alone. The swipes' match pass then sorts and
-    /// folds on a thread of its own (``DerivationTail``) while the writer
-    /// refreshes the others; the check-in winners next, for the
-    /// leaderboards, which follow the statements.
+    /// stage, wait for them alone. The activity verdicts (short) next: the
+    /// activity report waits for them, and the KPIs run after it on the
+    /// same lane. The swipes' match pass then sorts and folds on a thread
+    /// of its own (``DerivationTail``) while the writer refreshes the
+    /// others; the check-in winners next, for the leaderboards, which
+    /// follow the statements.
     static let derivations: [Derivation] = [
-        ExpensesSchema.winners, SwipeLogSchema.derivation, CheckinLogSchema.winners, SubscriptionLogSchema.events,
-        FitnessSchema.activityRepeats,
+        ExpensesSchema.winners, FitnessSchema.activityRepeats, SwipeLogSchema.derivation, CheckinLogSchema.winners,
+        SubscriptionLogSchema.events,
     ]
 
     /// v13: the derived tables an ingest left to rebuild. An ingest commits

@@ -144,14 +144,9 @@ struct FitnessPipelineTests {
         #expect(counts("health/activity.csv") == [6, 3, 1, 2])
         #expect(counts("health/u9/export.xml") == [8, 7, 1, 0])
 
-        // The snapshot is stored and can be queried later.
-        let warehouse = try Warehouse(path: out.appendingPathComponent("tally.sqlite").path)
-        let history = try warehouse.read { try $0.leaderboardHistory(challengeId: "ch1") }
-        #expect(history.map(\.asOf) == [LocalDate(year: 2026, month: 10, day: 31)!])
-        #expect(history.first?.entries.map(\.userId) == ["ana", "bia", "duda", "caio"])
     }
 
-    @Test func asOfMovesTheBoardAndSnapshotsAccumulate() throws {
+    @Test func asOfMovesTheBoard() throws {
         let data = try dataFolder()
         let out = try temporaryFolder("fitness-asof")
         defer { try? FileManager.default.removeItem(at: data); try? FileManager.default.removeItem(at: out) }
@@ -160,10 +155,10 @@ struct FitnessPipelineTests {
         #expect(board.map { $0[0] } == ["ch1", "ch1", "ch1"])
         #expect(board.map { $0[4] } == ["bia", "ana", "caio"])
         #expect(board.allSatisfy { $0[8] == "" && $0[9] == "true" })   // Oct 17: nobody had checked in yet
+        // The same warehouse as of the period's last day: the board moves, nothing stored from the first run shows.
         _ = try run(data, out: out)
-        let warehouse = try Warehouse(path: out.appendingPathComponent("tally.sqlite").path)
-        let history = try warehouse.read { try $0.leaderboardHistory(challengeId: "ch1") }
-        #expect(history.map(\.asOf.description) == ["2026-10-24", "2026-10-31"])
+        let later = try csv(out.appendingPathComponent("leaderboards/leaderboard.csv")).dropFirst()
+        #expect(later.map { $0[4] } == ["ana", "bia", "duda", "caio"])
     }
 
     @Test func activityScoresUseTheLastValidRowAndTheExportsPerSourceMaximum() throws {
@@ -192,19 +187,33 @@ struct FitnessPipelineTests {
         #expect(try book.row("Pontuações", 4)[5]?.number == 64)
     }
 
-    @Test func anExportIsReloadedWhenTheReportTimeZoneChanges() throws {
+    @Test func anotherReportTimeZoneMovesTheExportDaysWithoutAReload() throws {
         let data = try dataFolder()
         let out = try temporaryFolder("fitness-tz")
-        defer { try? FileManager.default.removeItem(at: data); try? FileManager.default.removeItem(at: out) }
+        let fresh = try temporaryFolder("fitness-tz-fresh")
+        defer { for u in [data, out, fresh] { try? FileManager.default.removeItem(at: u) } }
         _ = try run(data, out: out)
-        let tokyo = try runner.run(RunRequest(dataDirectory: data, outDirectory: out, period: YearMonth("2026-10")!,
-                                              databasePath: out.appendingPathComponent("tally.sqlite").path,
-                                              timezone: "Asia/Tokyo", reproducible: true))
-        #expect(tokyo.ingest?.files.filter(\.loaded).map(\.path) == ["health/u9/export.xml"])
+        let first = try Data(contentsOf: out.appendingPathComponent("activity/scores.csv"))
+        func tokyo(_ out: URL) throws -> TallyRunner.Outcome {
+            try runner.run(RunRequest(dataDirectory: data, outDirectory: out, period: YearMonth("2026-10")!,
+                                      databasePath: out.appendingPathComponent("tally.sqlite").path,
+                                      timezone: "Asia/Tokyo", reproducible: true))
+        }
+        let moved = try tokyo(out)
+        #expect(moved.ingest?.files.filter(\.loaded).map(\.path) == [])
         // In Tokyo the 23:30 São Paulo walk (02:30 UTC) is on Oct 6.
         let u9 = try csv(out.appendingPathComponent("activity/scores.csv")).filter { $0[0] == "u9" }
         #expect(u9.map { $0[1] } == ["2026-10-05", "2026-10-06"])
         #expect(u9.map { $0[2] } == ["6000", "1000"])
+        // The same reports as a warehouse that loaded the data in Tokyo at once.
+        _ = try tokyo(fresh)
+        for path in ["activity/scores.csv", "activity/summary.csv", "activity/activity.txt", "rejects.csv"] {
+            #expect(try Data(contentsOf: out.appendingPathComponent(path)) == Data(contentsOf: fresh.appendingPathComponent(path)), "\(path)")
+        }
+        // And back: the first zone's reports again, still without a reload.
+        let back = try run(data, out: out)
+        #expect(back.ingest?.files.filter(\.loaded).map(\.path) == [])
+        #expect(try Data(contentsOf: out.appendingPathComponent("activity/scores.csv")) == first)
     }
 
     @Test func theLeaderboardWorkbookReadsBackAndRerunsAreByteIdentical() throws {

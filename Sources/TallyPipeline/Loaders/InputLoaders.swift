@@ -58,12 +58,12 @@ enum InputLoaders {
         .merging(FitnessLoaders.tables) { first, _ in first }
         .merging(KPILoaders.tables) { first, _ in first }
 
-    /// The loader of an export; `timezone` places records on local days.
-    static func export(for kind: InputKind, timezone: ReportTimeZone? = nil) -> ExportLoader? {
+    /// The loader of an export.
+    static func export(for kind: InputKind) -> ExportLoader? {
         switch kind {
         case .table: return nil
         case .appleHealthExport:
-            return AppleHealthLoader(timezone: timezone ?? ReportTimeZone(identifier: TallyConfig().timezone)!)
+            return AppleHealthLoader()
         case .appStoreConnectReport: return AppStoreConnectLoader()
         }
     }

@@ -17,6 +17,7 @@ import TallyWarehouse
 struct ActivityStage: ReportStage {
     let name = "activity"
     let datasets: Set<String> = ["health"]
+    let derivedTables: Set<DerivedTable> = [.activityRepeats]
     let readsOnOneCore = true
 
     func run(_ context: ReportContext) throws -> ReportOutcome {

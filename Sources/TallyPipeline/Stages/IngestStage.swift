@@ -61,7 +61,8 @@ public struct IngestStage {
 
     let logger: Logger
     let progress: Progress
-    /// The report time zone, which places Apple Health records on local days.
+    /// The report time zone, whose local days the Apple Health exports'
+    /// days are derived in (the ingest stores their records zone-free).
     let timezone: ReportTimeZone?
 
     /// The longest record a table file may have: 1 MiB, the most a Firestore
@@ -160,6 +161,7 @@ public struct IngestStage {
                 }
             } })
             try session.recordRefusals(under: folder, outcomes.compactMap { $0?.refusal })
+            try session.useReportTimeZone(timezone?.identifier ?? TallyConfig().timezone)
         }
     }
 
@@ -198,8 +200,8 @@ public struct IngestStage {
         // transaction commits only once finishFile recorded it).
         let (bytes, sha) = fingerprint ?? (Self.size(of: file.url), "")
         let unchanged = try writer.onWriter { () throws -> Bool in
-            guard let fingerprint, let known = try session.knownFile(path: path), known.sha256 == fingerprint.sha256 else { return false }
-            return try !summedInAnotherZone(file, known, session)
+            guard let fingerprint, let known = try session.knownFile(path: path) else { return false }
+            return known.sha256 == fingerprint.sha256
         }
         if unchanged {
             logger.info("unchanged, not reloaded: \(file.relativePath)")
@@ -240,7 +242,7 @@ public struct IngestStage {
             if let table = file.table, let reader, let loader = InputLoaders.tables[table] {
                 (read, rejected, unknown, taken) = try loadTable(file, reader: reader, table: table, loader: loader, fileId: fileId,
                                                                  session: session, sink: sink)
-            } else if let loader = InputLoaders.export(for: file.kind, timezone: timezone) {
+            } else if let loader = InputLoaders.export(for: file.kind) {
                 try writer.onWriter { (read, rejected) = try loader.load(file, fileId: fileId, session: session, sink: sink) }
             } else {
                 preconditionFailure("no loader for \(file.relativePath)")
@@ -276,15 +278,6 @@ public struct IngestStage {
     /// A file's size on disk (0 when it cannot be read: its reader then says why).
     private static func size(of url: URL) -> Int64 {
         ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
-    }
-
-    /// True for an Apple Health export whose days were summed in another time zone than this run's.
-    private func summedInAnotherZone(_ file: InputFile, _ known: IngestSession.KnownFile, _ session: IngestSession) throws -> Bool {
-        guard case .appleHealthExport = file.kind, let timezone else { return false }
-        let zones = try session.exportTimezones(fileId: known.id)
-        if zones.isEmpty || zones == [timezone.identifier] { return false }
-        logger.notice("\(file.relativePath): days were summed in \(zones.sorted().joined(separator: ", ")), reloading for \(timezone.identifier)")
-        return true
     }
 
     /// Reads a table file record by record; a record the loader cannot decode

@@ -7,18 +7,15 @@ import TallyWarehouse
 /// Challenge leaderboards as of a day (`--as-of`, default the period's last
 /// day): the family's rules, partitions, merge and finalisation are
 /// ``LeaderboardsFamily`` (TallyCore); its renderers ``LeaderboardCSV``,
-/// ``LeaderboardsWorkbook`` and ``LeaderboardText`` (TallyReports). The snapshots are
-/// stored in the warehouse (`leaderboard_snapshot`) in one transaction once
-/// every board is written: the check-ins are read on the lane's read
-/// connection, so the warehouse's own stays free for the derived tables
-/// rebuilt meanwhile (``ReportsBesideDerivations``). (A write transaction
-/// storing each board as it goes would hold the warehouse's connection for
-/// the whole stage, and a derivation queued behind it would delay the KPIs.)
+/// ``LeaderboardsWorkbook`` and ``LeaderboardText`` (TallyReports). The stage
+/// only reads the warehouse (on the lane's read connection): a board is a
+/// function of the check-ins and the as-of day, so any day's board is
+/// rebuilt with `--as-of` rather than stored.
 ///
 /// The work is spread over threads without changing a byte: challenges are
 /// computed (and their text files written) in parallel batches, the workbook
 /// is filled on a thread of its own, and the thread reading the warehouse
-/// writes the CSV and keeps the boards, all in challenge order.
+/// writes the CSV, all in challenge order.
 ///
 /// Writes `leaderboards/leaderboard.csv`, `leaderboards.xlsx` and one
 /// `<challengeId>.txt` per challenge. Check-ins of every challenge are
@@ -39,7 +36,6 @@ struct LeaderboardsStage: ReportStage {
         let workbook = try LeaderboardsWorkbook(path: workbookFile.temporary.path, locale: context.locale, asOf: asOf)
         let family = LeaderboardsFamily(settings: .init(asOf: asOf, timezone: context.timezone, rules: settings))
         var summary = family.emptySummary()
-        var boards: [Leaderboard] = []   // stored as snapshots at the end, so every board is held until then
         context.progress.begin("leaderboards")
 
         // The workbook is written on a thread of its own, sheet by sheet in challenge order.
@@ -69,7 +65,6 @@ struct LeaderboardsStage: ReportStage {
                 for row in LeaderboardCSV.rows(board) { try csv.writeRow(row) }
                 try sheets.submit { try book.value.add(board) }
                 if let text = outcome.text { context.outputs.add(try text.get().value) }
-                boards.append(board)
                 context.progress.update("leaderboards", bytes: 0, rows: summary.boards, detail: "challenges")
             })
             try reader.forEachChallenge { try batches.add($0) }
@@ -77,7 +72,6 @@ struct LeaderboardsStage: ReportStage {
             try sheets.finish()
             try workbook.close()
         }
-        try context.warehouse.storeLeaderboards(boards)
         try context.outputs.add(csv)
         context.outputs.add(workbookFile)
 

@@ -12,8 +12,7 @@ struct ReportContext {
     /// The report time zone (`config.timezone`).
     let timezone: ReportTimeZone
     let outDirectory: URL
-    /// The warehouse: read in a snapshot with `read`; a stage that stores
-    /// what it computed (leaderboard snapshots) writes in its own transaction.
+    /// The warehouse, read in a snapshot with `read`.
     let warehouse: Warehouse
     /// Where a stage that only reads reads from: the warehouse, or a
     /// connection of its own when it runs beside other stages (``ReportLanes``).

@@ -1,0 +1,37 @@
+import Testing
+@testable import TallyCore
+
+/// ``OrphanRule`` and ``WinningExpenseRejectRule``: the reasons, word for word.
+@Suite("Orphan rules")
+struct OrphanRuleTests {
+    @Test func aRowWithItsParentIsNotRejected() {
+        for child in OrphanRule.Child.allCases {
+            #expect(OrphanRule.reject(child, parentId: "p1", parentExists: true) == nil)
+        }
+    }
+
+    @Test func theReasonsNameTheChildAndItsMissingParent() {
+        #expect(OrphanRule.reject(.member, parentId: "c9", parentExists: false) == "member of unknown couple 'c9'")
+        #expect(OrphanRule.reject(.card, parentId: "c9", parentExists: false) == "card of unknown couple 'c9'")
+        #expect(OrphanRule.reject(.agreement, parentId: "c9", parentExists: false) == "agreement of unknown couple 'c9'")
+        #expect(OrphanRule.reject(.settlement, parentId: "c9", parentExists: false) == "settlement of unknown couple 'c9'")
+        #expect(OrphanRule.reject(.expense, parentId: "c9", parentExists: false) == "expense of unknown couple 'c9'")
+        #expect(OrphanRule.reject(.checkin, parentId: "nope", parentExists: false) == "check-in for unknown challenge 'nope'")
+    }
+
+    @Test func aDeletedWinnerIsNeverRejected() {
+        #expect(WinningExpenseRejectRule.reject(error: "bad amount", deleted: true, coupleId: "c9", coupleExists: false) == nil)
+        #expect(WinningExpenseRejectRule.reject(error: nil, deleted: true, coupleId: "c9", coupleExists: false) == nil)
+    }
+
+    @Test func aFailedWinnerKeepsItsValidationReasonEvenWithoutItsCouple() {
+        #expect(WinningExpenseRejectRule.reject(error: "bad amount", deleted: false, coupleId: "c9", coupleExists: false) == "bad amount")
+        #expect(WinningExpenseRejectRule.reject(error: "bad amount", deleted: false, coupleId: "c1", coupleExists: true) == "bad amount")
+    }
+
+    @Test func aValidWinnerIsRejectedOnlyWithoutItsCouple() {
+        #expect(WinningExpenseRejectRule.reject(error: nil, deleted: false, coupleId: "c9", coupleExists: false)
+                == "expense of unknown couple 'c9'")
+        #expect(WinningExpenseRejectRule.reject(error: nil, deleted: false, coupleId: "c1", coupleExists: true) == nil)
+    }
+}
