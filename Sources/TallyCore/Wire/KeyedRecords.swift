@@ -1,5 +1,5 @@
-/// Values that carry no key of their own, with the key their partition is
-/// routed by: what goes on the wire for them.
+// Values that carry no key of their own, with the key their partition is
+// routed by: what goes on the wire for them.
 
 /// One subscription event with the timeline it belongs to (app and user):
 /// the input of the subscription KPIs, whose partition is a user's timeline.

@@ -126,7 +126,7 @@ public struct WireFields {
 
     /// The next field as a string; its bytes must be valid UTF-8.
     public mutating func string(_ name: StaticString) throws(WireError) -> String {
-        let text = try withBytes(name) { String(validating: $0, as: UTF8.self) }
+        let text = try withBytes(name) { Self.text($0) }
         guard let text else { throw error("is not valid UTF-8") }
         return text
     }
@@ -135,11 +135,23 @@ public struct WireFields {
     public mutating func optionalString(_ name: StaticString) throws(WireError) -> String? {
         let read = try withOptionalBytes(name) { bytes -> (text: String?, valid: Bool) in
             guard let bytes else { return (nil, true) }
-            let text = String(validating: bytes, as: UTF8.self)
+            let text = Self.text(bytes)
             return (text, text != nil)
         }
         guard read.valid else { throw error("is not valid UTF-8") }
         return read.text
+    }
+
+    /// `bytes` as a string, or nil when they are not valid UTF-8.
+    ///
+    /// `String(decoding:as:)` has a fast path for buffers of bytes; it
+    /// replaces invalid sequences with U+FFFD, which changes the bytes, so
+    /// comparing them tells whether any were invalid. (`String(validating:)`
+    /// runs unspecialized here, looking up type metadata on every call.)
+    static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var text = String(decoding: bytes, as: UTF8.self)
+        let valid = text.withUTF8 { $0.count == bytes.count && $0.elementsEqual(bytes) }
+        return valid ? text : nil
     }
 
     /// The next field as an enumeration case by raw value (`super_like`).

@@ -42,13 +42,15 @@ struct WireErrorTests {
             == "unknown escape '\\x' (escapes are \\\\, \\t, \\n, \\r; \\N alone is nil)")
         #expect(wireError("couple.v1\tc1\\\tHome\tBRL", as: Couple.self)?.reason == "ends with a lone '\\'")
         #expect(wireError("couple.v1\tc1\t\u{FF}\tBRL", as: Couple.self) == nil)   // ÿ, valid UTF-8
-        var invalid = Array("couple.v1\tc1\t".utf8)
-        invalid += [0xFF, 0x09] + Array("BRL".utf8)
-        do {
-            _ = try WireLineReader.records(Couple.self, in: invalid)
-            Issue.record("invalid UTF-8 read as a string")
-        } catch {
-            #expect(error.description == "line 1: couple.v1, field 2 (name): is not valid UTF-8")
+        // A stray byte, and a cut 4-byte sequence (its replacement character would be as long as it).
+        for bad: [UInt8] in [[0xFF], [0xF0, 0x9F, 0x98], [0x61, 0xC3]] {
+            let invalid = Array("couple.v1\tc1\t".utf8) + bad + [0x09] + Array("BRL".utf8)
+            do {
+                _ = try WireLineReader.records(Couple.self, in: invalid)
+                Issue.record("invalid UTF-8 \(bad) read as a string")
+            } catch {
+                #expect(error.description == "line 1: couple.v1, field 2 (name): is not valid UTF-8")
+            }
         }
         #expect(wireError("challenge.v1\tch\tg\tRun\t2026-02-30\t2026-03-01", as: Challenge.self)?.description
             == "line 1: challenge.v1, field 4 (startDate): '2026-02-30' is not a date (YYYY-MM-DD)")
