@@ -74,7 +74,7 @@ public struct SubscriptionKPIs: Sendable {
     /// The last app asked whether it shares premium, and the answer (users come app by app).
     private var sharingCache: (app: String, sharing: Bool)?
     /// Timelines added.
-    public private(set) var users = 0
+    public internal(set) var users = 0
 
     public init(settings: Settings, catalog: ProductCatalog) {
         self.settings = settings

@@ -12,7 +12,7 @@ public protocol SwiperSet: Sendable {
 
 /// Users by id, in a `Set`: for ids that are not numbered.
 public struct HashedSwiperSet<User: Hashable & Sendable>: SwiperSet {
-    private var users: Set<User> = []
+    var users: Set<User> = []
     public init() {}
     public mutating func insert(_ user: User) { users.insert(user) }
     public mutating func formUnion(_ other: Self) { users.formUnion(other.users) }
@@ -24,7 +24,7 @@ public struct HashedSwiperSet<User: Hashable & Sendable>: SwiperSet {
 /// activity, where a set of numbers costs bytes per user and day and grows
 /// with every swiper.
 public struct NumberedSwiperSet: SwiperSet {
-    private var words: [UInt64] = []
+    var words: [UInt64] = []
     public private(set) var count = 0
     public init() {}
 

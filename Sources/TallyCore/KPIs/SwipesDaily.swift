@@ -30,8 +30,8 @@ public struct SwipesDay: Sendable, Equatable {
 /// only when their swipers are disjoint too (partition by user).
 public struct SwipesDailyAccumulator<Swipers: SwiperSet>: Sendable {
     public let month: YearMonth
-    private var days: [SwipesDay]
-    private var swipers: [Swipers]
+    var days: [SwipesDay]
+    var swipers: [Swipers]
 
     public init(month: YearMonth) {
         self.month = month
