@@ -52,6 +52,8 @@ public struct StatementTotals: Hashable, Sendable {
         transfers += statement.transfers.count
         if statement.method == .greedy { greedyStatements += 1 }
         rejects += statement.rejects.count
+        // A currency is listed only with spending, so equal totals compare (and encode) equal.
+        guard !statement.categories.isEmpty else { return }
         var byTag = spendingByTag[statement.couple.currency] ?? [:]
         for category in statement.categories { byTag[category.tag, default: 0] += category.amount }
         spendingByTag[statement.couple.currency] = byTag
@@ -65,7 +67,7 @@ public struct StatementTotals: Hashable, Sendable {
         transfers += other.transfers
         greedyStatements += other.greedyStatements
         rejects += other.rejects
-        for (currency, otherByTag) in other.spendingByTag {
+        for (currency, otherByTag) in other.spendingByTag where !otherByTag.isEmpty {
             var byTag = spendingByTag[currency] ?? [:]
             for (tag, amount) in otherByTag { byTag[tag, default: 0] += amount }
             spendingByTag[currency] = byTag

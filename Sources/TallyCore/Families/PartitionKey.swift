@@ -14,6 +14,9 @@ public struct PartitionKey: Hashable, Comparable, Sendable, CustomStringConverti
 
     public init(_ id: String) { bytes = Array(id.utf8) }
 
+    /// A key of these bytes (as read from the wire).
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+
     /// A composite key: `parts` in order, each followed by a 0 byte except
     /// the last, so keys sharing their first parts sort together.
     public init(_ parts: [String]) {

@@ -60,6 +60,15 @@ public struct ActivitySummary: Hashable, Sendable {
     /// Days with steps ≥ 10,000.
     public var daysAt10kSteps: Int
 
+    /// A summary with these figures (as read back from the wire).
+    public init(userId: String, days: Int, averageScore: Double, bestScore: Double, daysAt10kSteps: Int) {
+        self.userId = userId
+        self.days = days
+        self.averageScore = averageScore
+        self.bestScore = bestScore
+        self.daysAt10kSteps = daysAt10kSteps
+    }
+
     public init(userId: String, days: [DailyActivity]) {
         self.userId = userId
         self.days = days.count

@@ -53,6 +53,8 @@ public enum WireKinds {
             StatementTotals.self, SubscriptionKPIs.State.self,
             SwipesDailyAccumulator<NumberedSwiperSet>.self, SwipesDailyAccumulator<HashedSwiperSet<String>>.self,
             MatchRule.PairPartial.self,
+            Reject.self, StatementsFamily.Summary.self, LeaderboardsFamily.Summary.self, ActivityFamily.Summary.self,
+            KPIsFamily.SummaryState.self,
         ]
     }
 }

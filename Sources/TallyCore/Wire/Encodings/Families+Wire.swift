@@ -1,0 +1,221 @@
+/// The families' summaries on the wire: one line per partial result, not
+/// routed by a key (they are merged, in any order, by the family's merge).
+/// Lists are written sorted so that equal summaries are equal lines.
+
+extension Reject: WireRecord {
+    public static let wireKind = "reject"
+    public static let wireVersion = 1
+    public static let wireKeyFieldCount = 0
+
+    /// `reject.v1  dataset  file  line  id  reason`.
+    public func encode(into writer: inout WireWriter) {
+        writer.string(dataset)
+        writer.string(file)
+        writer.int(line)
+        writer.string(id)
+        writer.string(reason)
+    }
+
+    public init(fields: inout WireFields) throws(WireError) {
+        self.init(dataset: try fields.string("dataset"), file: try fields.string("file"), line: try fields.int("line"),
+                  id: try fields.string("id"), reason: try fields.string("reason"))
+    }
+}
+
+extension RejectList {
+    /// `count  (reject fields)…`, in rejects.csv order.
+    func encode(into writer: inout WireWriter) {
+        let rejects = sorted
+        writer.count(rejects.count)
+        for reject in rejects { reject.encode(into: &writer) }
+    }
+
+    init(fields: inout WireFields) throws(WireError) {
+        var rejects: [Reject] = []
+        for _ in 0..<(try fields.count("rejectCount")) { rejects.append(try Reject(fields: &fields)) }
+        self.init(rejects)
+    }
+}
+
+extension StatementsFamily.Summary: WireRecord {
+    public static let wireKind = "statements-summary"
+    public static let wireVersion = 1
+    public static let wireKeyFieldCount = 0
+
+    /// `statements-summary.v1  (statement-totals fields)  rejectCount  (reject)…  problemCount  (coupleKey  detail)…`.
+    public func encode(into writer: inout WireWriter) {
+        totals.encode(into: &writer)
+        rejects.encode(into: &writer)
+        let problems = problems.sorted { $0.key < $1.key }
+        writer.count(problems.count)
+        for problem in problems {
+            writer.byteString(problem.key.bytes)
+            writer.string(problem.detail)
+        }
+    }
+
+    public init(fields: inout WireFields) throws(WireError) {
+        self.init()
+        totals = try StatementTotals(fields: &fields)
+        rejects = try RejectList(fields: &fields)
+        for _ in 0..<(try fields.count("problemCount")) {
+            let key = PartitionKey(bytes: try fields.byteString("problem.couple"))
+            problems.append(.init(key: key, detail: try fields.string("problem.detail")))
+        }
+    }
+}
+
+extension LeaderboardsFamily.Summary: WireRecord {
+    public static let wireKind = "leaderboards-summary"
+    public static let wireVersion = 1
+    public static let wireKeyFieldCount = 0
+
+    /// `leaderboards-summary.v1  boards  users  counted  rejectCount  (reject)…  mismatchedCount  challenge…
+    /// hasLargest  [challengeId  challengeName  users  hasLeader  [rank  userId  displayName  checkins  minutes
+    /// rankChange  currentStreak  bestStreak]]`.
+    public func encode(into writer: inout WireWriter) {
+        writer.int(boards)
+        writer.int(users)
+        writer.int(counted)
+        rejects.encode(into: &writer)
+        writer.count(mismatched.count)
+        for key in mismatched.sorted() { writer.byteString(key.bytes) }
+        writer.bool(largest != nil)
+        guard let largest else { return }
+        writer.string(largest.challengeId)
+        writer.string(largest.challengeName)
+        writer.int(largest.users)
+        writer.bool(largest.leader != nil)
+        guard let e = largest.leader else { return }
+        writer.int(e.rank)
+        writer.string(e.userId)
+        writer.string(e.displayName)
+        writer.int(e.checkins)
+        writer.int(e.minutes)
+        writer.int(e.rankChange.map(Int64.init))
+        writer.int(e.streaks.current)
+        writer.int(e.streaks.best)
+    }
+
+    public init(fields: inout WireFields) throws(WireError) {
+        self.init()
+        boards = try fields.int("boards")
+        users = try fields.int("users")
+        counted = try fields.int("counted")
+        rejects = try RejectList(fields: &fields)
+        for _ in 0..<(try fields.count("mismatchedCount")) {
+            mismatched.append(PartitionKey(bytes: try fields.byteString("mismatched")))
+        }
+        guard try fields.bool("hasLargest") else { return }
+        var largest = LeaderboardsFamily.Largest(challengeId: try fields.string("largest.challengeId"),
+                              challengeName: try fields.string("largest.challengeName"),
+                              users: try fields.int("largest.users"), leader: nil)
+        if try fields.bool("largest.hasLeader") {
+            let rank = try fields.int("leader.rank")
+            let userId = try fields.string("leader.userId")
+            let displayName = try fields.string("leader.displayName")
+            let checkins = try fields.int("leader.checkins")
+            let minutes = try fields.int("leader.minutes")
+            let rankChange = try fields.optionalInt64("leader.rankChange").map { Int($0) }
+            let streaks = Streaks(current: try fields.int("leader.currentStreak"), best: try fields.int("leader.bestStreak"))
+            largest.leader = LeaderboardEntry(rank: rank, userId: userId, displayName: displayName, checkins: checkins,
+                                              minutes: minutes, rankChange: rankChange, streaks: streaks)
+        }
+        self.largest = largest
+    }
+}
+
+extension ActivityFamily.Summary: WireRecord {
+    public static let wireKind = "activity-summary"
+    public static let wireVersion = 1
+    public static let wireKeyFieldCount = 0
+
+    /// `activity-summary.v1  userDays  userCount  (userId  days  averageScore  bestScore  daysAt10kSteps)…`,
+    /// users by id (bytes); scores as shortest round-trip decimals.
+    public func encode(into writer: inout WireWriter) {
+        writer.int(userDays)
+        let users = users.sorted { ByteOrder.precedes($0.userId, $1.userId) }
+        writer.count(users.count)
+        for user in users {
+            writer.string(user.userId)
+            writer.int(user.days)
+            writer.double(user.averageScore)
+            writer.double(user.bestScore)
+            writer.int(user.daysAt10kSteps)
+        }
+    }
+
+    public init(fields: inout WireFields) throws(WireError) {
+        self.init()
+        userDays = try fields.int("userDays")
+        for _ in 0..<(try fields.count("userCount")) {
+            users.append(ActivitySummary(userId: try fields.string("user.id"), days: try fields.int("user.days"),
+                                         averageScore: try fields.double("user.averageScore"),
+                                         bestScore: try fields.double("user.bestScore"),
+                                         daysAt10kSteps: try fields.int("user.daysAt10kSteps")))
+        }
+    }
+}
+
+extension KPIsFamily.Summary {
+    /// What the summary holds, with the subscription KPIs as their
+    /// ``SubscriptionKPIs/State`` (restored with the family's settings by
+    /// ``KPIsFamily/summary(from:)``).
+    public var state: KPIsFamily.SummaryState {
+        KPIsFamily.SummaryState(subscriptions: subscriptions.state, swipes: swipes, previousSwipes: previousSwipes,
+                                rejects: rejects)
+    }
+}
+
+extension KPIsFamily {
+    /// A KPI summary on the wire: `kpis-summary.v1  (subscription-kpis fields)
+    /// (swipes-daily-numbered fields: the period)  (the month before)  rejectCount  (reject)…`.
+    public struct SummaryState: WireRecord, Equatable, Sendable {
+        public var subscriptions: SubscriptionKPIs.State
+        public var swipes: SwipesDailyAccumulator<NumberedSwiperSet>
+        public var previousSwipes: SwipesDailyAccumulator<NumberedSwiperSet>
+        public var rejects: RejectList
+
+        public static let wireKind = "kpis-summary"
+        public static let wireVersion = 1
+        public static let wireKeyFieldCount = 0
+
+        public func encode(into writer: inout WireWriter) {
+            subscriptions.encode(into: &writer)
+            swipes.encode(into: &writer)
+            previousSwipes.encode(into: &writer)
+            rejects.encode(into: &writer)
+        }
+
+        public init(subscriptions: SubscriptionKPIs.State, swipes: SwipesDailyAccumulator<NumberedSwiperSet>,
+                    previousSwipes: SwipesDailyAccumulator<NumberedSwiperSet>, rejects: RejectList) {
+            self.subscriptions = subscriptions
+            self.swipes = swipes
+            self.previousSwipes = previousSwipes
+            self.rejects = rejects
+        }
+
+        public init(fields: inout WireFields) throws(WireError) {
+            subscriptions = try SubscriptionKPIs.State(fields: &fields)
+            swipes = try SwipesDailyAccumulator(fields: &fields)
+            previousSwipes = try SwipesDailyAccumulator(fields: &fields)
+            rejects = try RejectList(fields: &fields)
+        }
+
+        public static func == (a: Self, b: Self) -> Bool {
+            a.subscriptions == b.subscriptions && a.swipes == b.swipes && a.previousSwipes == b.previousSwipes
+                && a.rejects.sorted == b.rejects.sorted
+        }
+    }
+
+    /// The summary `state` describes, or nil when it was counted under other
+    /// settings (another period, time zone or window) or for other months.
+    public func summary(from state: SummaryState) -> Summary? {
+        guard let subscriptions = SubscriptionKPIs(settings: settings.subscriptions, catalog: settings.catalog,
+                                                   state: state.subscriptions),
+              state.swipes.month == settings.period, state.previousSwipes.month == settings.period.adding(months: -1)
+        else { return nil }
+        return Summary(subscriptions: subscriptions, swipes: state.swipes, previousSwipes: state.previousSwipes,
+                       rejects: state.rejects)
+    }
+}
