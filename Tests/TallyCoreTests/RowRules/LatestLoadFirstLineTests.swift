@@ -2,25 +2,27 @@ import PropertyBased
 import Testing
 @testable import TallyCore
 
-@Suite("Check-in version rule")
-struct CheckinVersionRuleTests {
-    func row(load: Int64, line: Int64, row: Int64) -> CheckinVersionRule.Row {
-        CheckinVersionRule.Row(loadSeq: load, line: line, row: row)
+/// The version policy of check-ins and swipes (``CheckinVersionRule`` and
+/// ``SwipeVersionRule`` are its names for their tables).
+@Suite("Latest load, first line: the check-in and swipe version rule")
+struct LatestLoadFirstLineTests {
+    func row(load: Int64, line: Int64, row: Int64) -> LatestLoadFirstLine.Row {
+        LatestLoadFirstLine.Row(loadSeq: load, line: line, row: row)
     }
 
     @Test func theLatestLoadedFilesRowCounts() {
         let group = [row(load: 1, line: 2, row: 1), row(load: 3, line: 40, row: 2), row(load: 2, line: 5, row: 3)]
-        #expect(CheckinVersionRule.verdicts(group) == [.superseded, .counts, .superseded])
+        #expect(LatestLoadFirstLine.verdicts(group) == [.superseded, .counts, .superseded])
     }
 
     @Test func withinThatFileTheFirstLine() {
         let group = [row(load: 3, line: 9, row: 1), row(load: 3, line: 4, row: 2)]
-        #expect(CheckinVersionRule.verdicts(group) == [.superseded, .counts])
+        #expect(LatestLoadFirstLine.verdicts(group) == [.superseded, .counts])
     }
 
     @Test func thenTheLowerRow() {
         let group = [row(load: 3, line: 4, row: 7), row(load: 3, line: 4, row: 2)]
-        #expect(CheckinVersionRule.verdicts(group) == [.superseded, .counts])
+        #expect(LatestLoadFirstLine.verdicts(group) == [.superseded, .counts])
     }
 
     @Test func theVerdictsDoNotDependOnTheOrderOfTheGroup() async {
@@ -29,8 +31,8 @@ struct CheckinVersionRuleTests {
             let group = (0..<Int.random(in: 1...8, using: &rng)).map { n in
                 row(load: Int64.random(in: 1...3, using: &rng), line: Int64.random(in: 2...4, using: &rng), row: Int64(n))
             }
-            expectOneCounts(CheckinVersionRule.verdicts(group))
-            expectOrderIndependent(group, rng: &rng, verdicts: CheckinVersionRule.verdicts)
+            expectOneCounts(LatestLoadFirstLine.verdicts(group))
+            expectOrderIndependent(group, rng: &rng, verdicts: LatestLoadFirstLine.verdicts)
         }
     }
 }
