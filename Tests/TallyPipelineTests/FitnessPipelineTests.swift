@@ -216,6 +216,24 @@ struct FitnessPipelineTests {
         #expect(try Data(contentsOf: out.appendingPathComponent("activity/scores.csv")) == first)
     }
 
+    @Test func aReportsOnlyRunInAnotherTimeZoneMovesTheExportDaysToo() throws {
+        let data = try dataFolder()
+        let out = try temporaryFolder("fitness-report-tz")
+        let fresh = try temporaryFolder("fitness-report-tz-fresh")
+        defer { for u in [data, out, fresh] { try? FileManager.default.removeItem(at: u) } }
+        let db = out.appendingPathComponent("tally.sqlite").path
+        _ = try run(data, out: out)
+        // `tally report --timezone Asia/Tokyo`: no data folder, the same warehouse.
+        _ = try runner.run(RunRequest(dataDirectory: nil, outDirectory: out, period: YearMonth("2026-10")!,
+                                      databasePath: db, timezone: "Asia/Tokyo", reproducible: true))
+        _ = try runner.run(RunRequest(dataDirectory: data, outDirectory: fresh, period: YearMonth("2026-10")!,
+                                      databasePath: fresh.appendingPathComponent("tally.sqlite").path,
+                                      timezone: "Asia/Tokyo", reproducible: true))
+        for path in ["activity/scores.csv", "activity/summary.csv", "activity/activity.txt"] {
+            #expect(try Data(contentsOf: out.appendingPathComponent(path)) == Data(contentsOf: fresh.appendingPathComponent(path)), "\(path)")
+        }
+    }
+
     @Test func theLeaderboardWorkbookReadsBackAndRerunsAreByteIdentical() throws {
         let data = try dataFolder()
         let out = try temporaryFolder("fitness-book")

@@ -88,6 +88,9 @@ public struct TallyRunner {
         if let data = request.dataDirectory {
             ingest = try IngestStage(logger: logger, progress: progress, timezone: ReportTimeZone(identifier: config.timezone))
                 .run(dataDirectory: data, warehouse: warehouse, leavingDerivations: true)
+        } else {
+            // Nothing loads, but the export days still follow the report time zone.
+            try warehouse.useReportTimeZone(config.timezone)
         }
         guard let timezone = ReportTimeZone(identifier: config.timezone) else {
             throw ConfigError("timezone '\(config.timezone)' is not an IANA time zone")
