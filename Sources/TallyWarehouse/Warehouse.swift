@@ -136,4 +136,9 @@ public final class Warehouse {
 public struct DerivationTiming: Sendable {
     public var name: String
     public var seconds: Double
+
+    public init(name: String, seconds: Double) {
+        self.name = name
+        self.seconds = seconds
+    }
 }

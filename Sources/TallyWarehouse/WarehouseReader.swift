@@ -4,6 +4,8 @@ import TallyCore
 /// Read-only queries for reports, within one consistent snapshot.
 public struct WarehouseReader {
     let db: Database
+    /// The derived tables this reader may read; nil for every one (see ``reading(_:)``).
+    var declared: Set<DerivedTable>? = nil
 
     /// A loaded input file with its row accounting as of the last load.
     public struct InputFileSummary: Sendable {
@@ -56,6 +58,7 @@ public struct WarehouseReader {
     /// couples in one of the winners: through the `expense` view, each query
     /// would fetch every winner's version.)
     public func unattachedExpenseRejects() throws -> [Reject] {
+        try reading(.expenseWinners)
         var rejects = try Row.fetchAll(db, sql: """
             SELECT f.display_path, v.line, v.id, v.error
             FROM expense_version v JOIN input_file f ON f.id = v.file_id
@@ -85,6 +88,7 @@ public struct WarehouseReader {
     /// Streams every couple (or only the couple `only`, when given), in id
     /// byte order, with everything loaded for it. Memory holds one couple at a time.
     public func forEachCouple(only: String? = nil, _ body: (CouplePartition) throws -> Void) throws {
+        try reading(.expenseWinners)
         // Display paths repeat on every row: one String per file.
         var paths = StringCache()
         // One couple: each query keeps its rows of that couple only.

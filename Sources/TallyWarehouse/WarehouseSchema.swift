@@ -99,13 +99,21 @@ struct Derivation: Sendable {
 }
 
 /// The end of a derivation that needs no database for a while: `compute`
-/// runs on a thread of its own while the writer goes on with the next
-/// derivations, then `store` writes its result from that thread, in a
-/// transaction of its own between two of theirs. Derivations otherwise run
-/// one after the other on one core.
-struct DerivationTail: Sendable {
-    var compute: @Sendable () -> Void
+/// may run on another thread while the writer goes on with the next
+/// derivations, then `store` writes its result in a transaction of its own
+/// between two of theirs (``Warehouse/store(_:completing:)``). Derivations
+/// otherwise run one after the other on one core.
+public struct DerivationTail: Sendable {
+    var work: @Sendable () -> Void
     var store: @Sendable (Database) throws -> Void
+
+    init(compute: @escaping @Sendable () -> Void, store: @escaping @Sendable (Database) throws -> Void) {
+        work = compute
+        self.store = store
+    }
+
+    /// The part that needs no database (a sort, a fold): once, before the store.
+    public func compute() { work() }
 
     /// Runs both parts here, one after the other.
     func finish(_ db: Database) throws {

@@ -16,7 +16,7 @@ import TallyWarehouse
 struct ActivityStage: ReportStage {
     let name = "activity"
     let datasets: Set<String> = ["health"]
-    let readsOnOneCore = true
+    let cores = CoreUse.one
 
     func run(_ context: ReportContext) throws -> ReportOutcome {
         let started = Date()

@@ -11,7 +11,7 @@ import TallyWarehouse
 /// stored in the warehouse (`leaderboard_snapshot`) in one transaction once
 /// every board is written: the check-ins are read on the lane's read
 /// connection, so the warehouse's own stays free for the derived tables
-/// rebuilt meanwhile (``ReportsBesideDerivations``). (A write transaction
+/// rebuilt meanwhile (``RunGraph``). (A write transaction
 /// storing each board as it goes would hold the warehouse's connection for
 /// the whole stage, and a derivation queued behind it would delay the KPIs.)
 ///
