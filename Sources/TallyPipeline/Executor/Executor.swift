@@ -58,11 +58,15 @@ enum Executor {
 
 /// A graph's run in progress, shared by its lanes' threads.
 ///
-/// `@unchecked Sendable`: every field but `nodes` and `dependencies`
-/// (immutable) is read and written with `condition` locked; a node's body
-/// runs once, on the one lane that took it.
+/// `@unchecked Sendable`: every field but `dependencies` (immutable) is read
+/// and written with `condition` locked; a node's body runs once, on the one
+/// lane that took it.
+///
+/// A body is let go once it ran, and every body once the last lane ends:
+/// what they hold (a warehouse, files not yet in place) is released before
+/// ``outcome()`` returns, not whenever a lane's thread is torn down.
 private final class Schedule<Value>: @unchecked Sendable {
-    private let nodes: [StageNode<Value>]
+    private var bodies: [(([Value]) throws -> Value)?]
     private let dependencies: [[Int]]
     private let condition = NSCondition()
     private var results: [Value?]
@@ -71,7 +75,7 @@ private final class Schedule<Value>: @unchecked Sendable {
     private var lanesRunning = 0
 
     init(_ graph: StageGraph<Value>) {
-        nodes = graph.nodes
+        bodies = graph.nodes.map(\.body)
         dependencies = graph.dependencies
         results = Array(repeating: nil, count: graph.nodes.count)
         lanesRunning = Executor.lanes(graph).count
@@ -81,8 +85,8 @@ private final class Schedule<Value>: @unchecked Sendable {
     /// ready, until all ran or a node failed.
     func serve(_ lane: [Int]) {
         var remaining = lane
-        while let (node, inputs) = next(&remaining) {
-            let result = Result { try nodes[node].body(inputs) }
+        while let (node, body, inputs) = next(&remaining) {
+            let result = Result { try body(inputs) }
             condition.lock()
             switch result {
             case .success(let value):
@@ -96,19 +100,21 @@ private final class Schedule<Value>: @unchecked Sendable {
         }
         condition.lock()
         lanesRunning -= 1
+        if lanesRunning == 0 { bodies.removeAll() }
         condition.broadcast()
         condition.unlock()
     }
 
     /// Takes the first of `remaining` whose inputs are produced, waiting
     /// until one is; nil once none remains or a node failed.
-    private func next(_ remaining: inout [Int]) -> (Int, [Value])? {
+    private func next(_ remaining: inout [Int]) -> (Int, ([Value]) throws -> Value, [Value])? {
         condition.lock()
         defer { condition.unlock() }
         while failure == nil, !remaining.isEmpty {
             if let k = remaining.firstIndex(where: { dependencies[$0].allSatisfy { results[$0] != nil } }) {
                 let node = remaining.remove(at: k)
-                return (node, dependencies[node].map { results[$0]! })
+                defer { bodies[node] = nil }
+                return (node, bodies[node]!, dependencies[node].map { results[$0]! })
             }
             condition.wait()
         }
