@@ -45,11 +45,11 @@ enum WarehouseSchema {
 
     /// Derived tables, each refreshed when one of its input tables changed,
     /// in this order, each in a transaction of its own while the report
-    /// stages that read none of the later ones run (``Warehouse/derivePending(ready:)``).
-    /// The expense winners go first: the statements, the longest report
-    /// stage, wait for them alone. The swipes' match pass then sorts and
-    /// folds on a thread of its own (``DerivationTail``) while the writer
-    /// refreshes the others; the check-in winners next, for the
+    /// stages that read none of the later ones run (``Warehouse/rebuild(_:)``,
+    /// ``Warehouse/derivationOrder``). The expense winners go first: the
+    /// statements, the longest report stage, wait for them alone. The
+    /// swipes' match pass then leaves its sort and fold (``DerivationTail``)
+    /// to be finished apart while the writer refreshes the others; the check-in winners next, for the
     /// leaderboards, which follow the statements.
     static let derivations: [Derivation] = [
         ExpensesSchema.winners, SwipeLogSchema.derivation, CheckinLogSchema.winners, SubscriptionLogSchema.events,
