@@ -74,9 +74,9 @@ struct StageGraph<Value> {
 
     init() {}
 
-    /// Adds `node`. Each product has one producer, and no node reads what a
-    /// later-added node produces unless that one reads nothing of its own
-    /// making: a graph is acyclic (checked by ``Executor/run(_:)``).
+    /// Adds `node`. Each product has one producer; a node may read what a
+    /// node added after it produces, as long as no node waits, through
+    /// others, for itself (``isAcyclic``, checked by ``Executor/run(_:)``).
     mutating func add(_ node: StageNode<Value>) {
         precondition(nodes.allSatisfy { $0.produces.isDisjoint(with: node.produces) },
                      "\(node.name): a product has one producer")
