@@ -15,8 +15,10 @@ import Foundation
 ///   nodes running finish, and ``run(_:)`` throws its error once every
 ///   lane's thread has ended.
 ///
-/// Lanes are threads (16 MiB of stack, as the main thread has) rather than
-/// tasks: their nodes block on SQLite and compute for seconds, and the every-
+/// The calling thread serves the graph's first lane (the lane of its first
+/// node), so memory its earlier work freed (the ingest's) is reused there;
+/// every other lane is a thread of its own (16 MiB of stack, as the main
+/// thread has). Lanes are threads rather than tasks: their nodes block on SQLite and compute for seconds, and the every-
 /// core nodes spread their partitions over Dispatch's pool, which a
 /// cooperative pool of as many threads as cores would then starve.
 enum Executor {
@@ -31,11 +33,13 @@ enum Executor {
         precondition(graph.isAcyclic, "a stage graph waits for itself")
         guard !graph.nodes.isEmpty else { return Outcome(values: [], finished: []) }
         let schedule = Schedule(graph)
-        for lane in lanes(graph) {
+        let lanes = lanes(graph)
+        for lane in lanes.dropFirst() {
             let thread = Thread { schedule.serve(lane) }
             thread.stackSize = 16 << 20
             thread.start()
         }
+        schedule.serve(lanes[0])
         return try schedule.outcome()
     }
 

@@ -37,9 +37,11 @@ enum RunGraph {
             let timings = try derive(pending, in: warehouse)
             return (try reports(families, context: context), timings)
         }
+        // The families first: the calling thread serves the first lane,
+        // the every-core families' (see ``Executor``).
         var graph = StageGraph<Value>()
-        addDerivations(pending, in: warehouse, to: &graph)
         let outputs = addFamilies(families, context: context, to: &graph)
+        addDerivations(pending, in: warehouse, to: &graph)
         let ran = Result { try Executor.run(graph) }
         // Every read connection is closed: back to the rollback journal.
         let ended = Result { try warehouse.endReadsBesideWrites() }
