@@ -9,53 +9,56 @@ extension Warehouse {
             .compactMap(DerivedTable.init(rawValue:)))
     }
 
-    /// Rebuilds every pending derived table, in ``WarehouseSchema/derivations``
-    /// order, each in a transaction of its own that also clears its pending
-    /// mark; calls `ready` once each has committed (from the calling thread,
-    /// or from the thread of a derivation's tail). Returns how long each
-    /// took: a derivation that leaves a tail (``DerivationTail``) is timed
-    /// from its start to its tail's store, beside the derivations that follow it.
+    /// The derived tables in the order they are rebuilt (``WarehouseSchema/derivations``):
+    /// a caller rebuilding them one by one (``rebuild(_:)``) follows it.
+    public static var derivationOrder: [DerivedTable] { WarehouseSchema.derivations.map(\.table) }
+
+    /// Rebuilds every pending derived table here, one after the other, in
+    /// ``derivationOrder``, each in a transaction of its own that also
+    /// clears its pending mark (a tail is finished in place); calls `ready`
+    /// once each has committed. Returns how long each took.
     ///
-    /// Reports may read the tables already rebuilt while the others are: see
-    /// ``allowReadsBesideWrites()``. A failure or an interruption keeps what
-    /// was committed, and the next run rebuilds the rest.
-    public func derivePending(ready: @escaping @Sendable (DerivedTable) -> Void = { _ in }) throws -> [DerivationTiming] {
+    /// A run rebuilds them through its executor instead, which runs a tail
+    /// beside the derivations that follow it (`TallyPipeline/Executor`).
+    /// A failure or an interruption keeps what was committed, and the next
+    /// run rebuilds the rest.
+    public func derivePending(ready: (DerivedTable) -> Void = { _ in }) throws -> [DerivationTiming] {
         let pending = try pendingDerivations()
-        guard !pending.isEmpty else { return [] }
-        let timings = DerivationTimings(ready: ready)
-        var tails: [DispatchSemaphore] = []
-        defer { for done in tails { done.wait() } }  // no tail's thread outlives the derivations
-        for derivation in WarehouseSchema.derivations where pending.contains(derivation.table) {
+        var timings: [DerivationTiming] = []
+        for table in Self.derivationOrder where pending.contains(table) {
             let started = Date()
-            var tail: DerivationTail?
-            try Self.rebuild(derivation.table, in: queue, path: path) { db in
-                tail = try derivation.refresh(db)
-                return tail == nil
-            }
-            guard let tail else {
-                timings.derived(derivation.table, since: started)
-                continue
-            }
-            let done = DispatchSemaphore(value: 0)
-            tails.append(done)
-            let (queue, path) = (queue, path)
-            Thread.detachNewThread {
-                defer { done.signal() }
+            if let tail = try rebuild(table) {
                 tail.compute()
-                do {
-                    try Self.rebuild(derivation.table, in: queue, path: path) { db in
-                        try tail.store(db)
-                        return true
-                    }
-                    timings.derived(derivation.table, since: started)
-                } catch {
-                    timings.failed(error)
-                }
+                try store(tail, completing: table)
             }
+            timings.append(DerivationTiming(name: table.rawValue, seconds: Date().timeIntervalSince(started)))
+            ready(table)
         }
-        for done in tails { done.wait() }
-        tails = []
-        return try timings.all()
+        return timings
+    }
+
+    /// Rebuilds `table` in a transaction of its own. Returns nil when the
+    /// table is complete (its pending mark cleared in that transaction), or
+    /// the tail its derivation left: the caller runs ``DerivationTail/compute()``
+    /// (no database needed, any thread) and then ``store(_:completing:)``,
+    /// which completes the table.
+    public func rebuild(_ table: DerivedTable) throws -> DerivationTail? {
+        guard let derivation = WarehouseSchema.derivations.first(where: { $0.table == table }) else { return nil }
+        var tail: DerivationTail?
+        try Self.rebuild(table, in: queue, path: path) { db in
+            tail = try derivation.refresh(db)
+            return tail == nil
+        }
+        return tail
+    }
+
+    /// Stores a computed tail in a transaction of its own that clears
+    /// `table`'s pending mark: the table is then complete.
+    public func store(_ tail: DerivationTail, completing table: DerivedTable) throws {
+        try Self.rebuild(table, in: queue, path: path) { db in
+            try tail.store(db)
+            return true
+        }
     }
 
     /// Runs `body` in a transaction of `queue` (the warehouse at `path`) that
@@ -97,35 +100,6 @@ extension Warehouse {
             try queue.writeWithoutTransaction { db in
                 _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = TRUNCATE")
             }
-        }
-    }
-}
-
-/// The derivations' times, from the writer's thread and the tails'.
-private final class DerivationTimings: @unchecked Sendable {
-    private let lock = NSLock()
-    private var timings: [DerivationTiming] = []
-    private var failure: Error?
-    private let ready: @Sendable (DerivedTable) -> Void
-
-    init(ready: @escaping @Sendable (DerivedTable) -> Void) { self.ready = ready }
-
-    func derived(_ table: DerivedTable, since started: Date) {
-        lock.withLock {
-            timings.append(DerivationTiming(name: table.rawValue, seconds: Date().timeIntervalSince(started)))
-        }
-        ready(table)
-    }
-
-    func failed(_ error: Error) {
-        lock.withLock { if failure == nil { failure = error } }
-    }
-
-    /// Every time, in the order the tables were ready; throws a tail's failure.
-    func all() throws -> [DerivationTiming] {
-        try lock.withLock {
-            if let failure { throw failure }
-            return timings
         }
     }
 }

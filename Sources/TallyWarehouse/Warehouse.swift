@@ -91,8 +91,8 @@ public final class Warehouse {
     }
 
     /// ``ingest(_:)`` without the derived tables: they are left pending
-    /// (recorded in the same transaction as the loads) for
-    /// ``derivePending(ready:)``, which a run calls beside its reports.
+    /// (recorded in the same transaction as the loads) for a run to rebuild
+    /// beside its reports, table by table (``rebuild(_:)``).
     public func ingestLeavingDerivations<T>(_ body: (IngestSession) throws -> T) throws -> T {
         var result: T?
         try Self.writing(path, nothingKept: "nothing of this ingest was kept") {
@@ -136,4 +136,9 @@ public final class Warehouse {
 public struct DerivationTiming: Sendable {
     public var name: String
     public var seconds: Double
+
+    public init(name: String, seconds: Double) {
+        self.name = name
+        self.seconds = seconds
+    }
 }

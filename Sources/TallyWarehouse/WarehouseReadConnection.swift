@@ -6,9 +6,16 @@ import GRDB
 public protocol WarehouseReading: AnyObject {
     /// Runs `body` in one read transaction.
     func read<T>(_ body: (WarehouseReader) throws -> T) throws -> T
+    /// Runs `body` in one read transaction with a reader that reads only the
+    /// derived tables in `declared` (any other throws ``UndeclaredDerivedTable``).
+    func read<T>(declaring declared: Set<DerivedTable>, _ body: (WarehouseReader) throws -> T) throws -> T
 }
 
-extension Warehouse: WarehouseReading {}
+extension Warehouse: WarehouseReading {
+    public func read<T>(declaring declared: Set<DerivedTable>, _ body: (WarehouseReader) throws -> T) throws -> T {
+        try queue.read { db in try body(WarehouseReader(db: db, declared: declared)) }
+    }
+}
 
 /// A read-only connection to a warehouse this process has open, so that
 /// report stages can read beside one another: a ``Warehouse`` serialises
@@ -35,6 +42,10 @@ public final class WarehouseReadConnection: WarehouseReading {
 
     public func read<T>(_ body: (WarehouseReader) throws -> T) throws -> T {
         try queue.read { db in try body(WarehouseReader(db: db)) }
+    }
+
+    public func read<T>(declaring declared: Set<DerivedTable>, _ body: (WarehouseReader) throws -> T) throws -> T {
+        try queue.read { db in try body(WarehouseReader(db: db, declared: declared)) }
     }
 
     /// Closes the connection now rather than when the last reference goes

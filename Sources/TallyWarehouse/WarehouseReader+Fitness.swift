@@ -13,6 +13,7 @@ extension WarehouseReader {
     /// `checkin_winner`'s order, each row's fields looked up in the log, read
     /// as bytes (GRDB `Row`s would double the time of a million rows).
     public func forEachChallenge(_ body: (ChallengePartition) throws -> Void) throws {
+        try reading(.checkinWinners)
         let paths = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_file")
             .map { ($0[0] as Int64, $0[1] as String) })
         let members = try db.makeStatement(sql: "SELECT user_id, joined_at, left_at FROM group_member WHERE group_id = ?")
@@ -71,7 +72,8 @@ extension WarehouseReader {
     /// to no challenge. The query finds the counted check-ins whose challenge
     /// lookup fails; ``OrphanRule`` decides and words each reject.
     public func unattachedCheckinRejects() throws -> [Reject] {
-        try Row.fetchAll(db, sql: """
+        try reading(.checkinWinners)
+        return try Row.fetchAll(db, sql: """
             SELECT f.display_path, r.line, w.id, w.challenge_id
             FROM checkin_winner w CROSS JOIN checkin_row r ON r.rowid = w.log_row JOIN input_file f ON f.id = r.file_id
             WHERE NOT EXISTS (SELECT 1 FROM challenge h WHERE h.id = w.challenge_id)
@@ -87,6 +89,7 @@ extension WarehouseReader {
     /// (see ``FitnessSchema/activityRepeats``). Memory holds one user at a time.
     public func forEachActivityUser(in days: ClosedRange<LocalDate>,
                                     _ body: (_ userId: String, _ days: [DailyActivity]) throws -> Void) throws {
+        try reading(.activityRepeats)
         // The rows without a verdict in `activity_superseded` (one per user
         // and day), with the dates filtered before the lookups.
         let rows = try Row.fetchCursor(db, sql: """

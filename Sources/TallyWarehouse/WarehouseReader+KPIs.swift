@@ -10,6 +10,7 @@ extension WarehouseReader {
     /// can be counted without their ids.
     public func forEachSwipe(from: Timestamp, to: Timestamp,
                              _ body: (_ fromUser: Int64, _ action: SwipeAction, _ at: Timestamp) throws -> Void) throws {
+        try reading(.swipeMatches)
         let rows = try RawCursor(db, sql: """
             SELECT from_person, action, at FROM swipe_row
             WHERE at >= ? AND at < ? AND rowid NOT IN (SELECT row FROM swipe_superseded)
@@ -22,7 +23,8 @@ extension WarehouseReader {
 
     /// The instants of the matches formed in `[from, to)`.
     public func matchInstants(from: Timestamp, to: Timestamp) throws -> [Timestamp] {
-        try Int64.fetchAll(db, sql: "SELECT formed_at FROM swipe_match WHERE formed_at >= ? AND formed_at < ? ORDER BY formed_at",
+        try reading(.swipeMatches)
+        return try Int64.fetchAll(db, sql: "SELECT formed_at FROM swipe_match WHERE formed_at >= ? AND formed_at < ? ORDER BY formed_at",
                            arguments: [from.microseconds, to.microseconds]).map(Timestamp.init(microseconds:))
     }
 
@@ -38,7 +40,8 @@ extension WarehouseReader {
 
     /// The earliest subscription event, if any.
     public func firstSubscriptionEvent() throws -> Timestamp? {
-        try Int64.fetchOne(db, sql: "SELECT min(at) FROM subscription_event").map(Timestamp.init(microseconds:))
+        try reading(.subscriptionEvents)
+        return try Int64.fetchOne(db, sql: "SELECT min(at) FROM subscription_event").map(Timestamp.init(microseconds:))
     }
 
     /// Streams every user's subscription events, one (app, user) at a time
@@ -53,6 +56,7 @@ extension WarehouseReader {
     /// per thread, and merging 4 MiB runs is faster than sorting in larger
     /// ones, with the least memory (docs/performance.md).
     public func forEachSubscriber(_ body: (_ app: String, _ userId: String, _ events: [SubscriptionEvent], _ ids: [String]) throws -> Void) throws {
+        try reading(.subscriptionEvents)
         let paths = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_file")
             .map { ($0[0] as Int64, $0[1] as String) })
         let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000

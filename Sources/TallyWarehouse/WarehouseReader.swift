@@ -4,6 +4,8 @@ import TallyCore
 /// Read-only queries for reports, within one consistent snapshot.
 public struct WarehouseReader {
     let db: Database
+    /// The derived tables this reader may read; nil for every one (see ``reading(_:)``).
+    var declared: Set<DerivedTable>? = nil
 
     /// A loaded input file with its row accounting as of the last load.
     public struct InputFileSummary: Sendable {
@@ -58,6 +60,7 @@ public struct WarehouseReader {
     /// scan of the versions, the unknown couples in one of the winners:
     /// through the `expense` view, each query would fetch every winner's version.)
     public func unattachedExpenseRejects() throws -> [Reject] {
+        try reading(.expenseWinners)
         // Winning versions with a parse error whose couple exists (those of
         // an unknown couple are found by the winners' scan below).
         var rejects = try Row.fetchAll(db, sql: """
@@ -99,6 +102,7 @@ public struct WarehouseReader {
     /// Streams every couple (or only the couple `only`, when given), in id
     /// byte order, with everything loaded for it. Memory holds one couple at a time.
     public func forEachCouple(only: String? = nil, _ body: (CouplePartition) throws -> Void) throws {
+        try reading(.expenseWinners)
         // Display paths repeat on every row: one String per file.
         var paths = StringCache()
         // One couple: each query keeps its rows of that couple only.

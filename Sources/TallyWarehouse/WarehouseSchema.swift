@@ -45,14 +45,14 @@ enum WarehouseSchema {
 
     /// Derived tables, each refreshed when one of its input tables changed,
     /// in this order, each in a transaction of its own while the report
-    /// stages that read none of the later ones run (``Warehouse/derivePending(ready:)``).
-    /// The expense winners go first: the statements, the longest report
-    /// stage, wait for them alone. The activity verdicts (short) next: the
-    /// activity report waits for them, and the KPIs run after it on the
-    /// same lane. The swipes' match pass then sorts and folds on a thread
-    /// of its own (``DerivationTail``) while the writer refreshes the
-    /// others; the check-in winners next, for the leaderboards, which
-    /// follow the statements.
+    /// stages that read none of the later ones run (``Warehouse/rebuild(_:)``,
+    /// ``Warehouse/derivationOrder``). The expense winners go first: the
+    /// statements, the longest report stage, wait for them alone. The
+    /// activity verdicts (short) next: the activity report waits for them,
+    /// and the KPIs run after it on the same lane. The swipes' match pass
+    /// then leaves its sort and fold (``DerivationTail``) to be finished
+    /// apart while the writer refreshes the others; the check-in winners
+    /// next, for the leaderboards, which follow the statements.
     static let derivations: [Derivation] = [
         ExpensesSchema.winners, FitnessSchema.activityRepeats, SwipeLogSchema.derivation, CheckinLogSchema.winners,
         SubscriptionLogSchema.events,
@@ -101,13 +101,21 @@ struct Derivation: Sendable {
 }
 
 /// The end of a derivation that needs no database for a while: `compute`
-/// runs on a thread of its own while the writer goes on with the next
-/// derivations, then `store` writes its result from that thread, in a
-/// transaction of its own between two of theirs. Derivations otherwise run
-/// one after the other on one core.
-struct DerivationTail: Sendable {
-    var compute: @Sendable () -> Void
+/// may run on another thread while the writer goes on with the next
+/// derivations, then `store` writes its result in a transaction of its own
+/// between two of theirs (``Warehouse/store(_:completing:)``). Derivations
+/// otherwise run one after the other on one core.
+public struct DerivationTail: Sendable {
+    var work: @Sendable () -> Void
     var store: @Sendable (Database) throws -> Void
+
+    init(compute: @escaping @Sendable () -> Void, store: @escaping @Sendable (Database) throws -> Void) {
+        work = compute
+        self.store = store
+    }
+
+    /// The part that needs no database (a sort, a fold): once, before the store.
+    public func compute() { work() }
 
     /// Runs both parts here, one after the other.
     func finish(_ db: Database) throws {

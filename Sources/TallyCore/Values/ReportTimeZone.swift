@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Offsets come from the system's time zone database; each lookup is
 /// cached per UTC hour, since offsets change on whole hours or less often.
-public final class ReportTimeZone: @unchecked Sendable {
+public final class ReportTimeZone: @unchecked Sendable {   // `identifier` and `zone` are immutable; the cache is used with `lock` held
     public let identifier: String
     private let zone: TimeZone
     private let lock = NSLock()

@@ -58,7 +58,7 @@ public final class ReadAheadByteSource: ByteSource {
 }
 
 /// The buffers shared by the reading-ahead thread and the reader.
-private final class Ahead: @unchecked Sendable {
+private final class Ahead: @unchecked Sendable {   // the buffer lists and flags are used with `condition` locked; a buffer belongs to one side at a time
     struct Filled {
         var buffer: UnsafeMutableRawBufferPointer
         var count: Int
@@ -157,7 +157,7 @@ private final class Ahead: @unchecked Sendable {
 }
 
 /// Carries the source to the reading-ahead thread, which alone uses it from then on.
-private struct SourceBox: @unchecked Sendable {
+private struct SourceBox: @unchecked Sendable {   // the reading-ahead thread alone uses it once started
     let source: any ByteSource
     init(_ source: any ByteSource) { self.source = source }
 }

@@ -11,7 +11,7 @@ import Glibc
 /// Stages running side by side (ingest lanes, report lanes) share one: its
 /// state is locked, each update names its stage, and the terminal line shows
 /// whichever stage updated last, with that stage's own rate and ETA.
-public final class Progress: @unchecked Sendable {
+public final class Progress: @unchecked Sendable {   // `mode` is immutable; every other field is used with `lock` held
     public enum Mode: Sendable { case terminal, lines, silent }
 
     public let mode: Mode

@@ -44,7 +44,7 @@ extension TallyRunner {
         }
         let warehouse = try Warehouse(path: path)
         // A run stopped before rebuilding the derived tables leaves them to its successor.
-        if !(try warehouse.pendingDerivations()).isEmpty { _ = try warehouse.derivePending() }
+        _ = try RunGraph.derive(try warehouse.pendingDerivations(), in: warehouse)
         let (fx, partition) = try warehouse.read { reader -> ([FxRate], CouplePartition?) in
             var found: CouplePartition?
             try reader.forEachCouple(only: coupleId) { found = $0 }

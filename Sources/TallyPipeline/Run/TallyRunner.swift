@@ -115,7 +115,7 @@ public struct TallyRunner {
                                     logger: logger, progress: progress, outputs: OutputSet(), asOf: request.asOf)
         let (families, keptFamilies) = Self.families(ReportStages.all, refusals: refusals)
         for kept in keptFamilies { logger.notice("\(kept.family): not written, the reports in \(request.outDirectory.path) are kept: \(kept.why)") }
-        let (reports, derivations) = try ReportsBesideDerivations.run(families, context: context, pending: pending)
+        let (reports, derivations) = try RunGraph.run(families, context: context, pending: pending)
         try ingest?.recordDerivations(derivations, from: warehouse, progress: progress)
         let reportRejects = reports.flatMap(\.rejects)
         let (ingestRejects, files) = try warehouse.read { r in (try r.ingestRejects(), try r.inputFiles()) }

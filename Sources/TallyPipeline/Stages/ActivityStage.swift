@@ -18,7 +18,7 @@ struct ActivityStage: ReportStage {
     let name = "activity"
     let datasets: Set<String> = ["health"]
     let derivedTables: Set<DerivedTable> = [.activityRepeats]
-    let readsOnOneCore = true
+    let cores = CoreUse.one
 
     func run(_ context: ReportContext) throws -> ReportOutcome {
         let started = Date()

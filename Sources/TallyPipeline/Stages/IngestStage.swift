@@ -6,7 +6,7 @@ import TallyWarehouse
 
 /// Loads every table file of a data folder into the warehouse, in one
 /// transaction: a failure or an interruption leaves the warehouse as it was.
-/// The derived tables are rebuilt after it (see ``Warehouse/derivePending(ready:)``).
+/// The derived tables are rebuilt after it (see ``RunGraph``).
 ///
 /// A file whose path and sha256 match what is already loaded is skipped; a
 /// changed file replaces its previous version and every row it brought.
@@ -79,8 +79,8 @@ public struct IngestStage {
     }
 
     /// Ingests `dataDirectory` into `warehouse`, then rebuilds the derived
-    /// tables, unless `leavingDerivations`: the caller then runs
-    /// ``Warehouse/derivePending(ready:)`` and passes its times to
+    /// tables, unless `leavingDerivations`: the caller then rebuilds them
+    /// (``RunGraph/run(_:context:pending:)``) and passes their times to
     /// ``Outcome/recordDerivations(_:from:progress:)``.
     public func run(dataDirectory: URL, warehouse: Warehouse, leavingDerivations: Bool = false) throws -> Outcome {
         let started = Date()
@@ -118,7 +118,10 @@ public struct IngestStage {
             logger.notice("refused \(refusal.displayPath): \(refusal.reason)\(refusal.earlierVersionKept ? " (the version loaded before is kept)" : "")")
         }
         var outcome = Outcome(files: loaded.map { $0! }, ignored: ignored, seconds: Date().timeIntervalSince(started))
-        if !leavingDerivations { try outcome.recordDerivations(try warehouse.derivePending(), from: warehouse, progress: progress) }
+        if !leavingDerivations {
+            try outcome.recordDerivations(try RunGraph.derive(try warehouse.pendingDerivations(), in: warehouse),
+                                          from: warehouse, progress: progress)
+        }
         return outcome
     }
 
@@ -163,27 +166,6 @@ public struct IngestStage {
             try session.recordRefusals(under: folder, outcomes.compactMap { $0?.refusal })
             try session.useReportTimeZone(timezone?.identifier ?? TallyConfig().timezone)
         }
-    }
-
-    /// The ingest's lanes (indices into `files`, each in load order): the
-    /// subscription events, then the swipes; and every other table. The
-    /// swipes' reading thread keeps a core busy while their writer idles half
-    /// the time; the other datasets' loads keep the writer busy and leave a
-    /// core idle: side by side (``WriterLanes``) each fills the other's gaps.
-    /// The events balance the lanes: the swipes' lane alone ends well
-    /// before the other, and with the whole subscriptions dataset well
-    /// after it; with the events alone they end about together. The events
-    /// go first: loaded last, their writes (like the check-ins', the other
-    /// lane's last) would leave the writer the only busy thread for the
-    /// loads' last seconds; the swipes, mostly reading, end beside the
-    /// check-ins. Figures in docs/performance.md. A table's files all go to
-    /// one lane, in their order, so load order (`load_seq`) decides between
-    /// two files of a table as it would in one sequence.
-    static func lanes(_ files: [InputFile]) -> [[Int]] {
-        let events = files.indices.filter { files[$0].table == .events }
-        let swipes = files.indices.filter { files[$0].dataset == "swipes" }
-        let others = files.indices.filter { files[$0].table != .events && files[$0].dataset != "swipes" }
-        return [events + swipes, others].filter { !$0.isEmpty }
     }
 
     /// Loads one file from a lane's thread; the warehouse work runs on the

@@ -17,7 +17,7 @@ import TallyWarehouse
 struct KPIStage: ReportStage {
     let name = "kpis"
     let datasets: Set<String> = ["swipes", "subscriptions"]
-    let readsOnOneCore = true
+    let cores = CoreUse.one
     let derivedTables: Set<DerivedTable> = [.swipeMatches, .subscriptionEvents]
     /// The most months the monthly series (churn, MRR history, movements) go back.
     static let seriesMonths = 24

@@ -12,10 +12,10 @@ struct ReportContext {
     /// The report time zone (`config.timezone`).
     let timezone: ReportTimeZone
     let outDirectory: URL
-    /// The warehouse, read in a snapshot with `read`.
+    /// The warehouse; stages read it through `reads`.
     let warehouse: Warehouse
-    /// Where a stage that only reads reads from: the warehouse, or a
-    /// connection of its own when it runs beside other stages (``ReportLanes``).
+    /// Where a stage reads from: a read connection of its own, limited to
+    /// the derived tables it declared (``DeclaredReads``, given by ``RunGraph``).
     var reads: any WarehouseReading
     let logger: Logger
     let progress: Progress
@@ -24,9 +24,6 @@ struct ReportContext {
     var outputs: OutputSet
     /// `--as-of`: the day leaderboards are computed as of; nil for the period's last day.
     var asOf: LocalDate? = nil
-    /// When the derived tables are still being rebuilt beside the reports:
-    /// what a stage waits on for those it reads (``ReportStage/derivedTables``).
-    var derived: DerivedTablesGate? = nil
 }
 
 /// What a report stage did, for run.json and the terminal summary.
@@ -50,14 +47,17 @@ struct ReportOutcome {
 /// One family of reports (statements, leaderboards, KPIs): reads the
 /// warehouse, writes its files through atomic writers, hands each finished
 /// file to `context.outputs` (never commits it itself), returns its outcome.
+///
+/// A stage declares what it reads and how it computes, and knows nothing
+/// of threads: the ``Executor`` (``RunGraph``) decides what runs beside it.
 protocol ReportStage: Sendable {
     var name: String { get }
-    /// Whether the stage computes on one thread and only reads the
-    /// warehouse (through `context.reads`): such stages run beside the others
-    /// (``ReportLanes``).
-    var readsOnOneCore: Bool { get }
-    /// The derived tables the stage reads: it starts once they are rebuilt
-    /// (``DerivedTablesGate``).
+    /// How the stage computes: on every core (its partitions in parallel
+    /// batches) or on one (the executor runs such stages beside the others).
+    var cores: CoreUse { get }
+    /// The derived tables the stage reads: it starts once they are rebuilt,
+    /// and reading any other through `context.reads` throws
+    /// (``TallyWarehouse/UndeclaredDerivedTable``).
     var derivedTables: Set<DerivedTable> { get }
     /// The datasets the family reads: when a file of one of them is refused
     /// with no earlier version loaded, the family keeps its previous reports.
@@ -66,7 +66,7 @@ protocol ReportStage: Sendable {
 }
 
 extension ReportStage {
-    var readsOnOneCore: Bool { false }
+    var cores: CoreUse { .every }
     var derivedTables: Set<DerivedTable> { [] }
     var datasets: Set<String> { [] }
 }

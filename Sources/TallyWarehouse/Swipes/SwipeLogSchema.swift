@@ -255,7 +255,7 @@ enum SwipeLogSchema {
 
     /// The match pass over one set of swipes: sorted by pair and folded
     /// (``compute()``, no database), then stored (``store(_:)``).
-    private final class MatchFold: @unchecked Sendable {
+    private final class MatchFold: @unchecked Sendable {   // one thread at a time: the tail made on the writer is handed to its finish, which computes then stores
         typealias Match = (a: Int64, b: Int64, formedAt: Int64)
         private var rows: [PairRow]
         private var matches: [Match] = []

@@ -10,7 +10,7 @@ import TallyIngest
 /// One stager serves an ingest session (``IngestSession/swipeStager()``): it
 /// starts from the people and ids already stored. Use it from one thread at
 /// a time (the reading thread of the file being loaded).
-public final class SwipeStager: @unchecked Sendable {
+public final class SwipeStager: @unchecked Sendable {   // used by one thread at a time (the loading file's reading thread), handed over by the load
     var persons = SwipePersonIndex()
     var ids: SwipeIdFilter
 

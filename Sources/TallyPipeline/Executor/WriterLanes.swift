@@ -18,7 +18,7 @@ import Foundation
 /// When a step fails, the error ends its lane; the other lanes stop at
 /// their next call to ``onWriter(_:)`` and ``serve(_:)`` throws the first
 /// error once every lane's thread has ended.
-final class WriterLanes: @unchecked Sendable {
+final class WriterLanes: @unchecked Sendable {   // immutable: a hub (itself safe) and a priority
     /// The error a lane sees when another lane failed first.
     struct Stopped: Error {}
 
@@ -72,7 +72,7 @@ private final class Job {
 }
 
 /// The writer's queue of work, shared by the lanes.
-private final class Hub: @unchecked Sendable {
+private final class Hub: @unchecked Sendable {   // `writer` is immutable; `jobs`, `lanesRunning`, `failure` and each job's `done` are used with `condition` locked
     let writer: pthread_t
     private let condition = NSCondition()
     private var jobs: [Job] = []
@@ -121,7 +121,7 @@ private final class Hub: @unchecked Sendable {
 }
 
 /// Carries a lane's closure and handle across its thread's start.
-private struct LaneBox: @unchecked Sendable {
+private struct LaneBox: @unchecked Sendable {   // the lane's thread alone uses it once started
     let lane: (WriterLanes) throws -> Void
     let handle: WriterLanes
     init(_ lane: @escaping (WriterLanes) throws -> Void, _ handle: WriterLanes) {

@@ -48,7 +48,7 @@ enum BatchPipeline {
 }
 
 /// Hands batches from the producer's thread to the consumer's.
-private final class Channel<Batch>: @unchecked Sendable {
+private final class Channel<Batch>: @unchecked Sendable {   // `depth` is immutable; every other field is used with `condition` locked
     private let condition = NSCondition()
     private var queue: [Batch] = []
     private var finished = false
@@ -107,7 +107,7 @@ private final class Channel<Batch>: @unchecked Sendable {
 }
 
 /// Carries a value that is used by one thread at a time across a thread start.
-private struct UncheckedBox<Value>: @unchecked Sendable {
+private struct UncheckedBox<Value>: @unchecked Sendable {   // the producer's thread alone uses it once started
     let value: Value
     init(_ value: Value) { self.value = value }
 }

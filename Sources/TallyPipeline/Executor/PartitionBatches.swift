@@ -75,7 +75,7 @@ final class PartitionBatches<Partition: Sendable, Result: Sendable> {
 
     /// One batch's results, a slot per partition. Each slot is written by one
     /// iteration of the computation and read only after `done` is signalled.
-    private final class Batch: @unchecked Sendable {
+    private final class Batch: @unchecked Sendable {   // one writer per slot, read after `done` (a semaphore orders them)
         let slots: UnsafeMutableBufferPointer<Result?>
         let done = DispatchSemaphore(value: 0)
 

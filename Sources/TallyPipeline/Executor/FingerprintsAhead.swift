@@ -21,7 +21,7 @@ import Glibc
 /// is hashed by its reader as it loads (``TallyIngest/TableReader/fingerprint``):
 /// hashing it ahead would read every input byte twice, the second read's
 /// kernel copying on cores the loads keep busy.
-final class FingerprintsAhead: @unchecked Sendable {
+final class FingerprintsAhead: @unchecked Sendable {   // `urls` is immutable; `results`, `claimed`, `cancelled` are used with `condition` locked
     typealias Fingerprint = (bytes: Int64, sha256: String)
     private let urls: [URL?]
     private var results: [Result<Fingerprint, ReaderError>?]

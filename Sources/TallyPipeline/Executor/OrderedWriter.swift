@@ -47,6 +47,6 @@ final class OrderedWriter: @unchecked Sendable {   // state behind `lock`; write
 /// A value handed from one thread to another and then used by that thread
 /// only (a workbook owned by an ``OrderedWriter``'s queue, a file written by
 /// a worker and committed by the caller).
-struct HandedOver<Value>: @unchecked Sendable {
+struct HandedOver<Value>: @unchecked Sendable {   // used by one thread at a time: the hand-over is ordered by a queue or a semaphore
     let value: Value
 }
