@@ -267,7 +267,11 @@ enum SwipeLogSchema {
             rows = []
         }
 
-        func store(_ db: Database) throws { try Self.store(matches, db) }
+        /// Stores the matches and lets go of them (the tail is held until the run ends).
+        func store(_ db: Database) throws {
+            try Self.store(matches, db)
+            matches = []
+        }
 
         static func fold(_ rows: inout [PairRow]) -> [Match] {
             rows.sort { $0.pair < $1.pair }
