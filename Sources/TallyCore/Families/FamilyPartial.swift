@@ -37,7 +37,4 @@ public struct FamilyPartial<Family: ReportFamily>: Sendable {
     public var results: [PartitionResult<Family.Rows, Family.Summary>] {
         byKey.keys.sorted().map { byKey[$0]! }
     }
-
-    /// How many partitions were added.
-    public var count: Int { byKey.count }
 }
