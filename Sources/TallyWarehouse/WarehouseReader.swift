@@ -19,6 +19,20 @@ public struct WarehouseReader {
         public var rowsRejected: Int
         public var rowsSuperseded: Int
         public var unknownFields: [String]
+
+        public init(id: Int64, displayPath: String, dataset: String, table: String, bytes: Int64, sha256: String,
+                    rowsRead: Int, rowsRejected: Int, rowsSuperseded: Int, unknownFields: [String]) {
+            self.id = id
+            self.displayPath = displayPath
+            self.dataset = dataset
+            self.table = table
+            self.bytes = bytes
+            self.sha256 = sha256
+            self.rowsRead = rowsRead
+            self.rowsRejected = rowsRejected
+            self.rowsSuperseded = rowsSuperseded
+            self.unknownFields = unknownFields
+        }
     }
 
     /// Every loaded input file, by display path.

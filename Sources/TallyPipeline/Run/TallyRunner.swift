@@ -117,49 +117,13 @@ public struct TallyRunner {
         for kept in keptFamilies { logger.notice("\(kept.family): not written, the reports in \(request.outDirectory.path) are kept: \(kept.why)") }
         let (reports, derivations) = try RunGraph.run(families, context: context, pending: pending)
         try ingest?.recordDerivations(derivations, from: warehouse, progress: progress)
-        let reportRejects = reports.flatMap(\.rejects)
         let (ingestRejects, files) = try warehouse.read { r in (try r.ingestRejects(), try r.inputFiles()) }
-        let refusalRejects = refusals.map {
-            Reject(dataset: $0.dataset, file: $0.displayPath, line: 0, id: "", reason: "file refused: \($0.reason)")
-        }
-        let rejectCount = try RejectsFile.write(ingestRejects + reportRejects + refusalRejects,
-                                                to: request.outDirectory.appendingPathComponent("rejects.csv"),
-                                                outputs: context.outputs)
-        let inputs = accounting(files, reportRejects: reportRejects)
-        var checks = reports.flatMap(\.checks)
-        checks.append(Reconciliation.inputsCheck(
-            inputs, storedRejects: Dictionary(ingestRejects.map { ($0.file, 1) }, uniquingKeysWith: +),
-            reportRejects: Dictionary(grouping: reportRejects, by: \.file).mapValues { Set($0.map(\.line)).count }))
         let stages = ingestStages(ingest) + reports.flatMap { [.init(name: $0.name, seconds: $0.seconds, rows: $0.rows)] + $0.detailStages }
-        var manifest = RunManifest(
-            tally: .init(version: TallyRunner.version), period: period.description,
-            timezone: config.timezone, locale: locale.identifier, inputs: inputs, ignored: ignored,
-            outputs: ([.init(path: "rejects.csv", rows: rejectCount)] + reports.flatMap(\.outputs)).sorted { $0.path < $1.path },
-            checks: checks,
-            refused: refusals.isEmpty ? nil : refusals.map(RunManifest.Refused.init),
-            keptReports: keptFamilies.isEmpty ? nil : keptFamilies,
-            stages: nil, peakMemoryMiB: nil)
-        let published = try manifest.encoded()
-        if !request.reproducible {
-            manifest.stages = stages
-            manifest.peakMemoryMiB = TallyRunner.peakMemoryMiB()
-        }
-        // Every report is written in full before any is moved into place;
-        // run.json goes last, as the mark of a finished run. Reports whose
-        // numbers do not add up are not published: run.json alone says what
-        // failed, and the previous reports stay. One syncfs makes the
-        // published reports durable before run.json names them (an fsync per
-        // file would wait on the disk once for each of thousands of files).
-        let runFile = try AtomicFile(destination: request.outDirectory.appendingPathComponent("run.json"))
-        try runFile.write(try manifest.encoded())
-        if let error = Reconciliation.error(checks) {
-            try runFile.commit()
-            throw error
-        }
-        try context.outputs.commit()
-        try AtomicFile.syncFileSystem(containing: request.outDirectory)
-        try runFile.commit()
-        try AtomicFile.syncFileSystem(containing: request.outDirectory)
+        let publisher = RunPublisher(outDirectory: request.outDirectory, period: period, timezone: config.timezone,
+                                     locale: locale, reproducible: request.reproducible)
+        let (manifest, published, rejectCount) = try publisher.publish(
+            reports: reports, ingestRejects: ingestRejects, files: files, refusals: refusals, ignored: ignored,
+            keptFamilies: keptFamilies, outputs: context.outputs, stages: stages)
         // Recorded only once the reports are in place: a run stopped before
         // this point leaves the previous record, which no longer matches the folder.
         let summary = reports.flatMap(\.summary)
@@ -241,20 +205,6 @@ public struct TallyRunner {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return (Double(usage.ru_maxrss) / 1024 * 10).rounded() / 10   // ru_maxrss is in KiB on Linux
-    }
-
-    /// Per-file accounting: read and superseded as loaded, rejected = rows
-    /// rejected while reading plus rows (distinct lines) rejected by reports.
-    func accounting(_ files: [WarehouseReader.InputFileSummary], reportRejects: [Reject]) -> [RunManifest.Input] {
-        var lines: [String: Set<Int>] = [:]
-        for r in reportRejects { lines[r.file, default: []].insert(r.line) }
-        return files.map { f in
-            let rejected = f.rowsRejected + (lines[f.displayPath]?.count ?? 0)
-            return RunManifest.Input(path: f.displayPath, dataset: f.dataset, table: f.table, bytes: f.bytes,
-                                     sha256: f.sha256, rowsRead: f.rowsRead,
-                                     rowsUsed: f.rowsRead - rejected - f.rowsSuperseded, rowsRejected: rejected,
-                                     rowsSuperseded: f.rowsSuperseded, unknownFields: f.unknownFields)
-        }
     }
 }
 

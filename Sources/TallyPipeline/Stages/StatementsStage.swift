@@ -27,28 +27,20 @@ struct StatementsStage: ReportStage {
 
     private func run(_ reader: WarehouseReader, _ context: ReportContext) throws -> ReportOutcome {
         let (config, locale, period, progress) = (context.config, context.locale, context.period, context.progress)
-        let outDirectory = context.outDirectory
         let started = Date()
-        let folder = CoupleStatementFiles.folder(in: outDirectory)
-        // One <coupleId>.txt and (when on) .xlsx per couple; statements.xlsx is written every run.
-        context.outputs.ownEntityFiles(in: folder, fileExtension: "txt")
-        context.outputs.ownEntityFiles(in: folder, fileExtension: "xlsx")
-        let csv = try StatementsCSV(folder: folder)
-        let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("statements.xlsx"))
-        let workbook = try StatementsWorkbook(path: workbookFile.temporary.path, locale: locale, period: period)
-
+        let coupleWorkbooks = config.statements.coupleWorkbooks
+        let output = try StatementsOutput(outDirectory: context.outDirectory, locale: locale, period: period,
+                                          outputs: context.outputs, coupleWorkbooks: coupleWorkbooks)
+        let folder = CoupleStatementFiles.folder(in: context.outDirectory)
         let family = try Self.family(reader, config: config, period: period)
         // Rows whose couple does not exist belong to no partition: they join the family's rejects.
-        var summary = family.emptySummary()
-        summary.rejects.merge(RejectList(try reader.unattachedExpenseRejects()))
-        var textFiles = 0
-        var workbooks = 0
-        var workbookSeconds = 0.0
+        var unattached = family.emptySummary()
+        unattached.rejects = RejectList(try reader.unattachedExpenseRejects())
+        output.merge(unattached)
         progress.begin("statements")
 
         // Per couple, in parallel: the family's computation, the couple's text
         // and (when on) its workbook; in couple order: the rows written, the summary merged.
-        let coupleWorkbooks = config.statements.coupleWorkbooks
         let batches = PartitionBatches<CouplePartition, CoupleResult>(compute: { partition in
             var result = family.compute(partition)
             var workbook: Result<HandedOver<AtomicFile>, Error>?
@@ -63,53 +55,22 @@ struct StatementsStage: ReportStage {
             return CoupleResult(family: result, text: StatementText.render(result.rows.statement, locale: locale),
                                 workbook: workbook, workbookSeconds: seconds)
         }, consume: { result in
-            let statement = result.family.rows.statement
-            if let workbook = result.workbook {
-                context.outputs.add(try workbook.get().value)
-                workbooks += 1
-                workbookSeconds += result.workbookSeconds
-            }
-            try csv.add(statement, period: period)
-            try workbook.add(statement)
-            context.outputs.add(try CoupleStatementFiles.text(statement, rendered: result.text, folder: folder))
-            textFiles += 1
-            summary.merge(result.family.summary)
-            progress.update("statements", bytes: 0, rows: summary.totals.couples, detail: "couples")
+            try output.add(result.family, text: result.text, workbook: try result.workbook?.get().value,
+                           workbookSeconds: result.workbookSeconds)
+            progress.update("statements", bytes: 0, rows: output.couples, detail: "couples")
         })
         try reader.forEachCouple { try batches.add($0) }
         try batches.flush()
-        do {
-            try workbook.close()
-        } catch {
-            throw OutputError("cannot write \(workbookFile.destination.path): \(error)")
-        }
-        for writer in csv.writers { try context.outputs.add(writer) }
-        context.outputs.add(workbookFile)
-
-        let report = family.finalise(summary)
-        let couples = report.totals.couples
-        let checks = [Reconciliation.couplesCheck(report.problems, couples: couples)]
-        let outputs: [RunManifest.Output] = [
-            .init(path: "statements/balances.csv", rows: csv.balances.rowCount),
-            .init(path: "statements/categories.csv", rows: csv.categories.rowCount),
-            .init(path: "statements/categories_by_member.csv", rows: csv.byMember.rowCount),
-            .init(path: "statements/statements.xlsx", rows: nil),
-            .init(path: "statements/transfers.csv", rows: csv.transfers.rowCount),
-            .init(path: "statements/<coupleId>.txt", rows: textFiles),
-        ] + (coupleWorkbooks ? [.init(path: "statements/<coupleId>.xlsx", rows: workbooks)] : [])
+        let outcome = try output.finish(family, started: started)
         let seconds = String(format: "%.3f", Date().timeIntervalSince(started))
-        // The workbooks' cost is their writing time summed over the computing threads.
-        var details: [RunManifest.Stage] = []
         if coupleWorkbooks {
-            progress.step(["stage": "statements", "couples": "\(couples)", "seconds": seconds, "couple_workbooks": "\(workbooks)",
-                           "couple_workbook_seconds": String(format: "%.3f", workbookSeconds)])
-            details.append(.init(name: "statements: couple workbooks (thread time)", seconds: workbookSeconds, rows: workbooks))
+            progress.step(["stage": "statements", "couples": "\(output.couples)", "seconds": seconds,
+                           "couple_workbooks": "\(output.workbooks)",
+                           "couple_workbook_seconds": String(format: "%.3f", output.workbookSeconds)])
         } else {
-            progress.step(["stage": "statements", "couples": "\(couples)", "seconds": seconds])
+            progress.step(["stage": "statements", "couples": "\(output.couples)", "seconds": seconds])
         }
-        return ReportOutcome(name: name, rejects: report.rejects, outputs: outputs, checks: checks,
-                             summary: StatementsSummary.lines(report.totals), rows: couples,
-                             seconds: Date().timeIntervalSince(started), detailStages: details)
+        return outcome
     }
 
     /// The family for `period`: the statements' settings and the fx rates every couple reads.

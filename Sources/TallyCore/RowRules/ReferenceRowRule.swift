@@ -1,0 +1,64 @@
+/// Which row of a reference table counts, among the rows sharing its key
+/// (couples, members, cards, fx rates, agreements, settlements, challenges,
+/// memberships, swipe users, products, connections): the contract of a
+/// table keyed by id that a later export replaces.
+///
+/// Contract:
+/// - Within one file, the key's first row (lowest line, then lower `row`)
+///   is kept and every later row is rejected, worded with the table's key
+///   (``repeatReason(key:)``).
+/// - Across files, the kept row of the latest-loaded file (`loadSeq`, then
+///   the higher `file`) counts; the kept rows of the other files are
+///   superseded.
+///
+/// ```swift
+/// let first = ReferenceRowRule.Row(file: 1, loadSeq: 1, line: 2, row: 1)
+/// let again = ReferenceRowRule.Row(file: 1, loadSeq: 1, line: 8, row: 2)
+/// ReferenceRowRule.verdicts([first, again], key: "id")
+/// // [.counts, .rejected(reason: "duplicate id in this file (the first row is kept)")]
+/// ```
+public enum ReferenceRowRule {
+    /// One row of the key, by the fields the rule compares.
+    public struct Row: Hashable, Sendable {
+        /// Its file (rows of one file share it).
+        public var file: Int64
+        /// The order its file was loaded in (unique per file, growing).
+        public var loadSeq: Int64
+        /// Its line in its file.
+        public var line: Int64
+        /// The caller's name for the row, unique in the group.
+        public var row: Int64
+
+        public init(file: Int64, loadSeq: Int64, line: Int64, row: Int64) {
+            self.file = file
+            self.loadSeq = loadSeq
+            self.line = line
+            self.row = row
+        }
+    }
+
+    /// The reject reason of a repeat within one file, for a table whose key
+    /// is described as `key` ("id", "productId", "rate (same date, currency and base)").
+    public static func repeatReason(key: String) -> String {
+        "duplicate \(key) in this file (the first row is kept)"
+    }
+
+    /// The verdict of each row of `group` (rows sharing a key, in any order), in its order.
+    public static func verdicts(_ group: [Row], key: String) -> [RowVerdict] {
+        var kept: [Int64: Int] = [:]
+        for i in group.indices {
+            let r = group[i]
+            if let k = kept[r.file], (group[k].line, group[k].row) < (r.line, r.row) { continue }
+            kept[r.file] = i
+        }
+        let counted = kept.values.max { a, b in
+            (group[a].loadSeq, group[a].file) < (group[b].loadSeq, group[b].file)
+        }
+        let reason = repeatReason(key: key)
+        return group.indices.map { i in
+            if i == counted { return .counts }
+            if kept[group[i].file] == i { return .superseded }
+            return .rejected(reason: reason)
+        }
+    }
+}

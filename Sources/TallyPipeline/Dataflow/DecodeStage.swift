@@ -1,0 +1,86 @@
+import Foundation
+import TallyCore
+import TallyIngest
+
+/// The first stage of a dataflow run: reads one input file (a task) and
+/// emits each row it decodes, keyed by its table and key for ``RowsStage``;
+/// a row that cannot be read or decoded is a reject (file, line, why), as
+/// `tally run`'s ingest words it.
+///
+/// A file refused as a whole (a header without a column every row needs,
+/// UTF-16, a corrupt gzip) emits only its refusal: its rows are held until
+/// the file is read to its end, so a refusal found late drops them all.
+struct DecodeStage {
+    let plan: FlowPlan
+
+    /// Reads file `seq` of the plan.
+    func run(file seq: Int, emit: FlowEmit) throws {
+        let file = plan.file(seq)
+        guard let table = file.table, FlowTables.decodes(table) else { return }
+        var held: [(FlowStageName, [UInt8], FlowRecord)] = []
+        let read = try Self.read(file, seq: seq, table: table) { held.append(($0, $1, $2)) }
+        if read.refusal == nil {
+            for (stage, key, record) in held { emit(stage, key, record) }
+        }
+        emit(.merge, FlowKeys.file(seq), .fileRead(read))
+    }
+
+    /// Reads `file` (sequence number `seq`, a file of `table`), handing each
+    /// decoded row and each reject to `emit`; returns what reading gave.
+    static func read(_ file: InputFile, seq: Int, table: TableID, emit: FlowEmit) throws -> FileRead {
+        var outcome = FileRead(file: seq, rowsRead: 0, bytes: 0, sha256: "", unknownFields: [], refusal: nil)
+        let reader: TableReader
+        do {
+            reader = try TableReader(url: file.url, fields: table.fields, maxRecordBytes: IngestStage.maxRecordBytes,
+                                     fingerprinting: true)
+        } catch {
+            outcome.refusal = error.reason
+            outcome.bytes = Self.size(of: file.url)
+            return outcome
+        }
+        if let reason = reader.headerRefusal(required: table.requiredFields) {
+            outcome.refusal = reason
+            outcome.bytes = Self.size(of: file.url)
+            return outcome
+        }
+        let fields = table.fields
+        let idIndex = fields.firstIndex(of: "id")
+        func reject(_ line: Int, _ id: String, _ reason: String) {
+            emit(.merge, FlowKeys.file(seq), .reject(Reject(dataset: file.dataset, file: file.relativePath, line: line,
+                                                            id: id, reason: reason)))
+        }
+        do {
+            try reader.read { event in
+                switch event {
+                case .malformed(let line, let reason):
+                    reject(line, "", reason)
+                case .record(let view):
+                    let decoder = FieldDecoder(view: view, fields: fields)
+                    let rawId = idIndex.flatMap { view.string($0) } ?? ""
+                    switch Result(catching: { () throws(FieldError) in
+                        try FlowTables.decode(table, decoder, origin: RowOrigin(file: seq, line: view.line), rawId: rawId)
+                    }) {
+                    case .success(let (key, record)): emit(.rows, key, record)
+                    case .failure(let error): reject(view.line, rawId, error.reason)
+                    }
+                }
+            }
+        } catch {
+            guard let reason = FileRefusal.reason(for: error, path: file.relativePath) else { throw error }
+            outcome.refusal = reason
+            outcome.bytes = Self.size(of: file.url)
+            return outcome
+        }
+        outcome.rowsRead = reader.recordsRead
+        outcome.unknownFields = reader.unknownFields
+        let fingerprint = try reader.fingerprint ?? FileFingerprint.of(url: file.url)
+        outcome.bytes = fingerprint.bytes
+        outcome.sha256 = fingerprint.sha256
+        return outcome
+    }
+
+    /// A file's size on disk (0 when it cannot be read: its reader then says why).
+    private static func size(of url: URL) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+}

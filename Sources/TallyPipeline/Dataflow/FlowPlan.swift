@@ -1,0 +1,65 @@
+import Foundation
+import TallyCore
+import TallyIngest
+import TallyReports
+
+/// What a dataflow run reads and reports, decided once before any stage
+/// runs: the input files in load order (a file's sequence number is its
+/// place in that order, the `loadSeq` the row rules compare), the files
+/// ignored and why, and the settings every stage reads.
+///
+/// The plan holds no rule: the stages (``FlowStages``) call TallyCore's.
+///
+/// ```swift
+/// let plan = try FlowPlan(data: dataFolder, config: config, period: YearMonth("2026-10")!)
+/// plan.files[0]   // the input file of sequence number 1
+/// ```
+struct FlowPlan: Sendable {
+    var dataDirectory: URL
+    /// The input files, in load order: file `seq` is `files[seq - 1]`.
+    var files: [InputFile]
+    /// Files of the data folder not read, with why.
+    var ignored: [(path: String, why: String)]
+    var config: TallyConfig
+    var period: YearMonth
+    var timezone: ReportTimeZone
+    var locale: ReportLocale
+    /// `--as-of`: the day leaderboards are computed as of; nil for the period's last day.
+    var asOf: LocalDate?
+
+    /// Scans `data` as `tally run` does: the files this version reads, in the catalogue's order.
+    init(data: URL, config: TallyConfig, period: YearMonth, asOf: LocalDate? = nil) throws {
+        guard let timezone = ReportTimeZone(identifier: config.timezone) else {
+            throw ConfigError("timezone '\(config.timezone)' is not an IANA time zone")
+        }
+        guard let locale = ReportLocale(identifier: config.locale) else {
+            throw ConfigError("locale '\(config.locale)' is not one of pt-BR, en-US, es-ES")
+        }
+        let catalog = try InputCatalog.scan(data)
+        var ignored = catalog.ignored
+        var files: [InputFile] = []
+        for file in catalog.files {
+            if InputLoaders.canLoad(file) {
+                files.append(file)
+            } else {
+                ignored.append((file.relativePath, "dataset \(file.dataset)/ is not read by this version yet"))
+            }
+        }
+        self.dataDirectory = data
+        self.files = files
+        self.ignored = ignored
+        self.config = config
+        self.period = period
+        self.timezone = timezone
+        self.locale = locale
+        self.asOf = asOf
+    }
+
+    /// The file of sequence number `seq`.
+    func file(_ seq: Int) -> InputFile { files[seq - 1] }
+
+    /// The sequence numbers of the files of `table`, in load order.
+    func files(of table: TableID) -> [Int] {
+        files.indices.filter { files[$0].table == table }.map { $0 + 1 }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import TallyCore
+
+/// Runs a dataflow in this process the way a cluster engine would, to show
+/// that its result does not depend on the schedule: each stage's records
+/// are routed by a hash of their key into `partitions` partitions; the
+/// partitions run in a shuffled order, each with stage instances of its
+/// own (as a worker process would), its keys in byte order and the records
+/// of each key in a shuffled order; what reaches the merge comes shuffled too.
+///
+/// ```swift
+/// let plan = try FlowPlan(data: data, config: config, period: period)
+/// try LocalSchedule(partitions: 7, seed: 42).run(plan, outDirectory: out, reproducible: true)
+/// ```
+struct LocalSchedule {
+    var partitions: Int
+    var seed: UInt64
+
+    @discardableResult
+    func run(_ plan: FlowPlan, outDirectory: URL, reproducible: Bool) throws -> RunManifest {
+        var random = SplitMix64(seed: seed)
+        var pending: [FlowStageName: [([UInt8], FlowRecord)]] = [:]
+        pending[.decode] = plan.files.indices.map { (FlowKeys.file($0 + 1), .task(file: $0 + 1)) }
+        for stage in FlowStageName.allCases where stage != .merge {
+            var parts = [[([UInt8], FlowRecord)]](repeating: [], count: partitions)
+            for (key, record) in pending.removeValue(forKey: stage) ?? [] {
+                parts[Int(Self.hash(key) % UInt64(partitions))].append((key, record))
+            }
+            for part in parts.shuffled(using: &random) {
+                let worker = try FlowWorker(stage: stage, plan: plan)
+                var byKey: [[UInt8]: [FlowRecord]] = [:]
+                for (key, record) in part { byKey[key, default: []].append(record) }
+                for key in byKey.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                    try worker.run(key: key, byKey[key]!.shuffled(using: &random)) { dest, key, record in
+                        precondition(dest > stage, "\(stage) routed a record back to \(dest)")
+                        pending[dest, default: []].append((key, record))
+                    }
+                }
+            }
+        }
+        let merge = FlowMerge(plan: plan)
+        for (_, record) in (pending[.merge] ?? []).shuffled(using: &random) { merge.add(record) }
+        return try merge.finish(outDirectory: outDirectory, reproducible: reproducible)
+    }
+
+    /// FNV-1a over the key's bytes: a partition for every key, the same on every machine.
+    static func hash(_ key: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key {
+            h ^= UInt64(byte)
+            h = h &* 0x0000_0100_0000_01B3
+        }
+        return h
+    }
+}
+
+/// One stage's instance in one worker: runs the stage on one key's records at a time.
+struct FlowWorker {
+    private let body: ([UInt8], [FlowRecord], FlowEmit) throws -> Void
+
+    init(stage: FlowStageName, plan: FlowPlan) throws {
+        switch stage {
+        case .decode:
+            let decode = DecodeStage(plan: plan)
+            body = { _, records, emit in
+                for case .task(let file) in records { try decode.run(file: file, emit: emit) }
+            }
+        case .rows:
+            let rows = RowsStage(plan: plan)
+            body = { _, records, emit in rows.run(records, emit: emit) }
+        case .couples:
+            let couples = CouplesStage(plan: plan)
+            body = { key, records, emit in try couples.run(key: key, records, emit: emit) }
+        case .merge:
+            preconditionFailure("the merge is not a worker's stage")
+        }
+    }
+
+    func run(key: [UInt8], _ records: [FlowRecord], emit: FlowEmit) throws { try body(key, records, emit) }
+}
+
+/// A small seeded generator (SplitMix64): the same shuffles for the same seed on every machine.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,93 @@
+import TallyCore
+import TallyIngest
+
+/// The second stage of a dataflow run: the rows of one key (a table and
+/// its key) are handed to the table's row rule (TallyCore/RowRules), and
+/// the verdicts routed: a row that counts goes on to its partition, a
+/// superseded row is counted against its file, a rejected one becomes a
+/// reject of its file.
+struct RowsStage {
+    let plan: FlowPlan
+
+    /// Judges the rows of one key (all of one table).
+    func run(_ records: [FlowRecord], emit: FlowEmit) {
+        guard let first = records.first else { return }
+        switch first {
+        case .reference:
+            let rows = records.map { record -> ReferenceRow in
+                guard case .reference(let row) = record else { preconditionFailure("a key of mixed kinds") }
+                return row
+            }
+            reference(rows, emit: emit)
+        case .expenseVersion:
+            let versions = records.map { record -> (ExpenseVersion, RowOrigin) in
+                guard case .expenseVersion(let v, let origin) = record else { preconditionFailure("a key of mixed kinds") }
+                return (v, origin)
+            }
+            expenses(versions, emit: emit)
+        default:
+            preconditionFailure("not a row: \(first)")
+        }
+    }
+
+    /// A reference table's key: ``ReferenceRowRule``.
+    private func reference(_ rows: [ReferenceRow], emit: FlowEmit) {
+        let table = rows[0].table
+        let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in
+            ReferenceRowRule.Row(file: Int64(r.origin.file), loadSeq: Int64(r.origin.file), line: Int64(r.origin.line), row: Int64(i))
+        }, key: FlowTables.keyDescription(table))
+        for (row, verdict) in zip(rows, verdicts) {
+            switch verdict {
+            case .counts:
+                if let couple = Self.couple(of: row) { emit(.couples, FlowKeys.entity(couple), .coupleRow(row)) }
+            case .superseded:
+                emit(.merge, FlowKeys.file(row.origin.file), .superseded(file: row.origin.file, rows: 1))
+            case .rejected(let reason):
+                let file = plan.file(row.origin.file)
+                emit(.merge, FlowKeys.file(row.origin.file), .reject(Reject(
+                    dataset: file.dataset, file: file.relativePath, line: row.origin.line, id: row.rawId, reason: reason)))
+            }
+        }
+    }
+
+    /// The couple a counted reference row belongs to (nil for a table that is no couple's: fx).
+    static func couple(of row: ReferenceRow) -> String? {
+        switch row.value {
+        case .couple(let r): return r.id
+        case .member(let r): return r.coupleId
+        case .card(let r): return r.coupleId
+        case .agreement(let r): return r.coupleId
+        case .settlement(let r): return r.coupleId
+        case .fx: return nil
+        }
+    }
+
+    /// The versions of one expense id: ``ExpenseVersionRule``. The winner
+    /// goes to its couple; a winner without a body (a deletion, a version
+    /// that failed validation) has no couple to go to, and
+    /// ``WinningExpenseRejectRule`` decides it without one.
+    private func expenses(_ versions: [(ExpenseVersion, RowOrigin)], emit: FlowEmit) {
+        let verdicts = ExpenseVersionRule.verdicts(versions.enumerated().map { i, v in
+            ExpenseVersionRule.Version(updatedAt: v.0.updatedAt, loadSeq: Int64(v.1.file), line: Int64(v.1.line), row: Int64(i))
+        })
+        for ((version, origin), verdict) in zip(versions, verdicts) {
+            switch verdict {
+            case .counts:
+                if let body = version.body {
+                    emit(.couples, FlowKeys.entity(body.coupleId), .winningExpense(version, origin))
+                } else if let reason = WinningExpenseRejectRule.reject(error: version.error, deleted: version.deletedAt != nil,
+                                                                         coupleId: "", coupleExists: false) {
+                    let file = plan.file(origin.file)
+                    var summary = StatementsFamily.Summary()
+                    summary.rejects.append(Reject(dataset: file.dataset, file: file.relativePath, line: origin.line,
+                                                  id: version.id, reason: reason))
+                    emit(.merge, FlowKeys.file(origin.file), .statementsSummary(summary))
+                }
+            case .superseded:
+                emit(.merge, FlowKeys.file(origin.file), .superseded(file: origin.file, rows: 1))
+            case .rejected:
+                preconditionFailure("ExpenseVersionRule rejects nothing")
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import TallyCore
+import TallyReports
+
+/// The statements family's files, written from its partition results in
+/// couple (key) order, wherever they were computed: `tally run` computes
+/// them from the warehouse on every core (``StatementsStage``), a dataflow
+/// schedule from routed records (``Dataflow``). Both write through this
+/// one type, so their files cannot differ by layout.
+///
+/// Writes `statements/balances.csv`, `transfers.csv`, `categories.csv`,
+/// `categories_by_member.csv`, `statements.xlsx` and one `<coupleId>.txt`
+/// per couple; the couple workbooks (`<coupleId>.xlsx`) come in written.
+///
+/// ```swift
+/// let output = try StatementsOutput(outDirectory: out, locale: locale, period: period, outputs: outputs)
+/// for result in resultsInCoupleOrder { try output.add(result) }
+/// let outcome = try output.finish(family, started: started)
+/// ```
+final class StatementsOutput {
+    private let period: YearMonth
+    private let locale: ReportLocale
+    private let outputs: OutputSet
+    private let folder: URL
+    private let csv: StatementsCSV
+    private let workbookFile: AtomicFile
+    private let workbook: StatementsWorkbook
+    private let coupleWorkbooks: Bool
+    /// Every partition's summary merged, with what was merged in apart (``merge(_:)``).
+    private(set) var summary = StatementsFamily.Summary()
+    private var textFiles = 0
+    /// Couple workbooks written, and their writing time summed over the computing threads.
+    private(set) var workbooks = 0
+    private(set) var workbookSeconds = 0.0
+
+    /// Creates the family's writers; with `coupleWorkbooks`, ``add(_:text:workbook:workbookSeconds:)``
+    /// is handed each couple's workbook.
+    init(outDirectory: URL, locale: ReportLocale, period: YearMonth, outputs: OutputSet, coupleWorkbooks: Bool) throws {
+        self.period = period
+        self.locale = locale
+        self.outputs = outputs
+        self.coupleWorkbooks = coupleWorkbooks
+        folder = CoupleStatementFiles.folder(in: outDirectory)
+        // One <coupleId>.txt and (when on) .xlsx per couple; statements.xlsx is written every run.
+        outputs.ownEntityFiles(in: folder, fileExtension: "txt")
+        outputs.ownEntityFiles(in: folder, fileExtension: "xlsx")
+        csv = try StatementsCSV(folder: folder)
+        workbookFile = try AtomicFile(destination: folder.appendingPathComponent("statements.xlsx"))
+        workbook = try StatementsWorkbook(path: workbookFile.temporary.path, locale: locale, period: period)
+    }
+
+    /// The couples written so far.
+    var couples: Int { summary.totals.couples }
+
+    /// Writes one couple's rows: its lines of the CSVs and the overview, its
+    /// text file (`text`: rendered already, or rendered here), and its
+    /// workbook when given; merges its summary. Couples come in key order.
+    func add(_ result: PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>, text: String? = nil,
+             workbook coupleWorkbook: AtomicFile? = nil, workbookSeconds seconds: Double = 0) throws {
+        let statement = result.rows.statement
+        if let coupleWorkbook {
+            outputs.add(coupleWorkbook)
+            workbooks += 1
+            workbookSeconds += seconds
+        }
+        try csv.add(statement, period: period)
+        try workbook.add(statement)
+        let rendered = text ?? StatementText.render(statement, locale: locale)
+        outputs.add(try CoupleStatementFiles.text(statement, rendered: rendered, folder: folder))
+        textFiles += 1
+        summary.merge(result.summary)
+    }
+
+    /// Merges a summary that belongs to no couple (the rejects of rows whose couple does not exist).
+    func merge(_ other: StatementsFamily.Summary) { summary.merge(other) }
+
+    /// Closes the overview, hands every file to the output set and returns
+    /// the family's outcome: its rejects, checks, outputs and terminal summary.
+    func finish(_ family: StatementsFamily, started: Date) throws -> ReportOutcome {
+        do {
+            try workbook.close()
+        } catch {
+            throw OutputError("cannot write \(workbookFile.destination.path): \(error)")
+        }
+        for writer in csv.writers { try outputs.add(writer) }
+        outputs.add(workbookFile)
+        let report = family.finalise(summary)
+        let couples = report.totals.couples
+        let files: [RunManifest.Output] = [
+            .init(path: "statements/balances.csv", rows: csv.balances.rowCount),
+            .init(path: "statements/categories.csv", rows: csv.categories.rowCount),
+            .init(path: "statements/categories_by_member.csv", rows: csv.byMember.rowCount),
+            .init(path: "statements/statements.xlsx", rows: nil),
+            .init(path: "statements/transfers.csv", rows: csv.transfers.rowCount),
+            .init(path: "statements/<coupleId>.txt", rows: textFiles),
+        ] + (coupleWorkbooks ? [.init(path: "statements/<coupleId>.xlsx", rows: workbooks)] : [])
+        var details: [RunManifest.Stage] = []
+        // The workbooks' cost is their writing time summed over the computing threads.
+        if coupleWorkbooks {
+            details.append(.init(name: "statements: couple workbooks (thread time)", seconds: workbookSeconds, rows: workbooks))
+        }
+        return ReportOutcome(name: family.name, rejects: report.rejects, outputs: files,
+                             checks: [Reconciliation.couplesCheck(report.problems, couples: couples)],
+                             summary: StatementsSummary.lines(report.totals), rows: couples,
+                             seconds: Date().timeIntervalSince(started), detailStages: details)
+    }
+}
