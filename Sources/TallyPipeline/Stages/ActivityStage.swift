@@ -23,45 +23,21 @@ struct ActivityStage: ReportStage {
     func run(_ context: ReportContext) throws -> ReportOutcome {
         let started = Date()
         let period = context.period
-        let folder = context.outDirectory.appendingPathComponent("activity")
-        let scores = try ActivityCSV.scores.writer(in: folder)
-        let summaries = try ActivityCSV.summary.writer(in: folder)
-        let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("activity.xlsx"))
-        let workbook = try ActivityWorkbook(path: workbookFile.temporary.path, locale: context.locale, period: period)
+        let output = try ActivityOutput(outDirectory: context.outDirectory, locale: context.locale, period: period,
+                                        outputs: context.outputs)
         let family = ActivityFamily()
-        var summary = family.emptySummary()
         context.progress.begin("activity")
 
         // Per user, in id order: the family's computation, the rows written, the summary merged.
         try context.reads.read { reader in
             try reader.forEachActivityUser(in: period.firstDay...period.lastDay) { userId, days in
-                let result = family.compute(.init(userId: userId, days: days))
-                for day in result.rows.days { try scores.writeRow(ActivityCSV.scoreRow(day)) }
-                try summaries.writeRow(ActivityCSV.summaryRow(result.rows.summary, period: period))
-                try workbook.add(result.rows.summary, days: result.rows.days)
-                summary.merge(result.summary)
-                context.progress.update("activity", bytes: 0, rows: summary.users.count, detail: "users")
+                try output.add(family.compute(.init(userId: userId, days: days)))
+                context.progress.update("activity", bytes: 0, rows: output.summary.users.count, detail: "users")
             }
         }
-        try workbook.close()
-        let report = family.finalise(summary)
-        let text = ActivityText.render(period: period, summaries: report.users, sparklines: workbook.trend, locale: context.locale)
-        let txt = try AtomicFile(destination: folder.appendingPathComponent("activity.txt"))
-        try txt.write(text.utf8)
-        try context.outputs.add(scores)
-        try context.outputs.add(summaries)
-        context.outputs.add(workbookFile)
-        context.outputs.add(txt)
-
-        let outputs: [RunManifest.Output] = [
-            .init(path: "activity/activity.txt", rows: nil),
-            .init(path: "activity/activity.xlsx", rows: nil),
-            .init(path: "activity/scores.csv", rows: scores.rowCount),
-            .init(path: "activity/summary.csv", rows: summaries.rowCount),
-        ]
-        context.progress.step(["stage": "activity", "users": "\(report.users.count)",
+        let outcome = try output.finish(family, started: started)
+        context.progress.step(["stage": "activity", "users": "\(outcome.rows)",
                                "seconds": String(format: "%.3f", Date().timeIntervalSince(started))])
-        return ReportOutcome(name: name, outputs: outputs, summary: ActivityText.terminalSummary(report, period: period),
-                             rows: report.users.count, seconds: Date().timeIntervalSince(started))
+        return outcome
     }
 }

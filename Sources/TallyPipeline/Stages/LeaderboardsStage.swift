@@ -28,67 +28,43 @@ struct LeaderboardsStage: ReportStage {
     func run(_ context: ReportContext) throws -> ReportOutcome {
         let started = Date()
         let asOf = context.asOf ?? context.period.lastDay
-        let settings = context.config.leaderboards
-        let folder = context.outDirectory.appendingPathComponent("leaderboards")
-        context.outputs.ownEntityFiles(in: folder, fileExtension: "txt")   // one <challengeId>.txt per challenge
-        let csv = try LeaderboardCSV.layout.writer(in: folder)
-        let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("leaderboards.xlsx"))
-        let workbook = try LeaderboardsWorkbook(path: workbookFile.temporary.path, locale: context.locale, asOf: asOf)
-        let family = LeaderboardsFamily(settings: .init(asOf: asOf, timezone: context.timezone, rules: settings))
-        var summary = family.emptySummary()
+        let output = try LeaderboardsOutput(outDirectory: context.outDirectory, locale: context.locale, asOf: asOf,
+                                            outputs: context.outputs)
+        let family = LeaderboardsFamily(settings: .init(asOf: asOf, timezone: context.timezone, rules: context.config.leaderboards))
         context.progress.begin("leaderboards")
 
         // The workbook is written on a thread of its own, sheet by sheet in challenge order.
         let sheets = OrderedWriter()
         defer { sheets.waitForAll() }
-        let book = HandedOver(value: workbook)
+        let book = HandedOver(value: output.workbook)
+        let (folder, locale) = (output.folder, context.locale)
         try context.reads.read { reader in
             // Check-ins whose challenge does not exist belong to no partition: they join the family's rejects.
-            summary.rejects.merge(RejectList(try reader.unattachedCheckinRejects()))
+            var unattached = family.emptySummary()
+            unattached.rejects = RejectList(try reader.unattachedCheckinRejects())
+            output.merge(unattached)
             // Per challenge, in parallel: the family's computation and the board's text
             // file; in challenge order: the rows written, the sheet queued, the summary merged.
-            let locale = context.locale
             let batches = PartitionBatches<ChallengePartition, ChallengeOutcome>(compute: { partition in
                 let result = family.compute(partition)
                 guard let board = result.rows.board else { return ChallengeOutcome(family: result) }
                 // Each text file is written here, on all cores: creating thousands of files is mostly kernel time.
-                let text = LeaderboardText.render(board, locale: locale)
-                let file = Result { () throws -> HandedOver<AtomicFile> in
-                    let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: board.challenge.id) + ".txt"))
-                    try txt.write(text.utf8)
-                    return HandedOver(value: txt)
-                }
+                let file = Result { HandedOver(value: try LeaderboardsOutput.textFile(board, locale: locale, folder: folder)) }
                 return ChallengeOutcome(family: result, text: file)
             }, consume: { outcome in
-                summary.merge(outcome.family.summary)
-                guard let board = outcome.family.rows.board else { return }
-                for row in LeaderboardCSV.rows(board) { try csv.writeRow(row) }
-                try sheets.submit { try book.value.add(board) }
-                if let text = outcome.text { context.outputs.add(try text.get().value) }
-                context.progress.update("leaderboards", bytes: 0, rows: summary.boards, detail: "challenges")
+                try output.add(outcome.family, text: try outcome.text?.get().value) { board in
+                    try sheets.submit { try book.value.add(board) }
+                }
+                context.progress.update("leaderboards", bytes: 0, rows: output.summary.boards, detail: "challenges")
             })
             try reader.forEachChallenge { try batches.add($0) }
             try batches.flush()
             try sheets.finish()
-            try workbook.close()
         }
-        try context.outputs.add(csv)
-        context.outputs.add(workbookFile)
-
-        let report = family.finalise(summary)
-        let boardCount = report.boards
-        let outputs: [RunManifest.Output] = [
-            .init(path: "leaderboards/leaderboard.csv", rows: csv.rowCount),
-            .init(path: "leaderboards/leaderboards.xlsx", rows: nil),
-            .init(path: "leaderboards/<challengeId>.txt", rows: boardCount),
-        ]
-        let checks = [RunManifest.Check(
-            name: "leaderboards: points add up to the counted check-ins", passed: report.mismatched.isEmpty,
-            detail: report.mismatched.isEmpty ? "\(boardCount) challenges" : "does not add up for \(report.mismatched.prefix(10).joined(separator: ", "))")]
-        context.progress.step(["stage": "leaderboards", "challenges": "\(boardCount)",
+        let outcome = try output.finish(family, started: started)
+        context.progress.step(["stage": "leaderboards", "challenges": "\(outcome.rows)",
                                "seconds": String(format: "%.3f", Date().timeIntervalSince(started))])
-        return ReportOutcome(name: name, rejects: report.rejects, outputs: outputs, checks: checks,
-                             summary: LeaderboardText.terminalSummary(report, asOf: asOf), rows: boardCount, seconds: Date().timeIntervalSince(started))
+        return outcome
     }
 }
 
