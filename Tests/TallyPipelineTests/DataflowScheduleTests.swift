@@ -15,7 +15,9 @@ struct DataflowScheduleTests {
     typealias DataSet = FamilyScheduleTests.DataSet
 
     /// The datasets the dataflow reads so far, whose reports and accounting are compared.
-    static let datasets: Set<String> = ["expenses"]
+    static let datasets: Set<String> = ["expenses", "checkins", "health"]
+    /// The report folders of the families those datasets feed.
+    static let families = ["statements", "leaderboards", "activity"]
 
     @Test("reports, rejects and per-file accounting equal the run's", arguments: FamilyScheduleTests.cases)
     func equalsRun(_ set: DataSet, k: Int) throws {
@@ -28,13 +30,15 @@ struct DataflowScheduleTests {
         let manifest = try LocalSchedule(partitions: k, seed: 20_261_126 &+ UInt64(k)).run(plan, outDirectory: out, reproducible: true)
         #expect(manifest.checks.allSatisfy { $0.passed }, "\(manifest.checks.filter { !$0.passed })")
 
-        // Every statements file, byte for byte.
-        let expected = try Self.files(under: run.out.appendingPathComponent("statements"))
-        let actual = try Self.files(under: out.appendingPathComponent("statements"))
-        #expect(expected.keys.sorted() == actual.keys.sorted())
-        #expect(!expected.isEmpty)
-        for (name, bytes) in expected where name.hasSuffix(".csv") || name.hasSuffix(".txt") {
-            #expect(actual[name] == bytes, "statements/\(name) differs (\(set), K=\(k))")
+        // Every CSV and text file of those families, byte for byte; the same workbooks.
+        for family in Self.families {
+            let expected = try Self.files(under: run.out.appendingPathComponent(family))
+            let actual = try Self.files(under: out.appendingPathComponent(family))
+            #expect(expected.keys.sorted() == actual.keys.sorted(), "\(family) (\(set), K=\(k))")
+            #expect(!expected.isEmpty)
+            for (name, bytes) in expected where name.hasSuffix(".csv") || name.hasSuffix(".txt") {
+                #expect(actual[name] == bytes, "\(family)/\(name) differs (\(set), K=\(k))")
+            }
         }
         // rejects.csv's lines of the datasets read, in order.
         func rejects(_ folder: URL) throws -> [Substring] {

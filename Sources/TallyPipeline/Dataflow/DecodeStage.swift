@@ -16,9 +16,16 @@ struct DecodeStage {
     /// Reads file `seq` of the plan.
     func run(file seq: Int, emit: FlowEmit) throws {
         let file = plan.file(seq)
-        guard let table = file.table, FlowTables.decodes(table) else { return }
         var held: [(FlowStageName, [UInt8], FlowRecord)] = []
-        let read = try Self.read(file, seq: seq, table: table) { held.append(($0, $1, $2)) }
+        let read: FileRead
+        if let table = file.table {
+            guard FlowTables.decodes(table) else { return }
+            read = try Self.read(file, seq: seq, table: table) { held.append(($0, $1, $2)) }
+        } else if case .appleHealthExport(let userId) = file.kind {
+            read = try ExportDecoding.appleHealth(file, seq: seq, userId: userId, timezone: plan.timezone) { held.append(($0, $1, $2)) }
+        } else {
+            return
+        }
         if read.refusal == nil {
             for (stage, key, record) in held { emit(stage, key, record) }
         }
@@ -60,7 +67,7 @@ struct DecodeStage {
                     switch Result(catching: { () throws(FieldError) in
                         try FlowTables.decode(table, decoder, origin: RowOrigin(file: seq, line: view.line), rawId: rawId)
                     }) {
-                    case .success(let (key, record)): emit(.rows, key, record)
+                    case .success(let (stage, key, record)): emit(stage, key, record)
                     case .failure(let error): reject(view.line, rawId, error.reason)
                     }
                 }

@@ -19,6 +19,9 @@ final class FlowMerge {
     private var rejects: [Reject] = []
     private var statements: [PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>] = []
     private var statementsSummary = StatementsFamily.Summary()
+    private var boards: [PartitionResult<LeaderboardsFamily.Rows, LeaderboardsFamily.Summary>] = []
+    private var leaderboardsSummary = LeaderboardsFamily.Summary()
+    private var activity: [PartitionResult<ActivityFamily.Rows, ActivityFamily.Summary>] = []
 
     init(plan: FlowPlan) { self.plan = plan }
 
@@ -30,6 +33,9 @@ final class FlowMerge {
         case .reject(let reject): rejects.append(reject)
         case .statement(let result): statements.append(result)
         case .statementsSummary(let summary): statementsSummary.merge(summary)
+        case .board(let result): boards.append(result)
+        case .leaderboardsSummary(let summary): leaderboardsSummary.merge(summary)
+        case .activity(let result): activity.append(result)
         default: preconditionFailure("not a merge record: \(record)")
         }
     }
@@ -47,8 +53,13 @@ final class FlowMerge {
         let (families, kept) = TallyRunner.families(ReportStages.all, refusals: refusals)
         let outputs = OutputSet()
         var reports: [ReportOutcome] = []
-        if families.contains(where: { $0.name == "statements" }) {
-            reports.append(try writeStatements(outDirectory: outDirectory, outputs: outputs))
+        for family in families {
+            switch family.name {
+            case "statements": reports.append(try writeStatements(outDirectory: outDirectory, outputs: outputs))
+            case "leaderboards": reports.append(try writeLeaderboards(outDirectory: outDirectory, outputs: outputs))
+            case "activity": reports.append(try writeActivity(outDirectory: outDirectory, outputs: outputs))
+            default: break
+            }
         }
         var files: [WarehouseReader.InputFileSummary] = []
         let stored = Dictionary(grouping: rejects, by: \.file).mapValues(\.count)
@@ -82,5 +93,22 @@ final class FlowMerge {
             try output.add(result, workbook: workbook)
         }
         return try output.finish(family, started: started)
+    }
+
+    private func writeLeaderboards(outDirectory: URL, outputs: OutputSet) throws -> ReportOutcome {
+        let started = Date()
+        let family = ChallengesStage.family(plan)
+        let output = try LeaderboardsOutput(outDirectory: outDirectory, locale: plan.locale, asOf: family.settings.asOf,
+                                            outputs: outputs)
+        output.merge(leaderboardsSummary)
+        for result in boards.sorted(by: { $0.key < $1.key }) { try output.add(result) }
+        return try output.finish(family, started: started)
+    }
+
+    private func writeActivity(outDirectory: URL, outputs: OutputSet) throws -> ReportOutcome {
+        let started = Date()
+        let output = try ActivityOutput(outDirectory: outDirectory, locale: plan.locale, period: plan.period, outputs: outputs)
+        for result in activity.sorted(by: { $0.key < $1.key }) { try output.add(result) }
+        return try output.finish(ActivityFamily(), started: started)
     }
 }

@@ -18,6 +18,8 @@ struct ReferenceRow: Sendable {
         case fx(FxRecord)
         case agreement(Agreement)
         case settlement(SettlementRecord)
+        case challenge(Challenge)
+        case membership(GroupMembership)
     }
 
     var table: TableID
@@ -38,11 +40,30 @@ enum FlowRecord: Sendable {
     // MARK: rows: one table row, keyed by its table and key
     case reference(ReferenceRow)
     case expenseVersion(ExpenseVersion, RowOrigin)
+    case checkin(CheckinRecord, RowOrigin)
 
     // MARK: couples: the rows that counted, keyed by their couple
     /// A row of a couple's table that counted (its winning version, for an expense).
     case coupleRow(ReferenceRow)
     case winningExpense(ExpenseVersion, RowOrigin)
+
+    // MARK: groups, workouts, challenges: the leaderboards' joins, keyed by group, workout, challenge
+    /// A challenge that counted, keyed by its group (which brings its memberships).
+    case groupChallenge(Challenge)
+    /// A membership span that counted, keyed by its group.
+    case groupMembership(GroupMembership)
+    /// A check-in that counted, keyed by its workout (for ``DuplicateWorkoutRule``) or by its challenge.
+    case countedCheckin(CheckinFact)
+    /// A challenge with its group's memberships, keyed by the challenge.
+    case challengeWithMembers(Challenge, [GroupMembership])
+
+    // MARK: days, users: the activity's user days, keyed by user and day, then by user
+    /// A `health/activity` row.
+    case activityRow(DailyActivity, RowOrigin)
+    /// A day summed from Apple Health export `file`.
+    case exportDay(DailyActivity, file: Int)
+    /// A user's day that counted, within the period, keyed by the user.
+    case userDay(DailyActivity)
 
     // MARK: merge: the partial results, reports and accounting
     /// What reading one file gave (its rows read, size, fingerprint, unknown
@@ -57,6 +78,12 @@ enum FlowRecord: Sendable {
     case statement(PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>)
     /// A part of the statements' summary that belongs to no couple.
     case statementsSummary(StatementsFamily.Summary)
+    /// One challenge's board and its part of the leaderboards' summary.
+    case board(PartitionResult<LeaderboardsFamily.Rows, LeaderboardsFamily.Summary>)
+    /// A part of the leaderboards' summary that belongs to no challenge.
+    case leaderboardsSummary(LeaderboardsFamily.Summary)
+    /// One user's activity scores and its part of the family's summary.
+    case activity(PartitionResult<ActivityFamily.Rows, ActivityFamily.Summary>)
 }
 
 /// What reading one input file gave.
@@ -73,7 +100,7 @@ struct FileRead: Sendable {
 /// The stages of a dataflow run, in order. A stage's input is every record
 /// an earlier stage emitted to it; `merge` folds what is left into the reports.
 enum FlowStageName: String, CaseIterable, Sendable, Comparable {
-    case decode, rows, couples, merge
+    case decode, rows, couples, groups, workouts, challenges, days, users, merge
 
     static func < (a: FlowStageName, b: FlowStageName) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

@@ -9,14 +9,17 @@ enum FlowTables {
     static func decodes(_ table: TableID) -> Bool {
         switch table {
         case .couples, .members, .cards, .fx, .agreements, .settlements, .expenses: return true
+        case .challenges, .groupMembers, .checkins, .activity: return true
         default: return false
         }
     }
 
-    /// Decodes one row of `table`: the key that groups it for its row rule, and the record.
-    static func decode(_ table: TableID, _ f: FieldDecoder, origin: RowOrigin, rawId: String) throws(FieldError) -> ([UInt8], FlowRecord) {
-        func reference(_ value: ReferenceRow.Value, _ key: String...) -> ([UInt8], FlowRecord) {
-            (FlowKeys.row(table, key), .reference(ReferenceRow(table: table, value: value, origin: origin, rawId: rawId)))
+    /// Decodes one row of `table`: the stage that judges it (``RowsStage``,
+    /// or for activity rows ``DaysStage``), the key that groups it there, and the record.
+    static func decode(_ table: TableID, _ f: FieldDecoder, origin: RowOrigin,
+                       rawId: String) throws(FieldError) -> (FlowStageName, [UInt8], FlowRecord) {
+        func reference(_ value: ReferenceRow.Value, _ key: String...) -> (FlowStageName, [UInt8], FlowRecord) {
+            (.rows, FlowKeys.row(table, key), .reference(ReferenceRow(table: table, value: value, origin: origin, rawId: rawId)))
         }
         switch table {
         case .couples:
@@ -39,7 +42,19 @@ enum FlowTables {
             return reference(.settlement(r), r.id)
         case .expenses:
             let v = try ExpenseDecoders.expenseVersion(f)
-            return (FlowKeys.row(table, [v.id]), .expenseVersion(v, origin))
+            return (.rows, FlowKeys.row(table, [v.id]), .expenseVersion(v, origin))
+        case .challenges:
+            let r = try FitnessDecoders.challenge(f)
+            return reference(.challenge(r.challenge), r.challenge.id)
+        case .groupMembers:
+            let m = try FitnessDecoders.groupMember(f).membership
+            return reference(.membership(m), m.groupId, m.userId, "\(m.joinedAt.microseconds)")
+        case .checkins:
+            let r = try FitnessDecoders.checkin(f)
+            return (.rows, FlowKeys.row(table, [r.id]), .checkin(r, origin))
+        case .activity:
+            let day = try HealthDecoders.activity(f).day
+            return (.days, FlowKeys.userDay(day.userId, day.date), .activityRow(day, origin))
         default:
             preconditionFailure("\(table.qualifiedName) is not decoded by the dataflow")
         }
@@ -63,6 +78,9 @@ enum FlowKeys {
     /// The key of what a file contributes to the merge (its accounting, its rejects).
     static func file(_ seq: Int) -> [UInt8] { Array("file\t\(seq)".utf8) }
 
-    /// A partition's key: the entity's id (a couple).
+    /// A user's day: the key of the rows ``ActivityDayRule`` judges together.
+    static func userDay(_ user: String, _ date: LocalDate) -> [UInt8] { Array("\(user)\t\(date)".utf8) }
+
+    /// A partition's key: the entity's id (a couple, a group, a workout, a challenge, a user).
     static func entity(_ id: String) -> [UInt8] { Array(id.utf8) }
 }

@@ -71,6 +71,18 @@ struct FlowWorker {
         case .couples:
             let couples = CouplesStage(plan: plan)
             body = { key, records, emit in try couples.run(key: key, records, emit: emit) }
+        case .groups:
+            body = { _, records, emit in GroupsStage().run(records, emit: emit) }
+        case .workouts:
+            body = { _, records, emit in WorkoutsStage().run(records, emit: emit) }
+        case .challenges:
+            let challenges = ChallengesStage(plan: plan)
+            body = { key, records, emit in challenges.run(key: key, records, emit: emit) }
+        case .days:
+            let days = DaysStage(plan: plan)
+            body = { _, records, emit in days.run(records, emit: emit) }
+        case .users:
+            body = { key, records, emit in UsersStage().run(key: key, records, emit: emit) }
         case .merge:
             preconditionFailure("the merge is not a worker's stage")
         }

@@ -19,6 +19,11 @@ struct RowsStage {
                 return row
             }
             reference(rows, emit: emit)
+        case .checkin:
+            checkins(records.map { record -> (CheckinRecord, RowOrigin) in
+                guard case .checkin(let r, let origin) = record else { preconditionFailure("a key of mixed kinds") }
+                return (r, origin)
+            }, emit: emit)
         case .expenseVersion:
             let versions = records.map { record -> (ExpenseVersion, RowOrigin) in
                 guard case .expenseVersion(let v, let origin) = record else { preconditionFailure("a key of mixed kinds") }
@@ -39,7 +44,7 @@ struct RowsStage {
         for (row, verdict) in zip(rows, verdicts) {
             switch verdict {
             case .counts:
-                if let couple = Self.couple(of: row) { emit(.couples, FlowKeys.entity(couple), .coupleRow(row)) }
+                if let (stage, key, record) = Self.route(row) { emit(stage, key, record) }
             case .superseded:
                 emit(.merge, FlowKeys.file(row.origin.file), .superseded(file: row.origin.file, rows: 1))
             case .rejected(let reason):
@@ -50,15 +55,50 @@ struct RowsStage {
         }
     }
 
-    /// The couple a counted reference row belongs to (nil for a table that is no couple's: fx).
-    static func couple(of row: ReferenceRow) -> String? {
+    /// Where a counted reference row goes: a couple's row to its couple, a
+    /// challenge and a membership to their group; nil for a table every
+    /// partition reads whole (fx, read by ``FlowBroadcast``).
+    static func route(_ row: ReferenceRow) -> (FlowStageName, [UInt8], FlowRecord)? {
+        func couple(_ id: String) -> (FlowStageName, [UInt8], FlowRecord) { (.couples, FlowKeys.entity(id), .coupleRow(row)) }
         switch row.value {
-        case .couple(let r): return r.id
-        case .member(let r): return r.coupleId
-        case .card(let r): return r.coupleId
-        case .agreement(let r): return r.coupleId
-        case .settlement(let r): return r.coupleId
+        case .couple(let r): return couple(r.id)
+        case .member(let r): return couple(r.coupleId)
+        case .card(let r): return couple(r.coupleId)
+        case .agreement(let r): return couple(r.coupleId)
+        case .settlement(let r): return couple(r.coupleId)
         case .fx: return nil
+        case .challenge(let c): return (.groups, FlowKeys.entity(c.groupId), .groupChallenge(c))
+        case .membership(let m): return (.groups, FlowKeys.entity(m.groupId), .groupMembership(m))
+        }
+    }
+
+    /// The rows of one check-in id: the first row of each file counts there
+    /// and a repeat within a file is rejected; across files the latest load
+    /// counts (``ReferenceRowRule``). A counted check-in goes to its workout,
+    /// whose repeats ``DuplicateWorkoutRule`` marks, or straight to its challenge.
+    private func checkins(_ rows: [(CheckinRecord, RowOrigin)], emit: FlowEmit) {
+        let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in
+            ReferenceRowRule.Row(file: Int64(r.1.file), loadSeq: Int64(r.1.file), line: Int64(r.1.line), row: Int64(i))
+        }, key: FlowTables.keyDescription(.checkins))
+        for ((r, origin), verdict) in zip(rows, verdicts) {
+            let file = plan.file(origin.file)
+            switch verdict {
+            case .counts:
+                let fact = CheckinFact(id: r.id, groupId: r.groupId, challengeId: r.challengeId, userId: r.userId,
+                                       displayName: r.displayName, photoURL: r.checkInPhotoURL, workoutEntryId: r.workoutEntryId,
+                                       minutes: r.minutes, createdAt: r.createdAt, duplicateOf: nil,
+                                       source: SourceRef(file: file.relativePath, line: origin.line))
+                if let workout = r.workoutEntryId {
+                    emit(.workouts, FlowKeys.entity(workout), .countedCheckin(fact))
+                } else {
+                    emit(.challenges, FlowKeys.entity(r.challengeId), .countedCheckin(fact))
+                }
+            case .superseded:
+                emit(.merge, FlowKeys.file(origin.file), .superseded(file: origin.file, rows: 1))
+            case .rejected(let reason):
+                emit(.merge, FlowKeys.file(origin.file), .reject(Reject(
+                    dataset: file.dataset, file: file.relativePath, line: origin.line, id: r.id, reason: reason)))
+            }
         }
     }
 

@@ -47,8 +47,8 @@ final class CouplesStage {
                                                       amount: r.amount, currency: r.currency, date: r.date,
                                                       source: SourceRef(file: path, line: row.origin.line)))
                     orphans.append((.settlement, row.origin, r.id))
-                case .fx:
-                    preconditionFailure("fx rates belong to no couple")
+                case .fx, .challenge, .membership:
+                    preconditionFailure("not a couple's row: \(row.table)")
                 }
             case .winningExpense(let v, let origin):
                 guard let b = v.body else { preconditionFailure("a winning expense without a body") }
