@@ -73,14 +73,14 @@ struct PeriodOption: ParsableArguments {
 
 /// Runs `body`, turning tally's errors into a one-line reason on stderr and a
 /// documented exit code.
-func runReportingErrors<T>(_ body: () throws -> T) throws -> T {
+func runReportingErrors<T>(prefix: String = "tally", _ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let error as ExitCode {
         throw error
     } catch {
         let (code, message) = ExitStatus.classify(error)
-        FileHandle.standardError.write(Data("tally: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("\(prefix): \(message)\n".utf8))
         throw ExitCode(code)
     }
 }

@@ -27,7 +27,7 @@ struct Tally: ParsableCommand {
             reports that would lack it are kept as they are (exit code 3).
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Ingest.self, Report.self, Statement.self, Generate.self],
+        subcommands: [Run.self, Ingest.self, Report.self, Statement.self, Generate.self, Plan.self, Worker.self, Merge.self],
         defaultSubcommand: nil)
 
     /// Ignores SIGXFSZ first: past a file size limit (`ulimit -f`) a write

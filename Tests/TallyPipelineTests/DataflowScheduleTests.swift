@@ -8,7 +8,8 @@ import TallyReports
 /// its keys through the row rules and the families' partitions, then
 /// merged) gives `tally run --reproducible`'s reports byte for byte,
 /// whatever the schedule: K ∈ {1, 3, 7} partitions per stage, partitions
-/// run in a shuffled order, the records of each key shuffled. On
+/// run in a shuffled order, the records of each key shuffled, and (K > 1)
+/// every record written as its line and read back between stages. On
 /// `sample-data/` and on generated data of three seeds and shapes.
 @Suite("Dataflow: any partitioning gives the run's reports", .serialized)
 struct DataflowScheduleTests {
@@ -27,7 +28,9 @@ struct DataflowScheduleTests {
         let out = run.work.appendingPathComponent("dataflow-\(k)")
         try? FileManager.default.removeItem(at: out)
         let plan = try FlowPlan(data: data, config: run.config, period: FamilyScheduleTests.period)
-        let manifest = try LocalSchedule(partitions: k, seed: 20_261_126 &+ UInt64(k)).run(plan, outDirectory: out, reproducible: true)
+        // With more than one partition, every record also crosses between stages as its line (encoded, decoded).
+        let schedule = LocalSchedule(partitions: k, seed: 20_261_126 &+ UInt64(k), throughLines: k > 1)
+        let manifest = try schedule.run(plan, outDirectory: out, reproducible: true)
         #expect(manifest.checks.allSatisfy { $0.passed }, "\(manifest.checks.filter { !$0.passed })")
 
         // Every CSV and text file of those families, byte for byte; the same workbooks.

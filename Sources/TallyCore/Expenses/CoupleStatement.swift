@@ -61,7 +61,7 @@ public struct Transfer: Hashable, Sendable {
 }
 
 /// How the suggested transfers were found.
-public enum TransferMethod: String, Hashable, Sendable {
+public enum TransferMethod: String, Hashable, Sendable, CaseIterable {
     /// The true fewest transfers (exact search over zero-sum groups).
     case exact
     /// A group too large for the exact search: greedy largest-debtor-to-largest-creditor matching.

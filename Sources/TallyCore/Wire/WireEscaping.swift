@@ -20,8 +20,8 @@
 /// 0x20): `\` escapes to `\\`, which begins with the byte it stands for.
 public enum WireEscaping {
     static let backslash = UInt8(ascii: "\\")
-    static let tab = UInt8(ascii: "\t")
-    static let lineFeed = UInt8(ascii: "\n")
+    public static let tab = UInt8(ascii: "\t")
+    public static let lineFeed = UInt8(ascii: "\n")
     static let carriageReturn = UInt8(ascii: "\r")
     /// The field that stands for nil: `\N`.
     public static let nilField: [UInt8] = [backslash, UInt8(ascii: "N")]

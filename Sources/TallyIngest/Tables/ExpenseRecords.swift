@@ -6,6 +6,13 @@ public struct CoupleRecord: Sendable, Equatable {
     public var name: String
     public var currency: Currency
     public var createdAt: Timestamp?
+
+    public init(id: String, name: String, currency: Currency, createdAt: Timestamp?) {
+        self.id = id
+        self.name = name
+        self.currency = currency
+        self.createdAt = createdAt
+    }
 }
 
 /// A row of `expenses/members`.
@@ -16,6 +23,14 @@ public struct MemberRecord: Sendable, Equatable {
     public var displayName: String
     public var role: String?
     public var joinedAt: Timestamp?
+
+    public init(id: String, coupleId: String, displayName: String, role: String?, joinedAt: Timestamp?) {
+        self.id = id
+        self.coupleId = coupleId
+        self.displayName = displayName
+        self.role = role
+        self.joinedAt = joinedAt
+    }
 }
 
 /// A row of `expenses/cards`.
@@ -25,11 +40,23 @@ public struct CardRecord: Sendable, Equatable {
     public var ownerId: String?
     public var label: String?
     public var kind: String?
+
+    public init(id: String, coupleId: String, ownerId: String?, label: String?, kind: String?) {
+        self.id = id
+        self.coupleId = coupleId
+        self.ownerId = ownerId
+        self.label = label
+        self.kind = kind
+    }
 }
 
 /// A row of `expenses/fx`: 1 unit of `currency` = `rate` units of `base` from `date` on.
 public struct FxRecord: Sendable, Equatable {
     public var rate: FxRate
+
+    public init(rate: FxRate) {
+        self.rate = rate
+    }
 }
 
 /// One version of an expense (a row of `expenses/expenses`).
@@ -58,6 +85,28 @@ public struct ExpenseVersion: Sendable, Equatable {
         public var cardId: String?
         public var agreementId: String?
         public var split: SplitRule
+    
+
+    public init(coupleId: String, paidBy: String, amount: Int64, currency: Currency, date: LocalDate, description: String, tag: String, cardId: String?, agreementId: String?, split: SplitRule) {
+        self.coupleId = coupleId
+        self.paidBy = paidBy
+        self.amount = amount
+        self.currency = currency
+        self.date = date
+        self.description = description
+        self.tag = tag
+        self.cardId = cardId
+        self.agreementId = agreementId
+        self.split = split
+    }
+}
+
+    public init(id: String, updatedAt: Timestamp, deletedAt: Timestamp?, body: Body?, error: String?) {
+        self.id = id
+        self.updatedAt = updatedAt
+        self.deletedAt = deletedAt
+        self.body = body
+        self.error = error
     }
 }
 
@@ -71,4 +120,15 @@ public struct SettlementRecord: Sendable, Equatable {
     public var currency: Currency
     public var date: LocalDate
     public var note: String?
+
+    public init(id: String, coupleId: String, fromMember: String, toMember: String, amount: Int64, currency: Currency, date: LocalDate, note: String?) {
+        self.id = id
+        self.coupleId = coupleId
+        self.fromMember = fromMember
+        self.toMember = toMember
+        self.amount = amount
+        self.currency = currency
+        self.date = date
+        self.note = note
+    }
 }

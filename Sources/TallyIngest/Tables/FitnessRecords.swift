@@ -24,6 +24,19 @@ public struct CheckinRecord: Sendable, Equatable {
     public var workoutEntryId: String?
     public var minutes: Int
     public var createdAt: Timestamp
+
+    public init(id: String, groupId: String, challengeId: String, userId: String, displayName: String, userPhotoURL: String?, checkInPhotoURL: String?, workoutEntryId: String?, minutes: Int, createdAt: Timestamp) {
+        self.id = id
+        self.groupId = groupId
+        self.challengeId = challengeId
+        self.userId = userId
+        self.displayName = displayName
+        self.userPhotoURL = userPhotoURL
+        self.checkInPhotoURL = checkInPhotoURL
+        self.workoutEntryId = workoutEntryId
+        self.minutes = minutes
+        self.createdAt = createdAt
+    }
 }
 
 extension CheckinRecord {

@@ -74,8 +74,10 @@ final class FlowMerge {
         let publisher = RunPublisher(outDirectory: outDirectory, period: plan.period, timezone: plan.config.timezone,
                                      locale: plan.locale, reproducible: reproducible)
         let ignored = plan.ignored.map { RunManifest.Ignored(path: $0.path, why: $0.why) }.sorted { $0.path < $1.path }
-        return try publisher.publish(reports: reports, ingestRejects: rejects, files: files, refusals: refusals, ignored: ignored,
-                                     keptFamilies: kept, outputs: outputs, stages: []).manifest
+        let manifest = try publisher.publish(reports: reports, ingestRejects: rejects, files: files, refusals: refusals,
+                                             ignored: ignored, keptFamilies: kept, outputs: outputs, stages: []).manifest
+        try? FileManager.default.removeItem(at: outDirectory.appendingPathComponent(FlowPlan.stagingFolder))
+        return manifest
     }
 
     private func writeStatements(outDirectory: URL, outputs: OutputSet) throws -> ReportOutcome {
@@ -84,15 +86,15 @@ final class FlowMerge {
                                           coupleWorkbooks: plan.config.statements.coupleWorkbooks)
         output.merge(statementsSummary)
         let family = try CouplesStage(plan: plan).statements()
-        for result in statements.sorted(by: { $0.key < $1.key }) {
-            var workbook: AtomicFile?
-            if plan.config.statements.coupleWorkbooks {
-                workbook = try CoupleStatementFiles.workbook(result.rows.statement, locale: plan.locale,
-                                                             folder: CoupleStatementFiles.folder(in: outDirectory))
-            }
-            try output.add(result, workbook: workbook)
-        }
+        let staging = try stagingFolder("statements")
+        for result in statements.sorted(by: { $0.key < $1.key }) { try output.add(result, stagedIn: staging) }
         return try output.finish(family, started: started)
+    }
+
+    /// Where the workers wrote `family`'s entity files.
+    private func stagingFolder(_ family: String) throws -> URL {
+        guard let folder = plan.staging(family) else { throw DataflowError("the plan has no report folder for the workers' files") }
+        return folder
     }
 
     private func writeLeaderboards(outDirectory: URL, outputs: OutputSet) throws -> ReportOutcome {
@@ -101,7 +103,17 @@ final class FlowMerge {
         let output = try LeaderboardsOutput(outDirectory: outDirectory, locale: plan.locale, asOf: family.settings.asOf,
                                             outputs: outputs)
         output.merge(leaderboardsSummary)
-        for result in boards.sorted(by: { $0.key < $1.key }) { try output.add(result) }
+        let staging = try stagingFolder("leaderboards")
+        for result in boards.sorted(by: { $0.key < $1.key }) {
+            guard let board = result.rows.board else {
+                try output.add(result)
+                continue
+            }
+            let name = SafeFileName.stem(for: board.challenge.id) + ".txt"
+            let text = try AtomicFile(destination: output.folder.appendingPathComponent(name))
+            try text.adopt(staging.appendingPathComponent(name))
+            try output.add(result, text: text)
+        }
         return try output.finish(family, started: started)
     }
 

@@ -26,6 +26,20 @@ struct FlowPlan: Sendable {
     var locale: ReportLocale
     /// `--as-of`: the day leaderboards are computed as of; nil for the period's last day.
     var asOf: LocalDate?
+    /// The report folder, when the partition stages write their entities'
+    /// files themselves (``staging(_:)``); nil when the merge writes them all.
+    var outDirectory: URL?
+
+    /// Where the partition stages of `family` write their entities' files
+    /// (`<out>/.tally-parts/<family>/`), for the merge to move into place
+    /// with the run's other reports: a couple's statement is written where it
+    /// is computed, not funnelled through the merge. Nil without an out folder.
+    func staging(_ family: String) -> URL? {
+        outDirectory?.appendingPathComponent(Self.stagingFolder).appendingPathComponent(family)
+    }
+
+    /// The folder, in the report folder, of files written by the workers and not yet published.
+    static let stagingFolder = ".tally-parts"
 
     /// Scans `data` as `tally run` does: the files this version reads, in the catalogue's order.
     init(data: URL, config: TallyConfig, period: YearMonth, asOf: LocalDate? = nil) throws {

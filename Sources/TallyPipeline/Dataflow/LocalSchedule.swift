@@ -15,9 +15,14 @@ import TallyCore
 struct LocalSchedule {
     var partitions: Int
     var seed: UInt64
+    /// Whether every record crosses between stages as its line (``FlowLines``),
+    /// encoded and decoded, as between worker processes.
+    var throughLines = false
 
     @discardableResult
     func run(_ plan: FlowPlan, outDirectory: URL, reproducible: Bool) throws -> RunManifest {
+        var plan = plan
+        plan.outDirectory = outDirectory
         var random = SplitMix64(seed: seed)
         var pending: [FlowStageName: [([UInt8], FlowRecord)]] = [:]
         pending[.decode] = plan.files.indices.map { (FlowKeys.file($0 + 1), .task(file: $0 + 1)) }
@@ -31,9 +36,13 @@ struct LocalSchedule {
                 var byKey: [[UInt8]: [FlowRecord]] = [:]
                 for (key, record) in part { byKey[key, default: []].append(record) }
                 for key in byKey.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                    var routed: [(FlowStageName, [UInt8], FlowRecord)] = []
                     try worker.run(key: key, byKey[key]!.shuffled(using: &random)) { dest, key, record in
                         precondition(dest > stage, "\(stage) routed a record back to \(dest)")
-                        pending[dest, default: []].append((key, record))
+                        routed.append((dest, key, record))
+                    }
+                    for (dest, key, record) in routed {
+                        pending[dest, default: []].append(throughLines ? try Self.acrossLine(key, record) : (key, record))
                     }
                 }
             }
@@ -41,6 +50,16 @@ struct LocalSchedule {
         let merge = FlowMerge(plan: plan)
         for (_, record) in (pending[.merge] ?? []).shuffled(using: &random) { merge.add(record) }
         return try merge.finish(outDirectory: outDirectory, reproducible: reproducible)
+    }
+
+    /// `record` written as its line and read back.
+    static func acrossLine(_ key: [UInt8], _ record: FlowRecord) throws -> ([UInt8], FlowRecord) {
+        var writer = WireWriter()
+        FlowLines.append(key: key, record, to: &writer)
+        return try writer.bytes.dropLast().withUnsafeBufferPointer { line in
+            let read = try FlowLines.read(line, number: 1)
+            return (read.key, read.record)
+        }
     }
 
     /// FNV-1a over the key's bytes: a partition for every key, the same on every machine.
@@ -77,7 +96,7 @@ struct FlowWorker {
             body = { _, records, emit in WorkoutsStage().run(records, emit: emit) }
         case .challenges:
             let challenges = ChallengesStage(plan: plan)
-            body = { key, records, emit in challenges.run(key: key, records, emit: emit) }
+            body = { key, records, emit in try challenges.run(key: key, records, emit: emit) }
         case .days:
             let days = DaysStage(plan: plan)
             body = { _, records, emit in days.run(records, emit: emit) }

@@ -56,7 +56,7 @@ final class StatementsOutput {
     /// text file (`text`: rendered already, or rendered here), and its
     /// workbook when given; merges its summary. Couples come in key order.
     func add(_ result: PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>, text: String? = nil,
-             workbook coupleWorkbook: AtomicFile? = nil, workbookSeconds seconds: Double = 0) throws {
+             textFile: AtomicFile? = nil, workbook coupleWorkbook: AtomicFile? = nil, workbookSeconds seconds: Double = 0) throws {
         let statement = result.rows.statement
         if let coupleWorkbook {
             outputs.add(coupleWorkbook)
@@ -65,10 +65,27 @@ final class StatementsOutput {
         }
         try csv.add(statement, period: period)
         try workbook.add(statement)
-        let rendered = text ?? StatementText.render(statement, locale: locale)
-        outputs.add(try CoupleStatementFiles.text(statement, rendered: rendered, folder: folder))
+        if let textFile {
+            outputs.add(textFile)
+        } else {
+            let rendered = text ?? StatementText.render(statement, locale: locale)
+            outputs.add(try CoupleStatementFiles.text(statement, rendered: rendered, folder: folder))
+        }
         textFiles += 1
         summary.merge(result.summary)
+    }
+
+    /// Writes one couple's rows whose own files a dataflow worker wrote into
+    /// `staging` (``FlowPlan/staging(_:)``): they are taken from there.
+    func add(_ result: PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>, stagedIn staging: URL) throws {
+        let stem = CoupleFileName.stem(for: result.rows.statement.couple.id)
+        func adopt(_ name: String) throws -> AtomicFile {
+            let file = try AtomicFile(destination: folder.appendingPathComponent(name))
+            try file.adopt(staging.appendingPathComponent(name))
+            return file
+        }
+        try add(result, text: nil, textFile: try adopt(stem + ".txt"),
+                workbook: coupleWorkbooks ? try adopt(stem + ".xlsx") : nil)
     }
 
     /// Merges a summary that belongs to no couple (the rejects of rows whose couple does not exist).

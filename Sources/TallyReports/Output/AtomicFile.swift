@@ -45,6 +45,14 @@ public final class AtomicFile {
         }
     }
 
+    /// Takes `staged`, a complete file written by another process on the
+    /// same file system (a dataflow worker's part), as the temporary file.
+    public func adopt(_ staged: URL) throws {
+        guard rename(staged.path, temporary.path) == 0 else {
+            throw failure("cannot take \(staged.path) (written by a worker) as \(temporary.lastPathComponent)")
+        }
+    }
+
     /// Renames the complete temporary file over the destination.
     public func commit() throws {
         guard rename(temporary.path, destination.path) == 0 else {

@@ -39,7 +39,7 @@ extension Member: WireRecord {
 extension SplitRule {
     /// Three fields and more: the type (`shares`), the number of entries,
     /// then each entry's member id and value (`\N` for none).
-    func encode(into writer: inout WireWriter) {
+    public func encode(into writer: inout WireWriter) {
         writer.enumeration(type)
         writer.count(entries.count)
         for entry in entries {
@@ -48,7 +48,7 @@ extension SplitRule {
         }
     }
 
-    init(fields: inout WireFields) throws(WireError) {
+    public init(fields: inout WireFields) throws(WireError) {
         let type = try fields.enumeration("split.type", SplitType.self)
         let count = try fields.count("split.count")
         var entries: [SplitEntry] = []

@@ -86,15 +86,7 @@ extension LeaderboardsFamily.Summary: WireRecord {
         writer.string(largest.challengeName)
         writer.int(largest.users)
         writer.bool(largest.leader != nil)
-        guard let e = largest.leader else { return }
-        writer.int(e.rank)
-        writer.string(e.userId)
-        writer.string(e.displayName)
-        writer.int(e.checkins)
-        writer.int(e.minutes)
-        writer.int(e.rankChange.map(Int64.init))
-        writer.int(e.streaks.current)
-        writer.int(e.streaks.best)
+        largest.leader?.encode(into: &writer)
     }
 
     public init(fields: inout WireFields) throws(WireError) {
@@ -110,17 +102,7 @@ extension LeaderboardsFamily.Summary: WireRecord {
         var largest = LeaderboardsFamily.Largest(challengeId: try fields.string("largest.challengeId"),
                               challengeName: try fields.string("largest.challengeName"),
                               users: try fields.int("largest.users"), leader: nil)
-        if try fields.bool("largest.hasLeader") {
-            let rank = try fields.int("leader.rank")
-            let userId = try fields.string("leader.userId")
-            let displayName = try fields.string("leader.displayName")
-            let checkins = try fields.int("leader.checkins")
-            let minutes = try fields.int("leader.minutes")
-            let rankChange = try fields.optionalInt64("leader.rankChange").map { Int($0) }
-            let streaks = Streaks(current: try fields.int("leader.currentStreak"), best: try fields.int("leader.bestStreak"))
-            largest.leader = LeaderboardEntry(rank: rank, userId: userId, displayName: displayName, checkins: checkins,
-                                              minutes: minutes, rankChange: rankChange, streaks: streaks)
-        }
+        if try fields.bool("largest.hasLeader") { largest.leader = try LeaderboardEntry(fields: &fields) }
         self.largest = largest
     }
 }

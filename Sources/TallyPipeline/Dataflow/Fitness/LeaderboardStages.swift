@@ -1,4 +1,5 @@
 import TallyCore
+import TallyReports
 
 /// The leaderboards' stages of a dataflow run, after the row rules:
 /// `groups` joins each counted challenge with its group's memberships,
@@ -63,7 +64,7 @@ struct ChallengesStage {
                                            rules: plan.config.leaderboards))
     }
 
-    func run(key: [UInt8], _ records: [FlowRecord], emit: FlowEmit) {
+    func run(key: [UInt8], _ records: [FlowRecord], emit: FlowEmit) throws {
         var challenge: (Challenge, [GroupMembership])?
         var checkins: [CheckinFact] = []
         for record in records {
@@ -87,6 +88,11 @@ struct ChallengesStage {
         }
         checkins.sort { a, b in a.createdAt == b.createdAt ? ByteOrder.precedes(a.id, b.id) : a.createdAt < b.createdAt }
         let partition = ChallengePartition(challenge: c, checkins: checkins, memberships: memberships)
-        emit(.merge, key, .board(Self.family(plan).compute(partition)))
+        let result = Self.family(plan).compute(partition)
+        if let folder = plan.staging("leaderboards"), let board = result.rows.board {
+            // The board's text file is written here, where it is computed; the merge moves it into place.
+            try LeaderboardsOutput.textFile(board, locale: plan.locale, folder: folder).commit()
+        }
+        emit(.merge, key, .board(result))
     }
 }

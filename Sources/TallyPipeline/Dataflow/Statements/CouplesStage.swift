@@ -1,10 +1,14 @@
 import TallyCore
 import TallyIngest
+import TallyReports
 
 /// The statements' partition stage of a dataflow run: the rows that counted
 /// for one couple id become the couple's partition (``CouplePartition``),
 /// computed by ``StatementsFamily``; rows whose couple does not exist are
 /// rejected by ``OrphanRule`` and ``WinningExpenseRejectRule``.
+///
+/// With an out folder in the plan, the couple's text file (and workbook,
+/// when on) is written here into the staging folder (``FlowPlan/staging(_:)``).
 ///
 /// The fx rates are read by every partition: each stage instance reads the
 /// plan's fx files itself (``FlowBroadcast``), as a map-side join reads a
@@ -84,7 +88,18 @@ final class CouplesStage {
         byId(&agreements, \.id)
         let partition = CouplePartition(couple: Couple(id: couple.id, name: couple.name, currency: couple.currency),
                                         members: members, expenses: expenses, settlements: settlements, agreements: agreements)
-        emit(.merge, key, .statement(try statements().compute(partition)))
+        var result = try statements().compute(partition)
+        if let folder = plan.staging("statements") {
+            // The couple's own files are written here, where it is computed; the merge moves them into place.
+            let statement = result.rows.statement
+            try CoupleStatementFiles.text(statement, rendered: StatementText.render(statement, locale: plan.locale), folder: folder)
+                .commit()
+            if plan.config.statements.coupleWorkbooks {
+                try CoupleStatementFiles.workbook(statement, locale: plan.locale, folder: folder).commit()
+            }
+            result.rows.statement.itemised = nil
+        }
+        emit(.merge, key, .statement(result))
     }
 
     private func reject(_ origin: RowOrigin, id: String, reason: String) -> Reject {

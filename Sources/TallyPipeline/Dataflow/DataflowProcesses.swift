@@ -1,0 +1,153 @@
+import Foundation
+import Logging
+import TallyCore
+import TallyIngest
+
+/// The dataflow as separate processes, for an engine such as Spark to
+/// schedule (the Hadoop Streaming pattern): `tally plan` says what to run,
+/// `tally worker` runs one stage on one partition of key-sorted lines,
+/// `tally merge` writes the reports. The engine only moves lines: every rule
+/// runs in the workers, in TallyCore's code. See docs/scale-out.md.
+///
+/// ```sh
+/// tally plan --data data --period 2026-10 > plan.json
+/// # stage 0's input: the plan's tasks; each stage's output lines name the next stage
+/// printf '%s\n' "$tasks" | tally worker decode --plan plan.json > decoded
+/// … | LC_ALL=C sort | tally worker rows --plan plan.json > …
+/// cat merge-lines | tally merge --plan plan.json --out reports --reproducible
+/// ```
+public enum DataflowProcesses {
+    /// What `tally plan` prints: the stages in order and the first stage's
+    /// input lines for the engine; the rest (the data folder, period,
+    /// settings, the input files in load order) for the workers and merge.
+    public struct Plan: Codable, Sendable {
+        public var format = "tally-plan"
+        public var version = 1
+        /// The stages a worker runs, in order (the merge is not one).
+        public var stages: [String]
+        /// The first stage's input lines (one task per input file).
+        public var tasks: [String]
+        /// The data folder, absolute: every process reads the inputs from there (shared storage on a cluster).
+        public var data: String
+        public var period: String
+        public var config: String?
+        public var timezone: String?
+        public var asOf: String?
+        /// The input files in load order, relative to `data`: a worker refuses to run if the folder changed.
+        public var files: [String]
+        /// The report folder, absolute: the workers write the couples' and challenges' own files into
+        /// its `.tally-parts/` (on storage every process reaches), the merge publishes everything there.
+        public var out: String
+    }
+
+    /// The plan of a run over `data` into `out`: the workers write the
+    /// entities' own files there (a staging folder the merge publishes);
+    /// what a failed job left there is removed.
+    public static func plan(data: URL, period: YearMonth, configURL: URL?, timezone: String?, asOf: LocalDate?,
+                            out: URL) throws -> Plan {
+        let data = data.standardizedFileURL
+        let request = RunRequest(dataDirectory: data, outDirectory: data, period: period,
+                                 configURL: configURL?.standardizedFileURL, timezone: timezone)
+        let flow = try flowPlan(request, asOf: asOf)
+        var tasks: [String] = []
+        for seq in flow.files.indices.map({ $0 + 1 }) {
+            var writer = WireWriter()
+            FlowLines.append(key: FlowKeys.file(seq), .task(file: seq), to: &writer)
+            tasks.append(String(decoding: writer.bytes.dropLast(), as: UTF8.self))
+        }
+        let out = out.standardizedFileURL
+        try? FileManager.default.removeItem(at: out.appendingPathComponent(FlowPlan.stagingFolder))
+        return Plan(stages: FlowStageName.allCases.filter { $0 != .merge }.map(\.rawValue), tasks: tasks, data: data.path,
+                    period: period.description, config: request.resolvedConfigURL?.path, timezone: timezone,
+                    asOf: asOf?.description, files: flow.files.map(\.relativePath), out: out.path)
+    }
+
+    /// Runs stage `stage` on the key-sorted lines of `input`, writing its
+    /// output lines (`stage<TAB>key<TAB>record`) to `output`.
+    public static func worker(stage name: String, plan: Plan, input: FileHandle, output: FileHandle) throws {
+        guard let stage = FlowStageName(rawValue: name), stage != .merge else {
+            throw DataflowError("'\(name)' is not a stage (the stages: \(plan.stages.joined(separator: ", ")))")
+        }
+        let flow = try flowPlan(plan)
+        let worker = try FlowWorker(stage: stage, plan: flow)
+        var out = WireWriter(reservingCapacity: 1 << 20)
+        // The group being read: its key as on the lines (escaped: the bytes the engine sorted), and as a key.
+        var current: (field: [UInt8], key: [UInt8], records: [FlowRecord], line: Int)?
+        var failure: Error?
+        func flush(force: Bool) throws {
+            if force || out.bytes.count >= 1 << 20 {
+                try output.write(contentsOf: out.bytes)
+                out.bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        func runGroup() throws {
+            guard let group = current else { return }
+            do {
+                try worker.run(key: group.key, group.records) { dest, key, record in
+                    if dest <= stage { failure = DataflowError("stage \(stage) routed a record back to \(dest)") }
+                    FlowLines.append(stage: dest, key: key, record, to: &out)
+                }
+            } catch {
+                throw DataflowError("key '\(String(decoding: group.key.prefix(80), as: UTF8.self))' (line \(group.line)): \(error)")
+            }
+            if let failure { throw failure }
+            try flush(force: false)
+        }
+        try FlowLines.forEachLine(of: input) { line, number in
+            let (key, record) = try FlowLines.read(line, number: number)
+            let field = FlowLines.keyField(line)
+            if let c = current, c.field.elementsEqual(field) {
+                current!.records.append(record)
+                return
+            }
+            if let c = current, !c.field.lexicographicallyPrecedes(field) {
+                throw DataflowError("line \(number): the input is not sorted by key (bytes): '\(String(decoding: field.prefix(80), as: UTF8.self))' comes after '\(String(decoding: c.field.prefix(80), as: UTF8.self))'")
+            }
+            try runGroup()
+            current = (Array(field), key, [record], number)
+        }
+        try runGroup()
+        try flush(force: true)
+    }
+
+    /// Folds the lines routed to the merge (any order) into the reports in
+    /// `out`, with rejects.csv and run.json, as `tally run` writes them.
+    @discardableResult
+    public static func merge(plan: Plan, input: FileHandle, out: URL, reproducible: Bool) throws -> RunManifest {
+        guard URL(fileURLWithPath: plan.out).standardizedFileURL == out.standardizedFileURL else {
+            throw DataflowError("the plan writes into \(plan.out), not \(out.path): give tally merge the plan's --out")
+        }
+        let merge = FlowMerge(plan: try flowPlan(plan))
+        try FlowLines.forEachLine(of: input) { line, number in merge.add(try FlowLines.read(line, number: number).record) }
+        return try merge.finish(outDirectory: out, reproducible: reproducible)
+    }
+
+    /// The in-process plan of a plan file; the data folder must hold the files it lists.
+    static func flowPlan(_ plan: Plan) throws -> FlowPlan {
+        guard plan.format == "tally-plan", plan.version == 1 else {
+            throw DataflowError("the plan is \(plan.format) version \(plan.version); this tally reads tally-plan version 1")
+        }
+        guard let period = YearMonth(plan.period) else { throw DataflowError("the plan's period '\(plan.period)' is not a month") }
+        let request = RunRequest(dataDirectory: URL(fileURLWithPath: plan.data), outDirectory: URL(fileURLWithPath: plan.data),
+                                 period: period, configURL: plan.config.map { URL(fileURLWithPath: $0) }, timezone: plan.timezone)
+        var flow = try flowPlan(request, asOf: plan.asOf.flatMap { LocalDate.parse($0) })
+        flow.outDirectory = URL(fileURLWithPath: plan.out)
+        let files = flow.files.map(\.relativePath)
+        guard files == plan.files else {
+            throw DataflowError("the data folder \(plan.data) changed since the plan was made (\(files.count) input files now, \(plan.files.count) planned): make the plan again")
+        }
+        return flow
+    }
+
+    private static func flowPlan(_ request: RunRequest, asOf: LocalDate?) throws -> FlowPlan {
+        let runner = TallyRunner(logger: Logger(label: "tally"), progress: Progress(mode: .silent))
+        return try FlowPlan(data: request.dataDirectory!, config: try runner.configuration(request), period: request.period!,
+                            asOf: asOf)
+    }
+}
+
+/// A dataflow process that cannot do its part, with why.
+public struct DataflowError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

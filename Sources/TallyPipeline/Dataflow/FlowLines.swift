@@ -1,0 +1,80 @@
+import Foundation
+import TallyCore
+
+/// The line form records travel in between dataflow processes: the routing
+/// key escaped as one field, then the record as a wire line (``FlowRecord``'s
+/// `flow.v1` encoding); a worker's output line leads with the stage the
+/// record goes to. UTF-8, one line per record, no `\r` or `\n` inside.
+///
+/// ```text
+/// rows<TAB>expenses\tE1<TAB>flow.v1<TAB>expense-version<TAB>E1<TAB>…      (worker output)
+/// expenses\tE1<TAB>flow.v1<TAB>expense-version<TAB>E1<TAB>…               (a stage's input)
+/// ```
+enum FlowLines {
+    /// Appends `key` and `record` as one input line.
+    static func append(key: [UInt8], _ record: FlowRecord, to writer: inout WireWriter) {
+        WireEscaping.escape(key, into: &writer.bytes)
+        writer.bytes.append(WireEscaping.tab)
+        writer.append(record)
+    }
+
+    /// Appends one output line: the stage the record goes to, then its input line.
+    static func append(stage: FlowStageName, key: [UInt8], _ record: FlowRecord, to writer: inout WireWriter) {
+        writer.bytes.append(contentsOf: stage.rawValue.utf8)
+        writer.bytes.append(WireEscaping.tab)
+        append(key: key, record, to: &writer)
+    }
+
+    /// The key field of an input line as it is on the line (escaped): what
+    /// an engine sorts and groups lines by.
+    static func keyField(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: line[0..<(line.firstIndex(of: WireEscaping.tab) ?? line.count)])
+    }
+
+    /// Reads one input line (without its line feed): its key's bytes and its record.
+    static func read(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws -> (key: [UInt8], record: FlowRecord) {
+        guard let tab = line.firstIndex(of: WireEscaping.tab) else {
+            throw FlowLineError(line: number, reason: "has no TAB after its key")
+        }
+        let key: [UInt8]
+        do {
+            key = try WireEscaping.unescaped(line[0..<tab])
+        } catch {
+            throw FlowLineError(line: number, reason: "has a key that is not escaped right: \(error)")
+        }
+        let rest = UnsafeBufferPointer(rebasing: line[(tab + 1)...])
+        return (key, try WireLine(rest, number: number).decode(FlowRecord.self))
+    }
+
+    /// Calls `body` with each line of `handle` (without its line feed) and its
+    /// 1-based number, reading 1 MiB at a time; a last line without a line feed counts.
+    static func forEachLine(of handle: FileHandle, _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
+        var pending: [UInt8] = []
+        var number = 0
+        while true {
+            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            if chunk.isEmpty { break }
+            pending.append(contentsOf: chunk)
+            var start = 0
+            try pending.withUnsafeBufferPointer { buffer in
+                while let end = buffer[start...].firstIndex(of: WireEscaping.lineFeed) {
+                    number += 1
+                    try body(UnsafeBufferPointer(rebasing: buffer[start..<end]), number)
+                    start = end + 1
+                }
+            }
+            pending.removeFirst(start)
+        }
+        if !pending.isEmpty {
+            number += 1
+            try pending.withUnsafeBufferPointer { try body($0, number) }
+        }
+    }
+}
+
+/// A line a dataflow process cannot read.
+struct FlowLineError: Error, CustomStringConvertible {
+    var line: Int
+    var reason: String
+    var description: String { "line \(line) \(reason)" }
+}
