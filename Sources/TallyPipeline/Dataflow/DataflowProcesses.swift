@@ -95,6 +95,9 @@ public enum DataflowProcesses {
         }
         try FlowLines.forEachLine(of: input) { line, number in
             let (key, record) = try FlowLines.read(line, number: number)
+            guard record.stages.contains(stage) else {
+                throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of \(stage)")
+            }
             let field = FlowLines.keyField(line)
             if let c = current, c.field.elementsEqual(field) {
                 current!.records.append(record)
@@ -118,7 +121,13 @@ public enum DataflowProcesses {
             throw DataflowError("the plan writes into \(plan.out), not \(out.path): give tally merge the plan's --out")
         }
         let merge = FlowMerge(plan: try flowPlan(plan))
-        try FlowLines.forEachLine(of: input) { line, number in merge.add(try FlowLines.read(line, number: number).record) }
+        try FlowLines.forEachLine(of: input) { line, number in
+            let record = try FlowLines.read(line, number: number).record
+            guard record.stages.contains(.merge) else {
+                throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of the merge")
+            }
+            merge.add(record)
+        }
         return try merge.finish(outDirectory: out, reproducible: reproducible)
     }
 

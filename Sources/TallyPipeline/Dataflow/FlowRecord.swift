@@ -86,6 +86,24 @@ enum FlowRecord: Sendable {
     case activity(PartitionResult<ActivityFamily.Rows, ActivityFamily.Summary>)
 }
 
+extension FlowRecord {
+    /// The stages that take this kind of record as input (a counted check-in
+    /// goes to its workout, or straight to its challenge).
+    var stages: Set<FlowStageName> {
+        switch self {
+        case .task: [.decode]
+        case .reference, .expenseVersion, .checkin: [.rows]
+        case .coupleRow, .winningExpense: [.couples]
+        case .groupChallenge, .groupMembership: [.groups]
+        case .countedCheckin: [.workouts, .challenges]
+        case .challengeWithMembers: [.challenges]
+        case .activityRow, .exportDay: [.days]
+        case .userDay: [.users]
+        case .fileRead, .superseded, .reject, .statement, .statementsSummary, .board, .leaderboardsSummary, .activity: [.merge]
+        }
+    }
+}
+
 /// What reading one input file gave.
 struct FileRead: Sendable {
     var file: Int

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import TallyPipeline
+
+/// `tally plan`, `tally worker` and `tally merge` as separate processes,
+/// chained with no engine: each stage's lines sorted by key (bytes), fed
+/// to a worker, its output routed by the stage each line names. The reports
+/// equal the committed golden reports of `tally run --reproducible`; a
+/// worker given lines it cannot use fails, naming the stage and the line.
+@Suite("Dataflow processes: plan, worker and merge chained without an engine", .serialized,
+       .enabled(if: FileManager.default.isExecutableFile(atPath: repositoryRoot.appendingPathComponent(".build/debug/tally").path)))
+struct DataflowProcessTests {
+    /// Runs the built `tally` with `input` on stdin (through files, so large outputs cannot block).
+    static func tally(_ arguments: [String], input: Data = Data(), in work: URL) throws -> (code: Int32, out: Data, err: String) {
+        let stdin = work.appendingPathComponent("stdin"), stdout = work.appendingPathComponent("stdout")
+        let stderr = work.appendingPathComponent("stderr")
+        try input.write(to: stdin)
+        for file in [stdout, stderr] { FileManager.default.createFile(atPath: file.path, contents: nil) }
+        let process = Process()
+        process.executableURL = repositoryRoot.appendingPathComponent(".build/debug/tally")
+        process.arguments = arguments
+        process.standardInput = try FileHandle(forReadingFrom: stdin)
+        process.standardOutput = try FileHandle(forWritingTo: stdout)
+        process.standardError = try FileHandle(forWritingTo: stderr)
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, try Data(contentsOf: stdout), try String(contentsOf: stderr, encoding: .utf8))
+    }
+
+    /// The lines of `data`, without their line feeds.
+    static func lines(_ data: Data) -> [Data] {
+        data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).map { Data($0) }
+    }
+
+    /// The key field of a line: up to its first TAB.
+    static func key(_ line: Data) -> Data { line.prefix { $0 != UInt8(ascii: "\t") } }
+
+    @Test("the stages chained through a sort give the golden reports")
+    func chainGivesTheGoldenReports() throws {
+        let work = try temporaryFolder("dataflow-chain")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let out = work.appendingPathComponent("reports")
+        let plan = work.appendingPathComponent("plan.json")
+        let planned = try Self.tally(["plan", "--data", repositoryRoot.appendingPathComponent("sample-data").path,
+                                      "--period", "2026-10", "--out", out.path], in: work)
+        #expect(planned.code == 0, "\(planned.err)")
+        try planned.out.write(to: plan)
+        let parsed = try JSONDecoder().decode(DataflowProcesses.Plan.self, from: planned.out)
+        var routed: [String: [Data]] = ["decode": parsed.tasks.map { Data($0.utf8) }]
+        for stage in parsed.stages {
+            // Sorted by the key field's bytes, as an engine sorts a partition (a single partition here).
+            let input = (routed.removeValue(forKey: stage) ?? []).sorted { Self.key($0).lexicographicallyPrecedes(Self.key($1)) }
+            let ran = try Self.tally(["worker", stage, "--plan", plan.path],
+                                     input: Data(input.joined(separator: Data([10])) + (input.isEmpty ? Data() : Data([10]))), in: work)
+            #expect(ran.code == 0, "\(stage): \(ran.err)")
+            for line in Self.lines(ran.out) {
+                let dest = String(decoding: Self.key(line), as: UTF8.self)
+                #expect(dest == "merge" || parsed.stages.firstIndex(of: dest).map { $0 > parsed.stages.firstIndex(of: stage)! } == true)
+                routed[dest, default: []].append(line.dropFirst(dest.utf8.count + 1))
+            }
+        }
+        let merged = try Self.tally(["merge", "--plan", plan.path, "--reproducible"],
+                                    input: Data((routed["merge"] ?? []).joined(separator: Data([10]))), in: work)
+        #expect(merged.code == 0, "\(merged.err)")
+        for family in DataflowScheduleTests.families {
+            let golden = try DataflowScheduleTests.files(under: repositoryRoot.appendingPathComponent("reports").appendingPathComponent(family))
+            let written = try DataflowScheduleTests.files(under: out.appendingPathComponent(family))
+            #expect(golden.keys.sorted() == written.keys.sorted(), "\(family)")
+            for (name, bytes) in golden where name.hasSuffix(".csv") || name.hasSuffix(".txt") {
+                #expect(written[name] == bytes, "\(family)/\(name) differs")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(".tally-parts").path),
+                "the workers' staging folder is removed once published")
+    }
+
+    @Test("a worker refuses input it cannot use, naming the stage and the line")
+    func workerRefusesBadInput() throws {
+        let work = try temporaryFolder("dataflow-bad")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let plan = work.appendingPathComponent("plan.json")
+        let planned = try Self.tally(["plan", "--data", repositoryRoot.appendingPathComponent("sample-data").path,
+                                      "--period", "2026-10", "--out", work.appendingPathComponent("reports").path], in: work)
+        try planned.out.write(to: plan)
+        let tasks = try JSONDecoder().decode(DataflowProcesses.Plan.self, from: planned.out).tasks
+
+        let garbage = try Self.tally(["worker", "rows", "--plan", plan.path], input: Data("hello world\n".utf8), in: work)
+        #expect(garbage.code == 1)
+        #expect(garbage.err == "tally worker rows: line 1 has no TAB after its key\n")
+
+        let unsorted = try Self.tally(["worker", "decode", "--plan", plan.path],
+                                      input: Data((tasks.reversed().prefix(2).joined(separator: "\n") + "\n").utf8), in: work)
+        #expect(unsorted.code == 1)
+        #expect(unsorted.err.hasPrefix("tally worker decode: line 2: the input is not sorted by key (bytes)"), "\(unsorted.err)")
+
+        let wrongKind = try Self.tally(["worker", "rows", "--plan", plan.path], input: Data("k\tflow.v1\tnonsense\t1\n".utf8), in: work)
+        #expect(wrongKind.code == 1)
+        #expect(wrongKind.err.contains("'nonsense' is not a dataflow record"), "\(wrongKind.err)")
+
+        let noStage = try Self.tally(["worker", "nosuch", "--plan", plan.path], in: work)
+        #expect(noStage.code == 1)
+        #expect(noStage.err.hasPrefix("tally worker nosuch: 'nosuch' is not a stage (the stages: decode, rows"), "\(noStage.err)")
+
+        let misrouted = try Self.tally(["worker", "users", "--plan", plan.path], input: Data((tasks[0] + "\n").utf8), in: work)
+        #expect(misrouted.code == 1)
+        #expect(misrouted.err == "tally worker users: line 1: a record for decode is not an input of users\n")
+    }
+}
