@@ -48,8 +48,9 @@ struct FamilyScheduleTests {
         let timezone: ReportTimeZone
 
         init(_ set: DataSet) throws {
-            // One folder per data set, replaced by the next run of the suite (the runs live as long as the process).
-            work = FileManager.default.temporaryDirectory.appendingPathComponent("tally-family-schedules-\(set.rawValue)")
+            // One folder per data set and process (test runs of other checkouts may run beside this one),
+            // replaced by the next run of the suite (the runs live as long as the process).
+            work = FileManager.default.temporaryDirectory.appendingPathComponent("tally-family-schedules-\(set.rawValue)-\(ProcessInfo.processInfo.processIdentifier)")
             try? FileManager.default.removeItem(at: work)
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             out = work.appendingPathComponent("reports")
