@@ -15,7 +15,10 @@ struct DataflowScheduleTests {
     typealias DataSet = FamilyScheduleTests.DataSet
 
     /// The datasets the dataflow reads so far, whose reports and accounting are compared.
-    static let datasets: Set<String> = ["expenses"]
+    static let datasets: Set<String> = ["expenses", "swipes", "subscriptions"]
+
+    /// The report folders compared: CSV and text files byte for byte, workbooks by name.
+    static let folders = ["statements", "kpis"]
 
     @Test("reports, rejects and per-file accounting equal the run's", arguments: FamilyScheduleTests.cases)
     func equalsRun(_ set: DataSet, k: Int) throws {
@@ -28,13 +31,15 @@ struct DataflowScheduleTests {
         let manifest = try LocalSchedule(partitions: k, seed: 20_261_126 &+ UInt64(k)).run(plan, outDirectory: out, reproducible: true)
         #expect(manifest.checks.allSatisfy { $0.passed }, "\(manifest.checks.filter { !$0.passed })")
 
-        // Every statements file, byte for byte.
-        let expected = try Self.files(under: run.out.appendingPathComponent("statements"))
-        let actual = try Self.files(under: out.appendingPathComponent("statements"))
-        #expect(expected.keys.sorted() == actual.keys.sorted())
-        #expect(!expected.isEmpty)
-        for (name, bytes) in expected where name.hasSuffix(".csv") || name.hasSuffix(".txt") {
-            #expect(actual[name] == bytes, "statements/\(name) differs (\(set), K=\(k))")
+        // Every file of the families read, byte for byte (workbooks: by name).
+        for folder in Self.folders {
+            let expected = try Self.files(under: run.out.appendingPathComponent(folder))
+            let actual = try Self.files(under: out.appendingPathComponent(folder))
+            #expect(expected.keys.sorted() == actual.keys.sorted(), "\(folder)/ (\(set), K=\(k))")
+            #expect(!expected.isEmpty)
+            for (name, bytes) in expected where name.hasSuffix(".csv") || name.hasSuffix(".txt") {
+                #expect(actual[name] == bytes, "\(folder)/\(name) differs (\(set), K=\(k))")
+            }
         }
         // rejects.csv's lines of the datasets read, in order.
         func rejects(_ folder: URL) throws -> [Substring] {

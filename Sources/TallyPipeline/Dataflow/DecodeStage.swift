@@ -16,9 +16,15 @@ struct DecodeStage {
     /// Reads file `seq` of the plan.
     func run(file seq: Int, emit: FlowEmit) throws {
         let file = plan.file(seq)
-        guard let table = file.table, FlowTables.decodes(table) else { return }
         var held: [(FlowStageName, [UInt8], FlowRecord)] = []
-        let read = try Self.read(file, seq: seq, table: table) { held.append(($0, $1, $2)) }
+        let read: FileRead
+        if let table = file.table, FlowTables.decodes(table) {
+            read = try Self.read(file, seq: seq, table: table) { held.append(($0, $1, $2)) }
+        } else if file.kind == .appStoreConnectReport {
+            read = try KPITables.readAppStoreReport(file, seq: seq) { held.append(($0, $1, $2)) }
+        } else {
+            return
+        }
         if read.refusal == nil {
             for (stage, key, record) in held { emit(stage, key, record) }
         }
@@ -80,7 +86,7 @@ struct DecodeStage {
     }
 
     /// A file's size on disk (0 when it cannot be read: its reader then says why).
-    private static func size(of url: URL) -> Int64 {
+    static func size(of url: URL) -> Int64 {
         ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 }

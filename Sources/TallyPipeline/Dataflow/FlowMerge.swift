@@ -19,17 +19,22 @@ final class FlowMerge {
     private var rejects: [Reject] = []
     private var statements: [PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>] = []
     private var statementsSummary = StatementsFamily.Summary()
+    private let kpis: KPIMerge
 
-    init(plan: FlowPlan) { self.plan = plan }
+    init(plan: FlowPlan) {
+        self.plan = plan
+        kpis = KPIMerge(plan: plan)
+    }
 
     /// Takes one record routed to the merge.
-    func add(_ record: FlowRecord) {
+    func add(_ record: FlowRecord) throws {
         switch record {
         case .fileRead(let read): reads[read.file] = read
         case .superseded(let file, let rows): superseded[file, default: 0] += rows
         case .reject(let reject): rejects.append(reject)
         case .statement(let result): statements.append(result)
         case .statementsSummary(let summary): statementsSummary.merge(summary)
+        case .kpis(let record): try kpis.add(record)
         default: preconditionFailure("not a merge record: \(record)")
         }
     }
@@ -49,6 +54,9 @@ final class FlowMerge {
         var reports: [ReportOutcome] = []
         if families.contains(where: { $0.name == "statements" }) {
             reports.append(try writeStatements(outDirectory: outDirectory, outputs: outputs))
+        }
+        if families.contains(where: { $0.name == "kpis" }) {
+            reports.append(try kpis.write(outDirectory: outDirectory, outputs: outputs))
         }
         var files: [WarehouseReader.InputFileSummary] = []
         let stored = Dictionary(grouping: rejects, by: \.file).mapValues(\.count)

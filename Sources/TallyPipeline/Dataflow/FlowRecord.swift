@@ -57,6 +57,9 @@ enum FlowRecord: Sendable {
     case statement(PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>)
     /// A part of the statements' summary that belongs to no couple.
     case statementsSummary(StatementsFamily.Summary)
+
+    // MARK: the KPIs family's records, at every stage (see KPIRecord)
+    case kpis(KPIRecord)
 }
 
 /// What reading one input file gave.
@@ -73,7 +76,7 @@ struct FileRead: Sendable {
 /// The stages of a dataflow run, in order. A stage's input is every record
 /// an earlier stage emitted to it; `merge` folds what is left into the reports.
 enum FlowStageName: String, CaseIterable, Sendable, Comparable {
-    case decode, rows, couples, merge
+    case decode, rows, couples, swipePairs, swipeDays, subscribers, merge
 
     static func < (a: FlowStageName, b: FlowStageName) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

@@ -9,6 +9,7 @@ enum FlowTables {
     static func decodes(_ table: TableID) -> Bool {
         switch table {
         case .couples, .members, .cards, .fx, .agreements, .settlements, .expenses: return true
+        case .swipeUsers, .swipes, .products, .events, .connections: return true
         default: return false
         }
     }
@@ -40,6 +41,8 @@ enum FlowTables {
         case .expenses:
             let v = try ExpenseDecoders.expenseVersion(f)
             return (FlowKeys.row(table, [v.id]), .expenseVersion(v, origin))
+        case .swipeUsers, .swipes, .products, .events, .connections:
+            return try KPITables.decode(table, f, origin: origin, rawId: rawId)
         default:
             preconditionFailure("\(table.qualifiedName) is not decoded by the dataflow")
         }
