@@ -79,7 +79,8 @@ enum SubscriptionLogSchema {
     /// line and id as the loader stored it, and counted in the file's
     /// `rows_rejected`, then dropped from the log); a row that loses to
     /// another file's goes to `subscription_event_superseded` (the view
-    /// `subscription_event` shows the rest).
+    /// `subscription_event` shows the rest) and is counted in its file's
+    /// `rows_superseded`.
     ///
     /// One sort, of the ids alone, to find the repeated ones (usually none),
     /// with a small page cache: SQLite sorts in memory up to the cache size,
@@ -127,6 +128,13 @@ enum SubscriptionLogSchema {
             insert.bind(1, row)
             try insert.step()
         }
+        // CROSS JOIN: from the superseded rows (usually none) to the log, not a scan of the log per file.
+        try db.execute(sql: """
+            UPDATE input_file SET rows_superseded =
+                (SELECT count(*) FROM subscription_event_superseded s CROSS JOIN subscription_event_row r ON r.rowid = s.row
+                 WHERE r.file_id = input_file.id)
+            WHERE table_name IN ('events', 'appStoreConnectReport')
+            """)
     }
 
     /// Stores a reject for each repeat of an id within its file (named by

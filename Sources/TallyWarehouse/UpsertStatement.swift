@@ -13,11 +13,15 @@ import GRDB
 /// (the rare case: a key in two files). Neither needs the journal while the
 /// table's file key is checked at commit (`DeferredForeignKeys`).
 ///
-/// Both statements number their parameters alike (`?1` … in column order),
-/// so every value is bound to both.
+/// The row replaced is superseded (``TallyCore/ReferenceRowRule``): before
+/// the replacement, its file's `rows_superseded` goes up by one.
+///
+/// The statements number their parameters alike (`?1` … in column order),
+/// so every value is bound to each (a statement that uses fewer ignores the rest).
 struct UpsertStatement {
     private let insert: BulkStatement
     private let replace: BulkStatement
+    private let supersede: BulkStatement
 
     /// `columns` end with `file_id` and `line`; `key` names the conflict target.
     init(_ db: Database, table: String, columns: [String], key: [String]) throws {
@@ -31,19 +35,28 @@ struct UpsertStatement {
             UPDATE OR FAIL \(table) SET \(columns.filter { !key.contains($0) }.map { "\($0) = \(number[$0]!)" }.joined(separator: ", "))
             WHERE \(key.map { "\($0) = \(number[$0]!)" }.joined(separator: " AND ")) AND file_id <> \(number["file_id"]!)
             """)
+        supersede = try BulkStatement(db, sql: """
+            UPDATE input_file SET rows_superseded = rows_superseded + 1
+            WHERE id = (SELECT file_id FROM \(table) WHERE \(key.map { "\($0) = \(number[$0]!)" }.joined(separator: " AND ")))
+              AND id <> \(number["file_id"]!)
+            """)
     }
 
-    func bind(_ index: Int32, _ value: String?) { insert.bind(index, value); replace.bind(index, value) }
-    func bind(_ index: Int32, _ value: Int64?) { insert.bind(index, value); replace.bind(index, value) }
-    func bind(_ index: Int32, _ value: Int?) { insert.bind(index, value); replace.bind(index, value) }
-    func bind(_ index: Int32, _ value: Double?) { insert.bind(index, value); replace.bind(index, value) }
+    func bind(_ index: Int32, _ value: String?) { for s in [insert, replace, supersede] { s.bind(index, value) } }
+    func bind(_ index: Int32, _ value: Int64?) { for s in [insert, replace, supersede] { s.bind(index, value) } }
+    func bind(_ index: Int32, _ value: Int?) { for s in [insert, replace, supersede] { s.bind(index, value) } }
+    func bind(_ index: Int32, _ value: Double?) { for s in [insert, replace, supersede] { s.bind(index, value) } }
 
     /// Stores the bound row; false when a row of the same file holds its key.
     func step() throws -> Bool {
         if try insert.step() > 0 {
             replace.clearBindings()
+            supersede.clearBindings()
             return true
         }
-        return try replace.step() > 0
+        let superseded = try supersede.step()
+        let replaced = try replace.step()
+        precondition(superseded == replaced, "a replaced row's file was not counted")
+        return replaced > 0
     }
 }

@@ -5,7 +5,8 @@ import Testing
 /// `tally plan`, `tally worker` and `tally merge` as separate processes,
 /// chained with no engine: each stage's lines sorted by key (bytes), fed
 /// to a worker, its output routed by the stage each line names. The reports
-/// equal the committed golden reports of `tally run --reproducible`; a
+/// rejects.csv and run.json equal the committed golden reports of `tally
+/// run --reproducible` byte for byte; a
 /// worker given lines it cannot use fails, naming the stage and the line.
 @Suite("Dataflow processes: plan, worker and merge chained without an engine", .serialized,
        .enabled(if: FileManager.default.isExecutableFile(atPath: repositoryRoot.appendingPathComponent(".build/debug/tally").path)))
@@ -69,6 +70,10 @@ struct DataflowProcessTests {
             for (name, bytes) in golden where name.hasSuffix(".csv") || name.hasSuffix(".txt") {
                 #expect(written[name] == bytes, "\(family)/\(name) differs")
             }
+        }
+        for name in ["rejects.csv", "run.json"] {
+            #expect(try Data(contentsOf: out.appendingPathComponent(name))
+                    == Data(contentsOf: repositoryRoot.appendingPathComponent("reports").appendingPathComponent(name)), "\(name) differs")
         }
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(".tally-parts").path),
                 "the workers' staging folder is removed once published")

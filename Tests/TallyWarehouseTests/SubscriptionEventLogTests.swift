@@ -103,6 +103,10 @@ struct SubscriptionEventLogTests {
             try s.finishFile(g, read: 2, rejected: 0, superseded: 0, unknownFields: [])
         }
         #expect(try stored(warehouse) == ["u1 trial_started b/events.csv:2", "u1 renewed a/events.csv:3"])
+        func superseded() throws -> [String] {
+            try warehouse.read { try $0.inputFiles().map { "\($0.displayPath) \($0.rowsSuperseded)" }.sorted() }
+        }
+        #expect(try superseded() == ["a/events.csv 1", "b/events.csv 0"])
         // A file loaded in a later ingest replaces the winner again.
         try warehouse.ingest { s in
             let h = try s.beginFile(file(.events, "c/events.csv"), absolutePath: "/c/events.csv", bytes: 1, sha256: "c")
@@ -114,6 +118,7 @@ struct SubscriptionEventLogTests {
             #expect(try r.ingestRejects().map { "\($0.file):\($0.line)" } == ["b/events.csv:3"])
             #expect(try r.inputFiles().map(\.rowsRejected) == [0, 1, 0])
         }
+        #expect(try superseded() == ["a/events.csv 2", "b/events.csv 0", "c/events.csv 0"])
         // Reloading the first file (a new version) makes its rows the latest again.
         try warehouse.ingest { s in
             let f = try s.beginFile(file(.events, "a/events.csv"), absolutePath: "/a/events.csv", bytes: 1, sha256: "a2")
@@ -121,6 +126,7 @@ struct SubscriptionEventLogTests {
             try s.finishFile(f, read: 1, rejected: 0, superseded: 0, unknownFields: [])
         }
         #expect(try stored(warehouse) == ["u1 subscribed a/events.csv:2", "u1 cancelled c/events.csv:7"])
+        #expect(try superseded() == ["a/events.csv 0", "b/events.csv 1", "c/events.csv 0"])
     }
 
     @Test func aVanishedFileTakesItsEventsAlong() throws {

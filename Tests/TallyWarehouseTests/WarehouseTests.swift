@@ -72,6 +72,42 @@ struct WarehouseTests {
         }
     }
 
+    @Test("a reference row replaced by a later file's counts as superseded in its file, as ReferenceRowRule says")
+    func aReplacedReferenceRowIsSupersededInItsFile() throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        func product(_ id: String, price: Int64) -> ProductRecord {
+            ProductRecord(entry: .init(productId: id, app: "LovU", plan: "premium", yearly: false, price: price, currency: brl))
+        }
+        try warehouse.ingest { s in
+            let f = try s.beginFile(file(.products, "a/products.csv"), absolutePath: "/a/products.csv", bytes: 1, sha256: "a")
+            #expect(try s.insert(product("p1", price: 100), file: f, line: 2))
+            #expect(try s.insert(product("p2", price: 100), file: f, line: 3))
+            try s.finishFile(f, read: 2, rejected: 0, superseded: 0, unknownFields: [])
+            let g = try s.beginFile(file(.products, "b/products.csv"), absolutePath: "/b/products.csv", bytes: 1, sha256: "b")
+            #expect(try s.insert(product("p1", price: 200), file: g, line: 2))
+            #expect(try !s.insert(product("p1", price: 300), file: g, line: 3))   // a repeat in one file: rejected, not superseding
+            try s.finishFile(g, read: 2, rejected: 1, superseded: 0, unknownFields: [])
+        }
+        // A later ingest's file replaces the winner again; the counts stay with the files.
+        try warehouse.ingest { s in
+            let h = try s.beginFile(file(.products, "c/products.csv"), absolutePath: "/c/products.csv", bytes: 1, sha256: "c")
+            #expect(try s.insert(product("p1", price: 400), file: h, line: 2))
+            #expect(try s.insert(product("p3", price: 400), file: h, line: 3))
+            try s.finishFile(h, read: 2, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        try warehouse.read { (r: WarehouseReader) throws in
+            #expect(try r.inputFiles().map { "\($0.displayPath) \($0.rowsSuperseded)" }
+                    == ["a/products.csv 1", "b/products.csv 1", "c/products.csv 0"])
+            #expect(try r.products().map { "\($0.productId) \($0.price)" } == ["p1 400", "p2 100", "p3 400"])
+        }
+        // The rule's verdicts on p1's rows (a:2, b:2, b:3, c:2): a's and b's kept rows superseded, b's repeat rejected.
+        let verdicts = ReferenceRowRule.verdicts([
+            .init(file: 1, loadSeq: 1, line: 2, row: 1), .init(file: 2, loadSeq: 2, line: 2, row: 2),
+            .init(file: 2, loadSeq: 2, line: 3, row: 3), .init(file: 3, loadSeq: 3, line: 2, row: 4),
+        ], key: "productId")
+        #expect(verdicts == [.superseded, .superseded, .rejected(reason: ReferenceRowRule.repeatReason(key: "productId")), .counts])
+    }
+
     @Test func aFailedIngestLeavesThePreviousState() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         struct Boom: Error {}

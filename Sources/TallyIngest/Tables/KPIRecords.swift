@@ -8,6 +8,14 @@ public struct SwipeUserRecord: Sendable, Equatable {
     public var city: String?
     /// `free`, `premium` or `vip`.
     public var subscription: String?
+
+    public init(id: String, createdAt: Timestamp?, gender: String?, city: String?, subscription: String?) {
+        self.id = id
+        self.createdAt = createdAt
+        self.gender = gender
+        self.city = city
+        self.subscription = subscription
+    }
 }
 
 /// A row of `swipes/swipes`, as byte views into the reader's buffer: valid
@@ -23,6 +31,10 @@ public struct SwipeFields {
 /// A row of `subscriptions/products`.
 public struct ProductRecord: Sendable, Equatable {
     public var entry: ProductCatalog.Entry
+
+    public init(entry: ProductCatalog.Entry) {
+        self.entry = entry
+    }
 }
 
 /// A row of `subscriptions/events`, as byte views into the reader's buffer:
@@ -56,4 +68,8 @@ public struct SubscriptionEventRecord: Sendable, Equatable {
 /// A row of `subscriptions/connections` (LovU).
 public struct ConnectionRecord: Sendable, Equatable {
     public var connection: PartnerConnection
+
+    public init(connection: PartnerConnection) {
+        self.connection = connection
+    }
 }

@@ -110,6 +110,15 @@ public enum DataflowProcesses {
             current = (Array(field), key, [record], number)
         }
         try runGroup()
+        do {
+            try worker.finish { dest, key, record in
+                if dest <= stage { failure = DataflowError("stage \(stage) routed a record back to \(dest)") }
+                FlowLines.append(stage: dest, key: key, record, to: &out)
+            }
+        } catch {
+            throw DataflowError("the partition's end: \(error)")
+        }
+        if let failure { throw failure }
         try flush(force: true)
     }
 
@@ -126,7 +135,7 @@ public enum DataflowProcesses {
             guard record.stages.contains(.merge) else {
                 throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of the merge")
             }
-            merge.add(record)
+            try merge.add(record)
         }
         return try merge.finish(outDirectory: out, reproducible: reproducible)
     }

@@ -23,6 +23,8 @@ struct DecodeStage {
             read = try Self.read(file, seq: seq, table: table) { held.append(($0, $1, $2)) }
         } else if case .appleHealthExport(let userId) = file.kind {
             read = try ExportDecoding.appleHealth(file, seq: seq, userId: userId, timezone: plan.timezone) { held.append(($0, $1, $2)) }
+        } else if file.kind == .appStoreConnectReport {
+            read = try KPITables.readAppStoreReport(file, seq: seq) { held.append(($0, $1, $2)) }
         } else {
             return
         }
@@ -87,7 +89,7 @@ struct DecodeStage {
     }
 
     /// A file's size on disk (0 when it cannot be read: its reader then says why).
-    private static func size(of url: URL) -> Int64 {
+    static func size(of url: URL) -> Int64 {
         ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 }

@@ -22,11 +22,15 @@ final class FlowMerge {
     private var boards: [PartitionResult<LeaderboardsFamily.Rows, LeaderboardsFamily.Summary>] = []
     private var leaderboardsSummary = LeaderboardsFamily.Summary()
     private var activity: [PartitionResult<ActivityFamily.Rows, ActivityFamily.Summary>] = []
+    private let kpis: KPIMerge
 
-    init(plan: FlowPlan) { self.plan = plan }
+    init(plan: FlowPlan) {
+        self.plan = plan
+        kpis = KPIMerge(plan: plan)
+    }
 
     /// Takes one record routed to the merge.
-    func add(_ record: FlowRecord) {
+    func add(_ record: FlowRecord) throws {
         switch record {
         case .fileRead(let read): reads[read.file] = read
         case .superseded(let file, let rows): superseded[file, default: 0] += rows
@@ -36,6 +40,7 @@ final class FlowMerge {
         case .board(let result): boards.append(result)
         case .leaderboardsSummary(let summary): leaderboardsSummary.merge(summary)
         case .activity(let result): activity.append(result)
+        case .kpis(let record): try kpis.add(record)
         default: preconditionFailure("not a merge record: \(record)")
         }
     }
@@ -58,7 +63,8 @@ final class FlowMerge {
             case "statements": reports.append(try writeStatements(outDirectory: outDirectory, outputs: outputs))
             case "leaderboards": reports.append(try writeLeaderboards(outDirectory: outDirectory, outputs: outputs))
             case "activity": reports.append(try writeActivity(outDirectory: outDirectory, outputs: outputs))
-            default: break
+            case "kpis": reports.append(try kpis.write(outDirectory: outDirectory, outputs: outputs))
+            default: preconditionFailure("no dataflow for the \(family.name) family")
             }
         }
         var files: [WarehouseReader.InputFileSummary] = []

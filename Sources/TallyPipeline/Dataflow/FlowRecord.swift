@@ -84,6 +84,9 @@ enum FlowRecord: Sendable {
     case leaderboardsSummary(LeaderboardsFamily.Summary)
     /// One user's activity scores and its part of the family's summary.
     case activity(PartitionResult<ActivityFamily.Rows, ActivityFamily.Summary>)
+
+    // MARK: the KPIs family's records, at every stage (see KPIRecord)
+    case kpis(KPIRecord)
 }
 
 extension FlowRecord {
@@ -100,6 +103,7 @@ extension FlowRecord {
         case .activityRow, .exportDay: [.days]
         case .userDay: [.users]
         case .fileRead, .superseded, .reject, .statement, .statementsSummary, .board, .leaderboardsSummary, .activity: [.merge]
+        case .kpis(let record): record.stages
         }
     }
 }
@@ -118,7 +122,7 @@ struct FileRead: Sendable {
 /// The stages of a dataflow run, in order. A stage's input is every record
 /// an earlier stage emitted to it; `merge` folds what is left into the reports.
 enum FlowStageName: String, CaseIterable, Sendable, Comparable {
-    case decode, rows, couples, groups, workouts, challenges, days, users, merge
+    case decode, rows, couples, groups, workouts, challenges, days, users, swipePairs, swipeDays, subscribers, merge
 
     static func < (a: FlowStageName, b: FlowStageName) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

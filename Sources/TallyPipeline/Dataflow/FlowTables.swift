@@ -10,6 +10,7 @@ enum FlowTables {
         switch table {
         case .couples, .members, .cards, .fx, .agreements, .settlements, .expenses: return true
         case .challenges, .groupMembers, .checkins, .activity: return true
+        case .swipeUsers, .swipes, .products, .events, .connections: return true
         default: return false
         }
     }
@@ -55,6 +56,8 @@ enum FlowTables {
         case .activity:
             let day = try HealthDecoders.activity(f).day
             return (.days, FlowKeys.userDay(day.userId, day.date), .activityRow(day, origin))
+        case .swipeUsers, .swipes, .products, .events, .connections:
+            return try KPITables.decode(table, f, origin: origin, rawId: rawId)
         default:
             preconditionFailure("\(table.qualifiedName) is not decoded by the dataflow")
         }

@@ -58,6 +58,8 @@ extension FlowRecord: WireRecord {
             w.string("leaderboards-summary"); summary.encode(into: &w)
         case .activity(let result):
             w.string("activity"); result.encode(into: &w)
+        case .kpis(let record):
+            w.string("kpis"); record.encode(into: &w)
         }
     }
 
@@ -89,6 +91,7 @@ extension FlowRecord: WireRecord {
         case "board": self = .board(try PartitionResult(fields: &f))
         case "leaderboards-summary": self = .leaderboardsSummary(try LeaderboardsFamily.Summary(fields: &f))
         case "activity": self = .activity(try PartitionResult(fields: &f))
+        case "kpis": self = .kpis(try KPIRecord(fields: &f))
         default: throw f.error("'\(kind.prefix(40))' is not a dataflow record")
         }
     }

@@ -35,20 +35,22 @@ struct LocalSchedule {
                 let worker = try FlowWorker(stage: stage, plan: plan)
                 var byKey: [[UInt8]: [FlowRecord]] = [:]
                 for (key, record) in part { byKey[key, default: []].append(record) }
+                var routed: [(FlowStageName, [UInt8], FlowRecord)] = []
+                func route(_ dest: FlowStageName, _ key: [UInt8], _ record: FlowRecord) {
+                    precondition(dest > stage, "\(stage) routed a record back to \(dest)")
+                    routed.append((dest, key, record))
+                }
                 for key in byKey.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                    var routed: [(FlowStageName, [UInt8], FlowRecord)] = []
-                    try worker.run(key: key, byKey[key]!.shuffled(using: &random)) { dest, key, record in
-                        precondition(dest > stage, "\(stage) routed a record back to \(dest)")
-                        routed.append((dest, key, record))
-                    }
-                    for (dest, key, record) in routed {
-                        pending[dest, default: []].append(throughLines ? try Self.acrossLine(key, record) : (key, record))
-                    }
+                    try worker.run(key: key, byKey[key]!.shuffled(using: &random), emit: route)
+                }
+                try worker.finish(emit: route)
+                for (dest, key, record) in routed {
+                    pending[dest, default: []].append(throughLines ? try Self.acrossLine(key, record) : (key, record))
                 }
             }
         }
         let merge = FlowMerge(plan: plan)
-        for (_, record) in (pending[.merge] ?? []).shuffled(using: &random) { merge.add(record) }
+        for (_, record) in (pending[.merge] ?? []).shuffled(using: &random) { try merge.add(record) }
         return try merge.finish(outDirectory: outDirectory, reproducible: reproducible)
     }
 
@@ -73,9 +75,12 @@ struct LocalSchedule {
     }
 }
 
-/// One stage's instance in one worker: runs the stage on one key's records at a time.
+/// One stage's instance in one worker: runs the stage on one key's records
+/// at a time, then is told its input ended (``finish(emit:)``: a stage that
+/// folds its keys into one partial result, as a combiner does, sends it then).
 struct FlowWorker {
     private let body: ([UInt8], [FlowRecord], FlowEmit) throws -> Void
+    private var finishing: (FlowEmit) throws -> Void = { _ in }
 
     init(stage: FlowStageName, plan: FlowPlan) throws {
         switch stage {
@@ -102,12 +107,25 @@ struct FlowWorker {
             body = { _, records, emit in days.run(records, emit: emit) }
         case .users:
             body = { key, records, emit in UsersStage().run(key: key, records, emit: emit) }
+        case .swipePairs:
+            let pairs = SwipePairsStage(plan: plan)
+            body = { _, records, emit in pairs.run(records, emit: emit) }
+        case .swipeDays:
+            let days = SwipeDaysStage(plan: plan)
+            body = { _, records, emit in days.run(records, emit: emit) }
+        case .subscribers:
+            let subscribers = SubscribersStage(plan: plan)
+            body = { _, records, emit in try subscribers.run(records, emit: emit) }
+            finishing = { emit in subscribers.finish(emit: emit) }
         case .merge:
             preconditionFailure("the merge is not a worker's stage")
         }
     }
 
     func run(key: [UInt8], _ records: [FlowRecord], emit: FlowEmit) throws { try body(key, records, emit) }
+
+    /// Tells the instance its input ended.
+    func finish(emit: FlowEmit) throws { try finishing(emit) }
 }
 
 /// A small seeded generator (SplitMix64): the same shuffles for the same seed on every machine.

@@ -30,6 +30,8 @@ struct RowsStage {
                 return (v, origin)
             }
             expenses(versions, emit: emit)
+        case .kpis:
+            KPIRowsStage(plan: plan).run(records, emit: emit)
         default:
             preconditionFailure("not a row: \(first)")
         }

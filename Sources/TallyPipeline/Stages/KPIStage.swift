@@ -26,34 +26,10 @@ struct KPIStage: ReportStage {
         let started = Date()
         context.progress.begin("kpis")
         let final = try context.reads.read { reader in try build(reader, context) }
-        let report = final.kpis
-        let folder = context.outDirectory.appendingPathComponent("kpis")
-        var outputs: [RunManifest.Output] = []
-        for table in KPICSV.tables(report) {
-            let writer = try table.layout.writer(in: folder)
-            for row in table.rows { try writer.writeRow(row) }
-            try context.outputs.add(writer)
-            outputs.append(.init(path: "kpis/\(table.layout.name)", rows: writer.rowCount))
-        }
-        let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("kpis.xlsx"))
-        try KPIWorkbook.write(report, path: workbookFile.temporary.path)
-        context.outputs.add(workbookFile)
-        let text = KPIText.render(report)
-        let textFile = try AtomicFile(destination: folder.appendingPathComponent("kpis.txt"))
-        try textFile.write(text.joined(separator: "\n").appending("\n").utf8)
-        context.outputs.add(textFile)
-        outputs += [.init(path: "kpis/kpis.xlsx", rows: nil), .init(path: "kpis/kpis.txt", rows: nil)]
-
-        let unbalanced = report.movements.filter { $0.computedEnd != $0.endMRR }
-        let checks = [RunManifest.Check(
-            name: "kpis: MRR movements add up (start + the signed movements = end; churn and contraction are negative)",
-            passed: unbalanced.isEmpty,
-            detail: unbalanced.isEmpty ? "\(report.movements.count) app-months"
-                : "does not add up for \(unbalanced.prefix(5).map { "\($0.app) \($0.currency.code) \($0.month)" }.joined(separator: ", "))")]
-        let seconds = Date().timeIntervalSince(started)
-        context.progress.step(["stage": "kpis", "users": "\(final.subscribers)", "seconds": String(format: "%.3f", seconds)])
-        return ReportOutcome(name: name, rejects: final.rejects, outputs: outputs.sorted { $0.path < $1.path }, checks: checks,
-                             summary: KPIText.summary(report), rows: final.subscribers, seconds: seconds)
+        var outcome = try KPIOutput.write(final, outDirectory: context.outDirectory, outputs: context.outputs, started: started)
+        outcome.name = name
+        context.progress.step(["stage": "kpis", "users": "\(final.subscribers)", "seconds": String(format: "%.3f", outcome.seconds)])
+        return outcome
     }
 
     /// How many subscribers, swipes or matches one partial summary covers
@@ -66,7 +42,7 @@ struct KPIStage: ReportStage {
     /// merged into the total, the total finalised.
     func build(_ reader: WarehouseReader, _ context: ReportContext) throws -> KPIsFamily.Report {
         let (period, tz) = (context.period, context.timezone)
-        let previous = period.adding(months: -1)
+        let window = Self.swipeWindow(period, tz)
         let family = try Self.family(reader, config: context.config, period: period, timezone: tz)
         var total = family.emptySummary()
         var partial = family.emptySummary()
@@ -85,13 +61,13 @@ struct KPIStage: ReportStage {
             swipes.removeAll(keepingCapacity: true)
             batch += 1
         }
-        try reader.forEachSwipe(from: tz.startOfDay(previous.firstDay), to: tz.endOfMonth(period)) { from, action, at in
+        try reader.forEachSwipe(from: window.lowerBound, to: window.upperBound) { from, action, at in
             swipes.append(KPIsFamily.Swipe(from: from, action: action, at: at))
             if swipes.count == Self.swipesPerPartial { addSwipes() }
         }
         if !swipes.isEmpty { addSwipes() }
         swipes = []
-        family.add(.matches(batch: 0, try reader.matchInstants(from: tz.startOfDay(previous.firstDay), to: tz.endOfMonth(period))),
+        family.add(.matches(batch: 0, try reader.matchInstants(from: window.lowerBound, to: window.upperBound)),
                    to: &partial)
         mergePartial()
 
@@ -113,18 +89,47 @@ struct KPIStage: ReportStage {
     /// currency) the fx rates.
     static func family(_ reader: WarehouseReader, config: TallyConfig, period: YearMonth,
                        timezone tz: ReportTimeZone) throws -> KPIsFamily {
-        let catalog = ProductCatalog(primary: try reader.products(), fallback: config.products.map(ProductCatalog.Entry.init))
-        let firstData = try reader.firstSubscriptionEvent().map { tz.localDate(of: $0).yearMonth } ?? period
         let appStore = try reader.appStoreEventCounts(first: period.firstDay, last: period.lastDay).map {
             AppStoreEventCountRow(date: $0.date, app: $0.app, subscription: $0.subscription, appleEvent: $0.appleEvent,
                                   event: $0.event.rawValue, quantity: $0.quantity)
         }
-        return KPIsFamily(settings: .init(
+        return family(config: config, period: period, timezone: tz,
+                      firstMonth: firstMonth(of: try reader.firstSubscriptionEvent(), period: period, timezone: tz),
+                      products: try reader.products(), connections: try reader.partnerConnections(), appStoreEvents: appStore,
+                      fxRates: config.kpis.reportingCurrency == nil ? [] : try reader.fxRates())
+    }
+
+    /// The family for `period`, given what every partition shares: the
+    /// first month of the monthly series (``firstMonth(of:period:timezone:)``),
+    /// the products of `subscriptions/products` (tally.yml's fill in), the
+    /// partner connections, the App Store event counts of the period's days
+    /// and the fx rates (used only with a reporting currency).
+    static func family(config: TallyConfig, period: YearMonth, timezone tz: ReportTimeZone, firstMonth: YearMonth,
+                       products: [ProductCatalog.Entry], connections: [PartnerConnection],
+                       appStoreEvents: [AppStoreEventCountRow], fxRates: [FxRate]) -> KPIsFamily {
+        KPIsFamily(settings: .init(
             subscriptions: SubscriptionKPIs.Settings(
-                period: period, firstMonth: max(firstData, period.adding(months: -(seriesMonths - 1))), timezone: tz,
+                period: period, firstMonth: firstMonth, timezone: tz,
                 conversionWindowDays: config.kpis.conversionWindowDays, retentionDays: config.kpis.retentionDays),
-            catalog: catalog, targets: KPIReport.Targets(config.kpis), connections: try reader.partnerConnections(),
-            appStoreEvents: appStore, reportingCurrency: config.kpis.reportingCurrency,
-            fx: config.kpis.reportingCurrency == nil ? FxTable() : FxTable(try reader.fxRates())))
+            catalog: ProductCatalog(primary: products, fallback: config.products.map(ProductCatalog.Entry.init)),
+            targets: KPIReport.Targets(config.kpis), connections: connections,
+            appStoreEvents: appStoreEvents, reportingCurrency: config.kpis.reportingCurrency,
+            fx: config.kpis.reportingCurrency == nil ? FxTable() : FxTable(fxRates)))
+    }
+
+    /// The first month of the monthly series: the local month of the
+    /// earliest counted subscription event (the period when there is none),
+    /// at most ``seriesMonths`` before the period's end.
+    static func firstMonth(of firstEvent: Timestamp?, period: YearMonth, timezone tz: ReportTimeZone) -> YearMonth {
+        max(firstEvent.map { tz.localDate(of: $0).yearMonth } ?? period, earliestFirstMonth(period))
+    }
+
+    /// The earliest month the monthly series of `period` can start at.
+    static func earliestFirstMonth(_ period: YearMonth) -> YearMonth { period.adding(months: -(seriesMonths - 1)) }
+
+    /// The instants whose swipes and matches the KPIs count: from the start
+    /// of the month before `period` to the end of `period`, in `tz`.
+    static func swipeWindow(_ period: YearMonth, _ tz: ReportTimeZone) -> Range<Timestamp> {
+        tz.startOfDay(period.adding(months: -1).firstDay)..<tz.endOfMonth(period)
     }
 }

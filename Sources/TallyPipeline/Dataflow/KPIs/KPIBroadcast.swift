@@ -1,0 +1,43 @@
+import TallyCore
+import TallyIngest
+
+/// What every KPI stage instance of a dataflow run shares: the family's
+/// settings, and the product catalogue, a small table each instance reads
+/// from the plan's files with the same decoding and row rule as the `rows`
+/// stage applies (as ``FlowBroadcast/fxRates(_:)`` reads the fx rates).
+enum KPIBroadcast {
+    /// The family the KPI stages count their partitions with: `tally run`'s
+    /// settings (``KPIStage/family(config:period:timezone:firstMonth:products:connections:appStoreEvents:fxRates:)``),
+    /// with the monthly series starting at the earliest month the run
+    /// allows, so every partial summary merges with every other; the merge
+    /// narrows the total to the real first month. Connections, App Store
+    /// counts and fx rates are the merge's (they are only read when finalising).
+    static func counting(_ plan: FlowPlan, products: [ProductCatalog.Entry]) -> KPIsFamily {
+        KPIStage.family(config: plan.config, period: plan.period, timezone: plan.timezone,
+                        firstMonth: KPIStage.earliestFirstMonth(plan.period), products: products, connections: [],
+                        appStoreEvents: [], fxRates: [])
+    }
+
+    /// The products that count (``ReferenceRowRule`` per productId), by productId.
+    static func products(_ plan: FlowPlan) throws -> [ProductCatalog.Entry] {
+        var groups: [[UInt8]: [KPIReferenceRow]] = [:]
+        for seq in plan.files(of: .products) {
+            var rows: [([UInt8], KPIReferenceRow)] = []
+            let read = try DecodeStage.read(plan.file(seq), seq: seq, table: .products) { _, key, record in
+                if case .kpis(.reference(let row)) = record { rows.append((key, row)) }
+            }
+            guard read.refusal == nil else { continue }
+            for (key, row) in rows { groups[key, default: []].append(row) }
+        }
+        var products: [ProductCatalog.Entry] = []
+        for rows in groups.values {
+            let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in
+                ReferenceRowRule.Row(file: Int64(r.origin.file), loadSeq: Int64(r.origin.file), line: Int64(r.origin.line), row: Int64(i))
+            }, key: FlowTables.keyDescription(.products))
+            for (row, verdict) in zip(rows, verdicts) where verdict == .counts {
+                if case .product(let r) = row.value { products.append(r.entry) }
+            }
+        }
+        return products.sorted { ByteOrder.precedes($0.productId, $1.productId) }
+    }
+}

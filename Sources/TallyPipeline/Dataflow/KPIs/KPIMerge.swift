@@ -1,0 +1,91 @@
+import Foundation
+import TallyCore
+import TallyIngest
+import TallyReports
+
+/// The KPIs family's part of ``FlowMerge``: folds the partial summaries of
+/// the KPI stages (in any order: their merge is associative and
+/// commutative), narrows the total to the first month of the monthly
+/// series (the month of the earliest event any partition met), finalises
+/// it with what only the report needs (the partner connections that
+/// counted, the App Store event counts of the period's days, the fx
+/// rates) and writes the files with ``KPIOutput``, as `tally run` does.
+final class KPIMerge {
+    let plan: FlowPlan
+    private var counting: KPIsFamily?
+    private var total: KPIsFamily.Summary?
+    private var firstEvent: Timestamp?
+    private var connections: [PartnerConnection] = []
+    private var appStoreCounts: [AppStoreEventCount] = []
+
+    init(plan: FlowPlan) { self.plan = plan }
+
+    /// Takes one KPI record routed to the merge.
+    func add(_ record: KPIRecord) throws {
+        switch record {
+        case .partial(let state, let first):
+            let family = try family()
+            guard let summary = family.summary(from: state) else {
+                preconditionFailure("a KPI partial counted under other settings than the run's")
+            }
+            if total == nil { total = family.emptySummary() }
+            total!.merge(summary)
+            if let first { firstEvent = min(firstEvent ?? first, first) }
+        case .connection(let connection):
+            connections.append(connection)
+        case .appStoreCount(let count):
+            appStoreCounts.append(count)
+        default:
+            preconditionFailure("not a KPI merge record: \(record)")
+        }
+    }
+
+    /// Writes `kpis/` into `outDirectory`, handing the files to `outputs`.
+    func write(outDirectory: URL, outputs: OutputSet) throws -> ReportOutcome {
+        let started = Date()
+        let (period, tz, config) = (plan.period, plan.timezone, plan.config)
+        let products = try KPIBroadcast.products(plan)
+        let family = KPIStage.family(
+            config: config, period: period, timezone: tz, firstMonth: KPIStage.firstMonth(of: firstEvent, period: period, timezone: tz),
+            products: products, connections: connections.sorted(by: Self.precedes), appStoreEvents: Self.daily(appStoreCounts, period),
+            fxRates: config.kpis.reportingCurrency == nil ? [] : try FlowBroadcast.fxRates(plan))
+        guard let summary = (total ?? family.emptySummary()).narrowed(to: family.settings) else {
+            preconditionFailure("the KPI partials start their series after the run's first month")
+        }
+        return try KPIOutput.write(family.finalise(summary), outDirectory: outDirectory, outputs: outputs, started: started)
+    }
+
+    private func family() throws -> KPIsFamily {
+        if let counting { return counting }
+        let made = KPIBroadcast.counting(plan, products: try KPIBroadcast.products(plan))
+        counting = made
+        return made
+    }
+
+    /// The connections' order in the warehouse: user, partner (bytes), then when they connected.
+    private static func precedes(_ a: PartnerConnection, _ b: PartnerConnection) -> Bool {
+        if !a.userId.utf8.elementsEqual(b.userId.utf8) { return ByteOrder.precedes(a.userId, b.userId) }
+        if !a.partnerId.utf8.elementsEqual(b.partnerId.utf8) { return ByteOrder.precedes(a.partnerId, b.partnerId) }
+        return a.connectedAt < b.connectedAt
+    }
+
+    /// The App Store event counts of `period`'s days, summed per day, app,
+    /// subscription, Apple event and contract event, in that order (text
+    /// compared as bytes), as the KPIs report them.
+    static func daily(_ counts: [AppStoreEventCount], _ period: YearMonth) -> [AppStoreEventCountRow] {
+        var sums: [[UInt8]: AppStoreEventCountRow] = [:]
+        for c in counts where c.date >= period.firstDay && c.date <= period.lastDay {
+            let key = KPIKeys.exact(c.date.description, c.app, c.subscription, c.appleEvent, c.event.rawValue)
+            sums[key, default: AppStoreEventCountRow(date: c.date, app: c.app, subscription: c.subscription,
+                                                     appleEvent: c.appleEvent, event: c.event.rawValue, quantity: 0)].quantity += c.quantity
+        }
+        return sums.values.sorted { a, b in
+            if a.date != b.date { return a.date < b.date }
+            for (x, y) in [(a.app, b.app), (a.subscription, b.subscription), (a.appleEvent, b.appleEvent), (a.event, b.event)]
+            where !x.utf8.elementsEqual(y.utf8) {
+                return ByteOrder.precedes(x, y)
+            }
+            return false
+        }
+    }
+}

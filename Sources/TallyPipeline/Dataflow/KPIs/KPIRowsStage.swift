@@ -1,0 +1,126 @@
+import TallyCore
+import TallyIngest
+
+/// The KPI tables' part of the `rows` stage: the rows of one key go to
+/// their table's row rule (TallyCore/RowRules), and the verdicts are routed.
+///
+/// - Swipes, by id: ``SwipeVersionRule``. A counted swipe of the window
+///   (``KPIStage/swipeWindow(_:_:)``) goes to the day it was made on
+///   (``SwipeDaysStage``); a counted like, super like or report, whenever
+///   made, goes to its pair of users (``SwipePairsStage``): a pass never
+///   makes or unmakes a match.
+/// - Subscription events, by id (Subscriber reports' rows too):
+///   ``SubscriptionEventVersionRule``; a counted event goes to its
+///   subscriber (``SubscribersStage``), a repeat within one file is a
+///   reject of that file, worded and named as its kind of file says.
+/// - Reference tables (swipe users, products, connections), by their
+///   upsert key: ``ReferenceRowRule``. A counted connection goes to the
+///   merge; swipe users and products count for the files' accounting only
+///   (the stages that price events read the products themselves,
+///   ``KPIBroadcast``).
+///
+/// A superseded row is counted against its file, a rejected one becomes a
+/// reject of its file.
+struct KPIRowsStage {
+    let plan: FlowPlan
+
+    /// Judges the rows of one key (all of one table).
+    func run(_ records: [FlowRecord], emit: FlowEmit) {
+        let rows = records.map { record -> KPIRecord in
+            guard case .kpis(let row) = record else { preconditionFailure("a key of mixed kinds") }
+            return row
+        }
+        switch rows[0] {
+        case .reference:
+            reference(rows.map { row in
+                guard case .reference(let r) = row else { preconditionFailure("a key of mixed kinds") }
+                return r
+            }, emit: emit)
+        case .swipe:
+            swipes(rows.map { row in
+                guard case .swipe(let r) = row else { preconditionFailure("a key of mixed kinds") }
+                return r
+            }, emit: emit)
+        case .event:
+            events(rows.map { row in
+                guard case .event(let r) = row else { preconditionFailure("a key of mixed kinds") }
+                return r
+            }, emit: emit)
+        default:
+            preconditionFailure("not a row: \(rows[0])")
+        }
+    }
+
+    private func reference(_ rows: [KPIReferenceRow], emit: FlowEmit) {
+        let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in
+            ReferenceRowRule.Row(file: Int64(r.origin.file), loadSeq: Int64(r.origin.file), line: Int64(r.origin.line), row: Int64(i))
+        }, key: FlowTables.keyDescription(rows[0].table))
+        for (row, verdict) in zip(rows, verdicts) {
+            switch verdict {
+            case .counts:
+                if case .connection(let r) = row.value { emit(.merge, KPIKeys.merge, .kpis(.connection(r.connection))) }
+            case .superseded:
+                superseded(row.origin, emit: emit)
+            case .rejected(let reason):
+                reject(row.origin, id: row.rawId, reason: reason, emit: emit)
+            }
+        }
+    }
+
+    private func swipes(_ rows: [SwipeRow], emit: FlowEmit) {
+        let window = KPIStage.swipeWindow(plan.period, plan.timezone)
+        let verdicts = SwipeVersionRule.verdicts(rows.enumerated().map { i, r in
+            SwipeVersionRule.Row(loadSeq: Int64(r.origin.file), line: Int64(r.origin.line), row: Int64(i))
+        })
+        for (row, verdict) in zip(rows, verdicts) {
+            switch verdict {
+            case .counts:
+                if window.contains(row.at) {
+                    emit(.swipeDays, KPIKeys.day(plan.timezone.localDate(of: row.at)),
+                         .kpis(.daySwipe(from: row.from, action: row.action, at: row.at)))
+                }
+                if row.action != .pass {
+                    let (first, second, forward) = MatchRule.pair(from: row.from, to: row.to)
+                    emit(.swipePairs, KPIKeys.pair(first, second), .kpis(.pairSwipe(
+                        first: first, second: second, MatchRule.PairSwipe(forward: forward, action: row.action, timestamp: row.at))))
+                }
+            case .superseded:
+                superseded(row.origin, emit: emit)
+            case .rejected:
+                preconditionFailure("SwipeVersionRule rejects nothing")
+            }
+        }
+    }
+
+    private func events(_ rows: [EventRow], emit: FlowEmit) {
+        let verdicts = SubscriptionEventVersionRule.verdicts(rows.enumerated().map { i, r in
+            SubscriptionEventVersionRule.Row(file: Int64(r.origin.file), loadSeq: Int64(r.origin.file), line: Int64(r.origin.line),
+                                             row: Int64(i), source: Self.source(r))
+        })
+        for (row, verdict) in zip(rows, verdicts) {
+            switch verdict {
+            case .counts:
+                emit(.subscribers, KPIKeys.subscriber(app: row.record.app, user: row.record.userId), .kpis(.subscriberEvent(row)))
+            case .superseded:
+                superseded(row.origin, emit: emit)
+            case .rejected(let reason):
+                reject(row.origin, id: Self.source(row).rejectNamesUser ? row.record.userId : row.record.id, reason: reason,
+                       emit: emit)
+            }
+        }
+    }
+
+    private static func source(_ row: EventRow) -> SubscriptionEventVersionRule.Source {
+        row.fromSubscriberReport ? .subscriberReport : .eventLog
+    }
+
+    private func superseded(_ origin: RowOrigin, emit: FlowEmit) {
+        emit(.merge, FlowKeys.file(origin.file), .superseded(file: origin.file, rows: 1))
+    }
+
+    private func reject(_ origin: RowOrigin, id: String, reason: String, emit: FlowEmit) {
+        let file = plan.file(origin.file)
+        emit(.merge, FlowKeys.file(origin.file), .reject(Reject(dataset: file.dataset, file: file.relativePath, line: origin.line,
+                                                                id: id, reason: reason)))
+    }
+}
