@@ -55,7 +55,15 @@ ARROW_BATCH_ROWS = 8192
 
 
 class JobFailed(Exception):
-    """The job failed; the message names the stage and, for a worker, the partition."""
+    """The job failed; the message names the stage and, for a worker, the partition.
+
+    `status` is the exit status the driver ends with: `tally merge`'s own when
+    it fails (3 and 65 mean reports were written, as with `tally run`), else 1.
+    """
+
+    def __init__(self, message: str, status: int = 1):
+        super().__init__(message)
+        self.status = status
 
 
 @dataclasses.dataclass(frozen=True)
@@ -424,6 +432,7 @@ def session(master: Optional[str] = None, shuffle_partitions: int = 8):
 
     builder = (SparkSession.builder.appName("tally")
                .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.adaptive.enabled", "false")
                .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
                .config("spark.sql.scriptTransformation.exitTimeoutInSeconds", "3600")
@@ -452,6 +461,7 @@ def run_job(spark, job: Job, log=None) -> dict:
         raise ValueError(f"unknown wiring {job.wiring!r}")
     log = log or (lambda message: None)
     _ship_module(spark)
+    spark.conf.set("spark.sql.shuffle.partitions", str(job.partitions))
     scratch = tempfile.mkdtemp(prefix="tally-spark-")
     cached = []
     try:
@@ -485,7 +495,10 @@ def run_job(spark, job: Job, log=None) -> dict:
             report["stages"].append({"stage": stage, "out": counts, "seconds": seconds})
             log(f"stage {stage}: {sum(counts.values())} lines out {dict(sorted(counts.items()))} in {seconds:.2f} s")
         started = time.monotonic()
-        merge(job, functools.reduce(lambda a, b: a.unionByName(b), merged), os.path.join(scratch, "plan.json"), env)
+        # toLocalIterator runs one job per partition and holds one partition
+        # at a time on the driver: as many partitions as the stages had.
+        merge_lines = functools.reduce(lambda a, b: a.unionByName(b), merged).coalesce(job.partitions)
+        merge(job, merge_lines, os.path.join(scratch, "plan.json"), env)
         report["merge_seconds"] = time.monotonic() - started
         log(f"merge: {report['merge_seconds']:.2f} s")
         return report
@@ -517,7 +530,7 @@ def merge(job: Job, lines_df, plan_path: str, env: dict) -> None:
         if status != 0:
             stderr.seek(0)
             reason = stderr.read()[-4096:].decode("utf-8", "replace").strip()
-            raise JobFailed(f"{MARK} tally merge exited with status {status}: {reason}")
+            raise JobFailed(f"{MARK} tally merge exited with status {status}: {reason}", status)
 
 
 _module_shipped = set()
@@ -582,7 +595,7 @@ def main(argv: Sequence[str]) -> int:
             log(f"{n} partition(s), {args.wiring}: {out} written in {time.monotonic() - started:.2f} s")
     except JobFailed as failure:
         print(failure, file=sys.stderr)
-        return 1
+        return failure.status
     finally:
         spark.stop()
     return 0
