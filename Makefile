@@ -81,19 +81,21 @@ PARTITIONS   ?= 3
 WIRING       ?= transform
 SPARK_VENV   ?= .tally/spark-venv
 SPARK_PYTHON  = $(SPARK_VENV)/bin/python
-SPARK_PIP    := pyspark==4.3.0 pyarrow==26.0.1 pandas==3.1.1
+SPARK_PIP    := pyspark==4.3.0 pyarrow==26.0.1 pandas==2.3.3 \
+                grpcio==1.85.3 grpcio-status==1.85.3 googleapis-common-protos==1.76.0 zstandard==0.25.0
 SPARK_TZ      = $(if $(filter command line,$(origin TZ)),--timezone $(TZ))
 spark: release spark-deps
 	$(SPARK_PYTHON) spark/tally_spark.py --tally $(RELEASE_BIN) --data $(DATA) --out $(OUT) --period $(PERIOD) \
 	  $(SPARK_TZ) --partitions $(PARTITIONS) --wiring $(WIRING) --master 'local[2]' --reproducible
 
 ## Java 17 (Debian's headless JRE) and a venv (git-ignored) with the pinned
-## pyspark, and pyarrow and pandas for the arrow wiring; each when missing.
+## pyspark, pyarrow and pandas for the arrow wiring, and the Spark Connect
+## client's packages (grpcio, …); each when missing.
 spark-deps:
 	@command -v java >/dev/null 2>&1 || { \
 	  echo "Installing: openjdk-17-jre-headless"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless; }
-	@$(SPARK_PYTHON) -c 'import sys, pyspark, pyarrow, pandas; sys.exit(pyspark.__version__ != "4.3.0")' 2>/dev/null || { \
+	@$(SPARK_PYTHON) -c 'import sys, pyspark, pyarrow, pandas, grpc, zstandard; sys.exit(pyspark.__version__ != "4.3.0" or pandas.__version__ != "2.3.3")' 2>/dev/null || { \
 	  echo "Installing into $(SPARK_VENV): $(SPARK_PIP)"; \
 	  python3 -m venv $(SPARK_VENV) 2>/dev/null || { $(SUDO) apt-get update -qq && \
 	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv && python3 -m venv $(SPARK_VENV); }; \

@@ -29,6 +29,7 @@ Two wirings, with the same results:
 from __future__ import annotations
 
 import argparse
+import atexit
 import dataclasses
 import functools
 import hashlib
@@ -41,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from typing import Iterator, Optional, Sequence
 
 #: The pseudo-stage every line bound for `tally merge` is routed to.
@@ -178,39 +180,65 @@ def _suffixes(path: str) -> list:
     return []
 
 
-def ship(spark, job: Job, plan_text: str, scratch: str) -> Shipped:
+def is_connect(spark) -> bool:
+    """Whether `spark` is a Spark Connect session (no SparkContext, no RDDs)."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+def ship(spark, job: Job, plan_path: str) -> Shipped:
     """Sends the plan and the binary (or an archive of it) to every executor.
 
-    Files go under content-addressed names, so one session can run several
-    plans or binaries; Spark fetches each into every executor once.
+    A classic session ships with `sparkContext.addFile`/`addArchive`; a Spark
+    Connect session with `addArtifacts` (found with `SparkFiles.get` in the
+    arrow wiring's Python). Files go under content-addressed names, so one
+    session can run several plans or binaries.
     """
     from pyspark import SparkFiles
 
-    sc = spark.sparkContext
-    plan_path = os.path.join(scratch, "plan.json")
-    with open(plan_path, "w", encoding="utf-8") as f:
-        f.write(plan_text)
-    local = sc.master.startswith("local")
-    root = SparkFiles.getRootDirectory() if local else "$PWD"
+    if is_connect(spark):
+        if job.wiring != "arrow":
+            raise JobFailed(f"{MARK} Spark Connect has no SparkContext to ship files for TRANSFORM's script: "
+                            f"use --wiring arrow")
+        root = ""
+    else:
+        root = SparkFiles.getRootDirectory() if spark.sparkContext.master.startswith("local") else "$PWD"
+    plan_name = _add(spark, plan_path, "tally-plan")
     if not job.ship:
         return Shipped(tally=os.path.abspath(job.tally) if os.sep in job.tally else job.tally,
-                       plan=_add(sc, plan_path, "tally-plan", scratch), lib=None, shipped=False, root=root)
-    plan_name = _add(sc, plan_path, "tally-plan", scratch)
+                       plan=plan_name, lib=None, shipped=False, root=root)
     if job.tally_archive:
-        archive = _add(sc, job.tally_archive, "tally-archive", scratch, archive=True)
+        archive = _add(spark, job.tally_archive, "tally-archive", archive=True)
         return Shipped(tally=os.path.join(archive, "bin", "tally"), plan=plan_name,
                        lib=os.path.join(archive, "lib"), shipped=True, root=root)
-    return Shipped(tally=_add(sc, job.tally, "tally", scratch), plan=plan_name, lib=None, shipped=True, root=root)
+    return Shipped(tally=_add(spark, job.tally, "tally"), plan=plan_name, lib=None, shipped=True, root=root)
 
 
-def _add(sc, path: str, prefix: str, scratch: str, archive: bool = False) -> str:
-    name = _content_name(path, prefix)
-    if name not in _added:
-        copy = os.path.join(scratch, name)
+def _add(spark, path: str, prefix: str, archive: bool = False, pyfile: bool = False) -> str:
+    """Ships a copy of `path` once per session; returns its name on the executors.
+
+    The copies live as long as this process: Spark serves added files from
+    the driver's path whenever an executor (a new one too) fetches them.
+    """
+    name = os.path.basename(path) if pyfile else _content_name(path, prefix)
+    session_key = spark.session_id if is_connect(spark) else spark.sparkContext.applicationId
+    if (session_key, name) not in _added:
+        copy = os.path.join(_shipping_dir(), name)
         shutil.copy2(path, copy)
-        (sc.addArchive if archive else sc.addFile)(copy)
-        _added.add(name)
+        if is_connect(spark):
+            spark.addArtifacts(copy, pyfile=pyfile, archive=archive, file=not (archive or pyfile))
+        elif pyfile:
+            spark.sparkContext.addPyFile(copy)
+        else:
+            (spark.sparkContext.addArchive if archive else spark.sparkContext.addFile)(copy)
+        _added.add((session_key, name))
     return name
+
+
+@functools.lru_cache(maxsize=None)
+def _shipping_dir() -> str:
+    path = tempfile.mkdtemp(prefix="tally-spark-ship-")
+    atexit.register(shutil.rmtree, path, True)
+    return path
 
 
 # --------------------------------------------------------------------------
@@ -416,17 +444,19 @@ def explain(error: BaseException, stage: str) -> str:
 # --------------------------------------------------------------------------
 
 
-def session(master: Optional[str] = None, shuffle_partitions: int = 8):
+def session(master: Optional[str] = None, shuffle_partitions: int = 8, remote: Optional[str] = None):
     """A Spark session with the settings tally's driver relies on.
 
     Local masters bind to 127.0.0.1 (Spark otherwise picks a non-loopback
     address), the UI is off, adaptive execution is off (so a stage has exactly
     the partitions asked for), and a worker lingering after closing its stdout
-    is waited for before its exit status is read.
+    is waited for before its exit status is read. With `remote` (a Spark
+    Connect URL, `sc://host:15002`, or `local[2]` for a local Connect server)
+    the session is a Spark Connect one, where only the arrow wiring runs.
     """
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     builder_master = master
-    if master and master.startswith("local"):
+    if (master or remote or "").startswith("local"):
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     from pyspark.sql import SparkSession
 
@@ -437,13 +467,20 @@ def session(master: Optional[str] = None, shuffle_partitions: int = 8):
                .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
                .config("spark.sql.scriptTransformation.exitTimeoutInSeconds", "3600")
                .config("spark.sql.warehouse.dir", os.path.join(tempfile.gettempdir(), "tally-spark-warehouse")))
-    if builder_master:
+    if remote:
+        builder = builder.remote(remote)
+    elif builder_master:
         builder = builder.master(builder_master)
-        if builder_master.startswith("local"):
-            builder = (builder.config("spark.driver.bindAddress", "127.0.0.1")
-                       .config("spark.driver.host", "127.0.0.1"))
-    spark = builder.getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
+    if (builder_master or remote or "").startswith("local"):
+        builder = (builder.config("spark.driver.bindAddress", "127.0.0.1")
+                   .config("spark.driver.host", "127.0.0.1"))
+    with warnings.catch_warnings():
+        # A Connect client also tries to set the static options the local
+        # server already started with, and warns that it cannot.
+        warnings.filterwarnings("ignore", message="Failed to set spark", category=UserWarning)
+        spark = builder.getOrCreate()
+    if not is_connect(spark):
+        spark.sparkContext.setLogLevel("ERROR")
     return spark
 
 
@@ -460,14 +497,17 @@ def run_job(spark, job: Job, log=None) -> dict:
     if job.wiring not in ("transform", "arrow"):
         raise ValueError(f"unknown wiring {job.wiring!r}")
     log = log or (lambda message: None)
-    _ship_module(spark)
     spark.conf.set("spark.sql.shuffle.partitions", str(job.partitions))
     scratch = tempfile.mkdtemp(prefix="tally-spark-")
     cached = []
     try:
+        _ship_module(spark)
         env = worker_env(job)
         plan_text, stages, tasks = read_plan(job, job.tally, env)
-        shipped = ship(spark, job, plan_text, scratch)
+        plan_path = os.path.join(scratch, "plan.json")
+        with open(plan_path, "w", encoding="utf-8") as f:
+            f.write(plan_text)
+        shipped = ship(spark, job, plan_path)
         inputs = {name: [] for name in stages}
         inputs[stages[0]].append(spark.createDataFrame([(t,) for t in tasks], "line string"))
         merged = []
@@ -498,7 +538,7 @@ def run_job(spark, job: Job, log=None) -> dict:
         # toLocalIterator runs one job per partition and holds one partition
         # at a time on the driver: as many partitions as the stages had.
         merge_lines = functools.reduce(lambda a, b: a.unionByName(b), merged).coalesce(job.partitions)
-        merge(job, merge_lines, os.path.join(scratch, "plan.json"), env)
+        merge(job, merge_lines, plan_path, env)
         report["merge_seconds"] = time.monotonic() - started
         log(f"merge: {report['merge_seconds']:.2f} s")
         return report
@@ -533,15 +573,13 @@ def merge(job: Job, lines_df, plan_path: str, env: dict) -> None:
             raise JobFailed(f"{MARK} tally merge exited with status {status}: {reason}", status)
 
 
-_module_shipped = set()
-
-
 def _ship_module(spark) -> None:
-    """Makes this file importable by executors' Python (the arrow wiring's function lives here)."""
-    path = os.path.abspath(__file__)
-    if __name__ != "__main__" and path not in _module_shipped:
-        spark.sparkContext.addPyFile(path)
-        _module_shipped.add(path)
+    """Makes this file importable by executors' Python (the arrow wiring's function lives here).
+
+    Run as a script, the function travels by value and needs nothing shipped.
+    """
+    if __name__ != "__main__":
+        _add(spark, os.path.abspath(__file__), "", pyfile=True)
 
 
 # --------------------------------------------------------------------------
@@ -567,6 +605,8 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
                         "writing OUT/p<N>")
     p.add_argument("--wiring", choices=("transform", "arrow"), default="transform")
     p.add_argument("--master", help="the Spark master (spark-submit gives it on a cluster)")
+    p.add_argument("--remote", help="a Spark Connect URL (sc://host:port; local[N] starts a local server): "
+                                    "needs --wiring arrow")
     p.add_argument("--reproducible", action="store_true")
     p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                    help="one more variable for every tally process (repeatable)")
@@ -581,7 +621,7 @@ def main(argv: Sequence[str]) -> int:
         return 2
     log = functools.partial(print, MARK, file=sys.stderr)
     started = time.monotonic()
-    spark = session(args.master, shuffle_partitions=max(counts))
+    spark = session(args.master, shuffle_partitions=max(counts), remote=args.remote)
     log(f"session started in {time.monotonic() - started:.2f} s")
     try:
         for n in counts:
