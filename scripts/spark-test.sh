@@ -9,7 +9,8 @@
 #   any program obeying the worker protocol stands in (spark/tests/fake_tally.py).
 # Environment: DATA (sample-data), PERIOD (2026-10), PARTITIONS (1,3,7),
 # WIRING (transform|arrow), SPARK_PYTHON (.tally/spark-venv/bin/python, where
-# `make spark-deps` installs pyspark), SPARK=0 runs the chain only.
+# `make spark-deps` installs pyspark), SPARK=0 runs the chain only, KEEP=1
+# keeps the work folder (every out folder) and prints where it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,9 +21,10 @@ PARTITIONS=${PARTITIONS:-1,3,7}
 WIRING=${WIRING:-transform}
 SPARK_PYTHON=${SPARK_PYTHON:-.tally/spark-venv/bin/python}
 SPARK=${SPARK:-1}
+KEEP=${KEEP:-0}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tally-spark-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+if [ "$KEEP" = 1 ]; then echo "work folder (kept): $work"; else trap 'rm -rf "$work"' EXIT; fi
 passed=0 failed=0
 
 same() { # same REFERENCE CANDIDATE LABEL: every file equal, byte for byte, none missing

@@ -2,7 +2,7 @@
 # The Spark driver's job with no engine: tally's stages chained with plain
 # `sort` and shell pipes, one partition per stage, for fast feedback.
 #   scripts/stage-chain.sh TALLY DATA OUT PERIOD [plan options: --timezone Z --locale L --config F]
-# Runs `TALLY plan`, then per stage: its input lines sorted by key bytes
+# Runs `TALLY plan` (naming OUT, where workers may stage files), then per stage: its input lines sorted by key bytes
 # (LC_ALL=C sort on the first TAB-separated field) through `TALLY worker STAGE`,
 # each output line `DEST<TAB>KEY<TAB>REST` appended to the input of DEST (a
 # later stage) or of `merge`; last, `TALLY merge --reproducible` writes OUT.
@@ -18,7 +18,9 @@ run_tally() { env -i PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 LC_ALL=C.UTF
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tally-chain.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-run_tally plan --data "$(cd "$DATA" && pwd)" --period "$PERIOD" "$@" > "$work/plan.json"
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+run_tally plan --data "$(cd "$DATA" && pwd)" --period "$PERIOD" --out "$OUT" "$@" > "$work/plan.json"
 
 # The stage names, one a line (in.N is stage N's input), and stage 0's input: the tasks.
 python3 - "$work" <<'PY'
@@ -66,4 +68,4 @@ while IFS= read -r stage; do
 done < "$work/stages"
 
 touch "$work/in.merge"
-run_tally merge --plan "$work/plan.json" --out "$(mkdir -p "$OUT" && cd "$OUT" && pwd)" --reproducible < "$work/in.merge"
+run_tally merge --plan "$work/plan.json" --out "$OUT" --reproducible < "$work/in.merge"

@@ -50,10 +50,13 @@ def read_fault(data: str) -> dict:
 
 
 def plan(argv):
-    data = os.path.abspath(arg(argv, "--data"))
+    data, out = os.path.abspath(arg(argv, "--data")), arg(argv, "--out")
+    if out is None or not os.path.isabs(out):
+        print("fake plan: --out, an absolute path, is required", file=sys.stderr)
+        sys.exit(64)
     print(json.dumps({"format": "tally-plan", "version": 1, "stages": STAGES, "tasks": read_tasks(data),
                       "data": data, "period": arg(argv, "--period"), "fault": read_fault(data),
-                      "timezone": arg(argv, "--timezone")}, ensure_ascii=False))
+                      "timezone": arg(argv, "--timezone"), "out": out}, ensure_ascii=False))
 
 
 def split(lines: list, emit) -> None:
@@ -120,7 +123,13 @@ def write_out(out: str, lines: list) -> None:
 
 
 def merge(argv):
-    write_out(arg(argv, "--out"), [line for line in sys.stdin.buffer.read().split(b"\n") if line])
+    with open(arg(argv, "--plan"), encoding="utf-8") as f:
+        planned = json.load(f)["out"]
+    out = arg(argv, "--out", planned)
+    if os.path.abspath(out) != planned:
+        print(f"fake merge: --out {out} is not the plan's {planned}", file=sys.stderr)
+        sys.exit(64)
+    write_out(out, [line for line in sys.stdin.buffer.read().split(b"\n") if line])
 
 
 def run(argv):
