@@ -150,7 +150,8 @@ def read_plan(job: Job, tally: str, env: dict) -> tuple:
 class Shipped:
     """Where the worker binary, its libraries and the plan are on the executors.
 
-    `names` are SparkFiles names (resolved with `SparkFiles.get` in Python);
+    `tally`, `plan` and `lib` are names of shipped files (under `root`, or
+    `SparkFiles.getRootDirectory()` in the arrow wiring's Python);
     `root` is the directory TRANSFORM's shell finds them in: the driver's
     SparkFiles directory in local mode, the executor's working directory
     (`$PWD`, where Spark fetches added files) on a cluster. When nothing is
@@ -397,11 +398,14 @@ def arrow_worker(stage: str, allowed: Sequence[str], shipped: Shipped, env: dict
                         yield pa.RecordBatch.from_arrays([pa.array(dests, pa.string()), pa.array(outs, pa.string())],
                                                          names=["dest", "line"])
                         dests, outs = [], []
-            finally:
-                if proc.poll() is None:
-                    proc.stdout.close()
-                    proc.kill()
                 status = proc.wait()
+            except BaseException:
+                # A check failed, or Spark stopped reading (a cancelled task): the worker goes too.
+                proc.kill()
+                proc.wait()
+                raise
+            finally:
+                proc.stdout.close()
             if status != 0:
                 stderr.seek(0)
                 reason = stderr.read()[-4096:].decode("utf-8", "replace").strip()
@@ -547,7 +551,8 @@ def run_job(spark, job: Job, log=None) -> dict:
             log(f"stage {stage}: {sum(counts.values())} lines out {dict(sorted(counts.items()))} in {seconds:.2f} s")
         started = time.monotonic()
         # toLocalIterator runs one job per partition and holds one partition
-        # at a time on the driver: as many partitions as the stages had.
+        # (two, prefetching the next) at a time on the driver: as many
+        # partitions as the stages had.
         merge_lines = functools.reduce(lambda a, b: a.unionByName(b), merged).coalesce(job.partitions)
         merge(job, merge_lines, plan_path, env)
         report["merge_seconds"] = time.monotonic() - started
@@ -572,7 +577,7 @@ def merge(job: Job, lines_df, plan_path: str, env: dict) -> None:
     with tempfile.TemporaryFile() as stderr:
         proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=stderr, env=env)
         try:
-            for row in lines_df.toLocalIterator():
+            for row in lines_df.toLocalIterator(prefetchPartitions=True):
                 proc.stdin.write(row["line"].encode("utf-8") + b"\n")
             proc.stdin.close()
         except BrokenPipeError:
