@@ -9,7 +9,7 @@ APT_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev libisal-dev pkg-conf
 RELEASE_BIN   = .build/release/tally
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps build release sample bench fuzz crash preview
+.PHONY: run test deps build release sample bench fuzz crash preview spark spark-deps spark-test bench-spark
 
 ## make run: the main job on sample-data/ (embedded SQLite), writing reports/.
 ## A fresh warehouse each time (.tally/make-run.sqlite, git-ignored), so the
@@ -71,3 +71,48 @@ crash: deps
 PREVIEW ?= preview
 preview:
 	scripts/preview.sh $(OUT) $(PREVIEW)
+
+## make spark DATA=dir OUT=dir PERIOD=YYYY-MM [TZ=zone] [PARTITIONS=n] [WIRING=transform|arrow]:
+## the same out folder as `make run`, computed on Apache Spark in local[2] by
+## spark/tally_spark.py (tally plan, tally worker per partition, tally merge;
+## docs/scale-out.md). Installs Java and pyspark first when missing.
+## TZ counts only when given on the command line (not an inherited $$TZ).
+PARTITIONS   ?= 3
+WIRING       ?= transform
+SPARK_VENV   ?= .tally/spark-venv
+SPARK_PYTHON  = $(SPARK_VENV)/bin/python
+SPARK_PIP    := pyspark==4.3.0 pyarrow==26.0.1 pandas==2.3.3 \
+                grpcio==1.85.3 grpcio-status==1.85.3 googleapis-common-protos==1.76.0 zstandard==0.25.0
+SPARK_TZ      = $(if $(filter command line,$(origin TZ)),--timezone $(TZ))
+spark: release spark-deps
+	$(SPARK_PYTHON) spark/tally_spark.py --tally $(RELEASE_BIN) --data $(DATA) --out $(OUT) --period $(PERIOD) \
+	  $(SPARK_TZ) --partitions $(PARTITIONS) --wiring $(WIRING) --master 'local[2]' --reproducible
+
+## Java 17 (Debian's headless JRE) and a venv (git-ignored) with the pinned
+## pyspark, pyarrow and pandas for the arrow wiring, and the Spark Connect
+## client's packages (grpcio, …); each when missing.
+spark-deps:
+	@command -v java >/dev/null 2>&1 || { \
+	  echo "Installing: openjdk-17-jre-headless"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless; }
+	@$(SPARK_PYTHON) -c 'import sys, pyspark, pyarrow, pandas, grpc, zstandard; sys.exit(pyspark.__version__ != "4.3.0" or pandas.__version__ != "2.3.3")' 2>/dev/null || { \
+	  echo "Installing into $(SPARK_VENV): $(SPARK_PIP)"; \
+	  python3 -m venv $(SPARK_VENV) 2>/dev/null || { $(SUDO) apt-get update -qq && \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv && python3 -m venv $(SPARK_VENV); }; \
+	  $(SPARK_VENV)/bin/pip install -q $(SPARK_PIP); }
+
+## make spark-test [TALLY=path]: the driver's own tests (spark/tests, against a
+## fake tally), then scripts/spark-test.sh: sample-data/ through the no-engine
+## chain and through Spark with 1, 3 and 7 partitions, each compared byte for
+## byte with `tally run --reproducible`.
+TALLY        ?= $(RELEASE_BIN)
+spark-test: spark-deps
+	$(SPARK_PYTHON) -m unittest discover -s spark/tests
+	SPARK_PYTHON=$(SPARK_PYTHON) scripts/spark-test.sh $(TALLY)
+
+## make bench-spark [SHAPE=default|studio|skewed|many-couples] [SCALE=medium] [PARTITIONS=n]:
+## the bench set (generated as `make bench` does) through `tally run` and
+## through the Spark path in local[2]; wall time, CPU time and peak memory of
+## each whole process tree (the Spark JVM and every worker included).
+bench-spark: release spark-deps
+	SPARK_PYTHON=$(SPARK_PYTHON) PARTITIONS=$(PARTITIONS) WIRING=$(WIRING) scripts/bench-spark.sh

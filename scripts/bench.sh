@@ -24,14 +24,7 @@ DUCK_OUT=bench-data/duckdb-out-$SHAPE-$SCALE
 # The warehouse, outside the reports (as tally's default), fresh for every bench.
 WAREHOUSE=bench-data/warehouse-$SHAPE-$SCALE
 
-if [ ! -f "$DATA/.complete" ]; then
-  rm -rf "$DATA"
-  echo "generating the $SHAPE shape at $SCALE in $DATA (once; cached)…"
-  start=$(date +%s.%N)
-  "$BIN" generate --out "$DATA" --shape "$SHAPE" --scale "$SCALE" --seed 1 --month "$MONTH" 2>/dev/null
-  echo "generated in $(echo "$(date +%s.%N) - $start" | bc) s"
-  touch "$DATA/.complete"
-fi
+scripts/bench-data.sh "$SHAPE" "$SCALE" "$MONTH" "$BIN"
 if [ "$DUCKDB" != 0 ] && ! python3 -c 'import duckdb' 2>/dev/null; then
   echo "installing duckdb $DUCKDB_VERSION for the baseline (pip)…"
   python3 -m pip install -q "duckdb==$DUCKDB_VERSION"

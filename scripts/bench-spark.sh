@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# make bench-spark: the bench set (scripts/bench-data.sh, as `make bench`)
+# through `tally run` and through the Spark path (spark/tally_spark.py in
+# local[2]), both --reproducible; checks that the two out folders are equal
+# byte for byte and prints wall time, CPU time and peak memory of each whole
+# process tree (scripts/measure-tree.py: the Spark JVM, its Python workers
+# and every tally worker included). Figures go to docs/scale-out.md.
+#   SHAPE=default|studio|skewed|many-couples  SCALE=small|medium|large
+#   PARTITIONS (3)  WIRING (transform|arrow)  SPARK_PYTHON (.tally/spark-venv/bin/python)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SHAPE=${SHAPE:-default}
+SCALE=${SCALE:-medium}
+if [ "$SHAPE" = studio ]; then MONTH=${MONTH:-2026-07}; PERIOD=${PERIOD:-2026-06}; fi
+PERIOD=${PERIOD:-2026-10}
+MONTH=${MONTH:-$PERIOD}
+PARTITIONS=${PARTITIONS:-3}
+WIRING=${WIRING:-transform}
+SPARK_PYTHON=${SPARK_PYTHON:-.tally/spark-venv/bin/python}
+BIN=${TALLY:-.build/release/tally}
+DATA=bench-data/$SHAPE-$SCALE
+RUN_OUT=bench-data/spark-bench-run-$SHAPE-$SCALE
+SPARK_OUT=bench-data/spark-bench-spark-$SHAPE-$SCALE
+WAREHOUSE=bench-data/spark-bench-warehouse-$SHAPE-$SCALE
+
+scripts/bench-data.sh "$SHAPE" "$SCALE" "$MONTH" "$BIN"
+rm -rf "$RUN_OUT" "$SPARK_OUT" "$WAREHOUSE"
+mkdir -p "$WAREHOUSE"
+
+echo "tally run on $DATA…"
+python3 scripts/measure-tree.py "$RUN_OUT.measure.json" -- \
+  "$BIN" run --data "$DATA" --out "$RUN_OUT" --db "$WAREHOUSE/tally.sqlite" --period "$PERIOD" --reproducible --quiet
+echo "Spark local[2], $PARTITIONS partitions, $WIRING wiring, on $DATA…"
+python3 scripts/measure-tree.py "$SPARK_OUT.measure.json" -- \
+  "$SPARK_PYTHON" spark/tally_spark.py --tally "$BIN" --data "$DATA" --out "$SPARK_OUT" --period "$PERIOD" \
+  --partitions "$PARTITIONS" --wiring "$WIRING" --master 'local[2]' --reproducible 2> "$SPARK_OUT.log" \
+  || { cat "$SPARK_OUT.log" >&2; exit 1; }
+grep -E 'session started|stage |merge:' "$SPARK_OUT.log" | sed 's/^tally-spark: /  /'
+
+if diff -r "$RUN_OUT" "$SPARK_OUT" > "$SPARK_OUT.diff"; then same="equal, byte for byte"; else same="DIFFERENT (see $SPARK_OUT.diff)"; fi
+
+python3 - "$RUN_OUT.measure.json" "$SPARK_OUT.measure.json" "$DATA" "$SHAPE" "$SCALE" "$PARTITIONS" "$WIRING" "$same" <<'PY'
+import json, os, sys
+run, spark = (json.load(open(p)) for p in sys.argv[1:3])
+data, shape, scale, partitions, wiring, same = sys.argv[3:]
+size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(data) for f in fs)
+print(f"\ntally bench-spark · shape {shape} · scale {scale} · {os.cpu_count()} cores · input {size / 2**20:.0f} MiB")
+print(f"{'':28} {'wall s':>8} {'CPU s':>8} {'peak MiB':>9}")
+for name, m in ((f"tally run", run), (f"Spark local[2], {partitions} parts", spark)):
+    print(f"{name:28} {m['wall']:8.2f} {m['user'] + m['sys']:8.2f} {m['peak_mib']:9.1f}")
+print(f"Spark / tally run: {spark['wall'] / run['wall']:.2f}× wall, "
+      f"{(spark['user'] + spark['sys']) / max(run['user'] + run['sys'], 1e-9):.2f}× CPU, "
+      f"{spark['peak_mib'] / max(run['peak_mib'], 1e-9):.2f}× peak memory ({wiring} wiring)")
+print(f"out folders: {same}")
+PY

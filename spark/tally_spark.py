@@ -1,0 +1,661 @@
+#!/usr/bin/env python3
+"""Runs tally on Apache Spark: Spark moves lines, tally computes.
+
+The driver holds no business rule. It asks `tally plan` for the ordered stage
+names and the first stage's input lines, then for each stage it partitions the
+stage's input lines by key, sorts each partition by key bytes, pipes every
+partition through `tally worker STAGE --plan PLAN.json`, and routes each output
+line `DEST<TAB>KEY<TAB>REST` to the later stage DEST (or to `merge`) as
+`KEY<TAB>REST`. After the last stage, every line routed to `merge` goes to one
+`tally merge --plan PLAN.json --out OUT` on the driver machine, which writes the
+out folder exactly as `tally run` would. docs/scale-out.md describes the design
+and the protocol.
+
+Locally (what `make spark` runs):
+
+    python spark/tally_spark.py --tally .build/release/tally --data sample-data \\
+        --out /tmp/out --period 2026-10 --partitions 3 --master 'local[2]' --reproducible
+
+On a cluster, spark-submit gives the master:
+
+    spark-submit spark/tally_spark.py --tally /opt/tally/bin/tally --data /shared/data ...
+
+Two wirings, with the same results:
+  transform  Spark SQL `SELECT TRANSFORM(line) USING 'tally worker …'` (default).
+  arrow      `DataFrame.mapInArrow` starting the worker from Python per partition;
+             the one that works on Spark Connect (no RDDs, no TRANSFORM there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import dataclasses
+import functools
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from typing import Iterator, Optional, Sequence
+
+#: The pseudo-stage every line bound for `tally merge` is routed to.
+MERGE = "merge"
+
+#: Prefix of every message the driver itself raises, so it can find its own
+#: message inside Spark's wrapped exceptions.
+MARK = "tally-spark:"
+
+#: Rows per Arrow batch the arrow wiring yields back to Spark.
+ARROW_BATCH_ROWS = 8192
+
+
+class JobFailed(Exception):
+    """The job failed; the message names the stage and, for a worker, the partition.
+
+    `status` is the exit status the driver ends with: `tally merge`'s own when
+    it fails (3 and 65 mean reports were written, as with `tally run`), else 1.
+    """
+
+    def __init__(self, message: str, status: int = 1):
+        super().__init__(message)
+        self.status = status
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    """One run of the pipeline: what to run it on and how to wire it."""
+
+    tally: str
+    data: str
+    out: str
+    period: str
+    partitions: int = 3
+    wiring: str = "transform"
+    timezone: Optional[str] = None
+    locale: Optional[str] = None
+    config: Optional[str] = None
+    reproducible: bool = False
+    tally_archive: Optional[str] = None
+    ship: bool = True
+    extra_env: tuple = ()
+
+
+# --------------------------------------------------------------------------
+# Environment, plan and shipping
+# --------------------------------------------------------------------------
+
+
+def worker_env(job: Job, lib_dir: Optional[str] = None) -> dict:
+    """The whole environment of every tally process (plan, workers, merge).
+
+    TRANSFORM and RDD.pipe start children with whatever the executor has (or
+    nothing at all), so the driver passes a fixed, small environment instead
+    of inheriting one. Example: `{"PATH": "/usr/local/bin:/usr/bin:/bin",
+    "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}`.
+    """
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    if lib_dir:
+        env["LD_LIBRARY_PATH"] = lib_dir
+    for item in job.extra_env:
+        name, _, value = item.partition("=")
+        env[name] = value
+    return env
+
+
+def plan_command(job: Job, tally: str) -> list:
+    """`tally plan …` with the job's options.
+
+    The plan names the out folder too: workers may write the per-couple and
+    per-challenge files there (a staging folder `tally merge` publishes), so
+    on a cluster it is on storage every executor reaches.
+    """
+    cmd = [tally, "plan", "--data", os.path.abspath(job.data), "--period", job.period,
+           "--out", os.path.abspath(job.out)]
+    for flag, value in (("--timezone", job.timezone), ("--locale", job.locale), ("--config", job.config)):
+        if value:
+            cmd += [flag, os.path.abspath(value) if flag == "--config" else value]
+    return cmd
+
+
+def read_plan(job: Job, tally: str, env: dict) -> tuple:
+    """Runs `tally plan` on the driver; returns (plan text, stage names, tasks).
+
+    Only `stages` and `tasks` are read; every other field is the workers'.
+    """
+    done = subprocess.run(plan_command(job, tally), env=env, capture_output=True)
+    if done.returncode != 0:
+        raise JobFailed(f"{MARK} tally plan exited with status {done.returncode}: "
+                        f"{done.stderr.decode('utf-8', 'replace').strip()}")
+    text = done.stdout.decode("utf-8")
+    plan = json.loads(text)
+    stages, tasks = plan.get("stages"), plan.get("tasks")
+    if (plan.get("format") != "tally-plan" or not isinstance(stages, list) or not stages
+            or not all(isinstance(s, str) and s and s.isprintable() and "\t" not in s for s in stages)
+            or len(set(stages)) != len(stages) or MERGE in stages
+            or not isinstance(tasks, list) or not all(isinstance(t, str) for t in tasks)):
+        raise JobFailed(f"{MARK} tally plan printed no usable plan (format, stages or tasks)")
+    if any("\n" in t or "\r" in t for t in tasks):
+        raise JobFailed(f"{MARK} tally plan printed a task with a line break")
+    return text, stages, tasks
+
+
+@dataclasses.dataclass(frozen=True)
+class Shipped:
+    """Where the worker binary, its libraries and the plan are on the executors.
+
+    `tally`, `plan` and `lib` are names of shipped files (under `root`, or
+    `SparkFiles.getRootDirectory()` in the arrow wiring's Python);
+    `root` is the directory TRANSFORM's shell finds them in: the driver's
+    SparkFiles directory in local mode, the executor's working directory
+    (`$PWD`, where Spark fetches added files) on a cluster. When nothing is
+    shipped (a container image holding tally), the paths are used as given.
+    """
+
+    tally: str
+    plan: str
+    lib: Optional[str]
+    shipped: bool
+    root: str
+
+    def path(self, name: str, root: Optional[str] = None) -> str:
+        return os.path.join(root or self.root, name) if self.shipped else name
+
+
+_added: set = set()
+
+
+def _content_name(path: str, prefix: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return f"{prefix}-{digest.hexdigest()[:16]}{''.join(_suffixes(path))}"
+
+
+def _suffixes(path: str) -> list:
+    name = os.path.basename(path)
+    for ext in (".tar.gz", ".tgz", ".zip", ".tar", ".json"):
+        if name.endswith(ext):
+            return [ext]
+    return []
+
+
+def is_connect(spark) -> bool:
+    """Whether `spark` is a Spark Connect session (no SparkContext, no RDDs)."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+def ship(spark, job: Job, plan_path: str) -> Shipped:
+    """Sends the plan and the binary (or an archive of it) to every executor.
+
+    A classic session ships with `sparkContext.addFile`/`addArchive`; a Spark
+    Connect session with `addArtifacts` (found with `SparkFiles.get` in the
+    arrow wiring's Python). Files go under content-addressed names, so one
+    session can run several plans or binaries.
+    """
+    from pyspark import SparkFiles
+
+    if is_connect(spark):
+        if job.wiring != "arrow":
+            raise JobFailed(f"{MARK} Spark Connect has no SparkContext to ship files for TRANSFORM's script: "
+                            f"use --wiring arrow")
+        root = ""
+    else:
+        root = SparkFiles.getRootDirectory() if spark.sparkContext.master.startswith("local") else "$PWD"
+    plan_name = _add(spark, plan_path, "tally-plan")
+    if not job.ship:
+        return Shipped(tally=os.path.abspath(job.tally) if os.sep in job.tally else job.tally,
+                       plan=plan_name, lib=None, shipped=False, root=root)
+    if job.tally_archive:
+        archive = _add(spark, job.tally_archive, "tally-archive", archive=True)
+        return Shipped(tally=os.path.join(archive, "bin", "tally"), plan=plan_name,
+                       lib=os.path.join(archive, "lib"), shipped=True, root=root)
+    return Shipped(tally=_add(spark, job.tally, "tally"), plan=plan_name, lib=None, shipped=True, root=root)
+
+
+def _add(spark, path: str, prefix: str, archive: bool = False, pyfile: bool = False) -> str:
+    """Ships a copy of `path` once per session; returns its name on the executors.
+
+    The copies live as long as this process: Spark serves added files from
+    the driver's path whenever an executor (a new one too) fetches them.
+    """
+    name = os.path.basename(path) if pyfile else _content_name(path, prefix)
+    session_key = spark.session_id if is_connect(spark) else spark.sparkContext.applicationId
+    if (session_key, name) not in _added:
+        copy = os.path.join(_shipping_dir(), name)
+        shutil.copy2(path, copy)
+        if is_connect(spark):
+            spark.addArtifacts(copy, pyfile=pyfile, archive=archive, file=not (archive or pyfile))
+        elif pyfile:
+            spark.sparkContext.addPyFile(copy)
+        else:
+            (spark.sparkContext.addArchive if archive else spark.sparkContext.addFile)(copy)
+        _added.add((session_key, name))
+    return name
+
+
+@functools.lru_cache(maxsize=None)
+def _shipping_dir() -> str:
+    path = tempfile.mkdtemp(prefix="tally-spark-ship-")
+    atexit.register(shutil.rmtree, path, True)
+    return path
+
+
+# --------------------------------------------------------------------------
+# Partitioning and the two wirings
+# --------------------------------------------------------------------------
+
+
+def partitioned(lines_df, partitions: int):
+    """Hash-partitions lines by key and sorts each partition by key bytes.
+
+    The key is the line up to its first TAB (the whole line when it has none).
+    Casting to binary makes the order bytewise whatever the session collation.
+    """
+    from pyspark.sql import functions as F
+
+    key = F.substring_index(F.col("line"), "\t", 1)
+    return (lines_df.withColumn("key", key)
+            .repartition(partitions, F.col("key"))
+            .sortWithinPartitions(F.col("key").cast("binary"))
+            .select("line"))
+
+
+#: The DEST of the one line TRANSFORM's script prints when the worker fails:
+#: `\x01exit<TAB>STATUS<TAB>STDERR`, so the failure is reported with the
+#: partition it happened in (a control byte no stage name may hold).
+FAILED = "\x01exit"
+
+
+def _transform_script(stage: str, shipped: Shipped, env: dict) -> str:
+    """The bash script TRANSFORM runs per partition.
+
+    The worker gets exactly `env`. When it exits non-zero, the script drains
+    its stdin and prints one `FAILED` line carrying the status and the end of
+    the worker's stderr, which `validated` turns into an error naming the
+    stage and the partition (Spark's own error for a non-zero exit names
+    neither). The worker's stderr also goes to the executor's log.
+    """
+    root = shipped.root
+    quoted_root = '"$PWD"' if root == "$PWD" else shlex.quote(root)
+
+    def at(name: str) -> str:
+        if not shipped.shipped:
+            return shlex.quote(name)
+        return f"{quoted_root}/{shlex.quote(name)}"
+
+    assignments = [shlex.quote(f"{k}={v}") for k, v in sorted(env.items()) if k != "LD_LIBRARY_PATH"]
+    if shipped.lib:
+        assignments.append(f"LD_LIBRARY_PATH={at(shipped.lib)}")
+    plan = f"{quoted_root}/{shlex.quote(shipped.plan)}"
+    worker = f"env -i {' '.join(assignments)} {at(shipped.tally)} worker {shlex.quote(stage)} --plan {plan}"
+    return ('err=$(mktemp "${TMPDIR:-/tmp}/tally-worker.XXXXXX") || exit 70; '
+            + worker + ' 2>"$err"; rc=$?; cat "$err" >&2; '
+            + 'if [ $rc -ne 0 ]; then cat >/dev/null; printf \'\\001exit\\t%d\\t\' "$rc"; '
+            + 'tail -c 4000 "$err" | tr \'\\t\\n\\r\' \'   \'; printf \'\\n\'; fi; rm -f "$err"; exit 0')
+
+
+def _sql_string(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def run_transform(spark, lines_df, stage: str, shipped: Shipped, env: dict, view: str):
+    """Pipes each partition through the worker with Spark SQL TRANSFORM.
+
+    Both row formats use LF as the field delimiter: an input line is written
+    as it is, and an output line comes back as one column, whole, whatever
+    TABs or `\\N` it holds (the default format would split it on TABs).
+    """
+    lines_df.createOrReplaceTempView(view)
+    fmt = "ROW FORMAT DELIMITED FIELDS TERMINATED BY '\\n' LINES TERMINATED BY '\\n'"
+    script = _sql_string(_transform_script(stage, shipped, env))
+    return spark.sql(f"SELECT TRANSFORM(line) {fmt} USING {script} AS (out STRING) {fmt} FROM {view}")
+
+
+def validated(out_df, stage: str, allowed: Sequence[str]):
+    """Splits worker output into (dest, line), failing the job on garbage.
+
+    A line without a TAB, or whose DEST is neither a later stage nor `merge`,
+    raises an error naming the stage and the partition, and so does the
+    `FAILED` line of a worker that exited non-zero.
+    """
+    from pyspark.sql import functions as F
+
+    out = F.col("out")
+    tab = F.instr(out, "\t")
+    dest = F.substring_index(out, "\t", 1)
+    where = F.concat(F.lit(f"{MARK} stage '{stage}', partition "), F.spark_partition_id().cast("string"))
+    shown = F.substring(F.coalesce(out, F.lit("\\N")), 1, 200)
+    failed = F.split(out, "\t", 3)
+    checked = (F.when(dest == FAILED,
+                      F.raise_error(F.concat(where, F.lit(": the worker exited with status "), failed[1],
+                                             F.lit(": "), F.trim(failed[2]))))
+               .when(out.isNull() | (tab == 0),
+                      F.raise_error(F.concat(where, F.lit(": the worker printed a line without a TAB: "), shown)))
+               .when(~dest.isin(list(allowed)),
+                     F.raise_error(F.concat(where, F.lit(": the worker routed a line to '"), dest,
+                                            F.lit(f"', which is not one of {', '.join(allowed)}: "), shown)))
+               .otherwise(dest))
+    return out_df.select(checked.alias("dest"), F.expr("substr(out, instr(out, '\t') + 1)").alias("line"))
+
+
+def arrow_worker(stage: str, allowed: Sequence[str], shipped: Shipped, env: dict):
+    """The mapInArrow function: one worker process per non-empty partition.
+
+    The partition's lines are spooled to a local file, the worker reads it on
+    stdin, and its stdout is checked and turned into (dest, line) batches.
+    An empty partition starts no worker, as TRANSFORM does.
+    """
+    allowed_set = frozenset(allowed)
+
+    def run(batches: Iterator) -> Iterator:
+        import pyarrow as pa
+        from pyspark import SparkFiles, TaskContext
+
+        partition = TaskContext.get().partitionId()
+        where = f"{MARK} stage '{stage}', partition {partition}"
+        root = SparkFiles.getRootDirectory()
+        with tempfile.TemporaryFile() as stdin, tempfile.TemporaryFile() as stderr:
+            count = 0
+            for batch in batches:
+                lines = batch.column(0).to_pylist()
+                if lines:
+                    stdin.write(("\n".join(lines) + "\n").encode("utf-8"))
+                    count += len(lines)
+            if count == 0:
+                return
+            stdin.seek(0)
+            proc_env = dict(env)
+            if shipped.lib:
+                proc_env["LD_LIBRARY_PATH"] = shipped.path(shipped.lib, root)
+            cmd = [shipped.path(shipped.tally, root), "worker", stage,
+                   "--plan", os.path.join(root, shipped.plan)]
+            proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr, env=proc_env)
+            dests, outs = [], []
+            try:
+                for raw in proc.stdout:
+                    line = raw[:-1] if raw.endswith(b"\n") else raw
+                    try:
+                        text = line.decode("utf-8")
+                    except UnicodeDecodeError:
+                        raise JobFailed(f"{where}: the worker printed a line that is not UTF-8: {line[:200]!r}")
+                    dest, tab, rest = text.partition("\t")
+                    if not tab:
+                        raise JobFailed(f"{where}: the worker printed a line without a TAB: {text[:200]}")
+                    if dest not in allowed_set:
+                        raise JobFailed(f"{where}: the worker routed a line to '{dest}', which is not one of "
+                                        f"{', '.join(allowed)}: {text[:200]}")
+                    dests.append(dest)
+                    outs.append(rest)
+                    if len(outs) >= ARROW_BATCH_ROWS:
+                        yield pa.RecordBatch.from_arrays([pa.array(dests, pa.string()), pa.array(outs, pa.string())],
+                                                         names=["dest", "line"])
+                        dests, outs = [], []
+                status = proc.wait()
+            except BaseException:
+                # A check failed, or Spark stopped reading (a cancelled task): the worker goes too.
+                proc.kill()
+                proc.wait()
+                raise
+            finally:
+                proc.stdout.close()
+            if status != 0:
+                stderr.seek(0)
+                reason = stderr.read()[-4096:].decode("utf-8", "replace").strip()
+                raise JobFailed(f"{where}: the worker exited with status {status}: {reason}")
+            if outs:
+                yield pa.RecordBatch.from_arrays([pa.array(dests, pa.string()), pa.array(outs, pa.string())],
+                                                 names=["dest", "line"])
+
+    return run
+
+
+# --------------------------------------------------------------------------
+# Failures
+# --------------------------------------------------------------------------
+
+_LOST_TASK = re.compile(r"Lost task (\d+)\.\d+ in stage")
+_EXITED = re.compile(r"Subprocess exited with status (-?\d+)\. Error: (.*?)(?:\n\s+at |\Z)", re.S)
+_OWN = re.compile(re.escape(MARK) + r"[^\n]*")
+
+
+def explain(error: BaseException, stage: str) -> str:
+    """Turns a Spark failure of one stage into one message naming the partition.
+
+    The driver's own checks carry their message (stage and partition in it);
+    a TRANSFORM worker's non-zero exit is reported by Spark as a lost task,
+    whose index is the partition number of the stage's shuffle.
+    """
+    text = str(error)
+    own = _OWN.search(text)
+    if own:
+        return own.group(0).strip()
+    exited = _EXITED.search(text)
+    if exited:
+        task = _LOST_TASK.search(text)
+        partition = task.group(1) if task else "?"
+        reason = exited.group(2).strip().rstrip(".").strip()
+        return (f"{MARK} stage '{stage}', partition {partition}: the worker exited with status "
+                f"{exited.group(1)}{': ' + reason if reason else ''}")
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("at ")]
+    cause = next((line for line in lines if "Exception:" in line or "Error:" in line), lines[0] if lines else "")
+    return f"{MARK} stage '{stage}' failed: {cause or type(error).__name__}"
+
+
+# --------------------------------------------------------------------------
+# The job
+# --------------------------------------------------------------------------
+
+
+def session(master: Optional[str] = None, shuffle_partitions: int = 8, remote: Optional[str] = None):
+    """A Spark session with the settings tally's driver relies on.
+
+    Local masters bind to 127.0.0.1 (Spark otherwise picks a non-loopback
+    address), the UI is off, adaptive execution is off (so a stage has exactly
+    the partitions asked for), and a worker lingering after closing its stdout
+    is waited for before its exit status is read. With `remote` (a Spark
+    Connect URL, `sc://host:15002`, or `local[2]` for a local Connect server)
+    the session is a Spark Connect one, where only the arrow wiring runs.
+    """
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    builder_master = master
+    if (master or remote or "").startswith("local"):
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    from pyspark.sql import SparkSession
+
+    builder = (SparkSession.builder.appName("tally")
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.adaptive.enabled", "false")
+               .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
+               .config("spark.sql.scriptTransformation.exitTimeoutInSeconds", "3600")
+               .config("spark.sql.warehouse.dir", os.path.join(tempfile.gettempdir(), "tally-spark-warehouse")))
+    if remote:
+        builder = builder.remote(remote)
+    elif builder_master:
+        builder = builder.master(builder_master)
+    if (builder_master or remote or "").startswith("local"):
+        # Local runs are short: the JIT's quick tier and the serial collector
+        # start faster and spend less CPU than the server defaults.
+        builder = (builder.config("spark.driver.bindAddress", "127.0.0.1")
+                   .config("spark.driver.host", "127.0.0.1")
+                   .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"))
+    with warnings.catch_warnings():
+        # A Connect client also tries to set the static options the local
+        # server already started with, and warns that it cannot.
+        warnings.filterwarnings("ignore", message="Failed to set spark", category=UserWarning)
+        spark = builder.getOrCreate()
+    if not is_connect(spark):
+        spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def run_job(spark, job: Job, log=None) -> dict:
+    """Runs the whole pipeline once; returns per-stage line counts and seconds.
+
+    Raises JobFailed naming the stage (and the partition, for a worker) on any
+    failure; the out folder is written by `tally merge` only when every stage
+    succeeded.
+    """
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    if job.wiring not in ("transform", "arrow"):
+        raise ValueError(f"unknown wiring {job.wiring!r}")
+    log = log or (lambda message: None)
+    # Stages repartition by key to job.partitions themselves; the only other
+    # shuffle is the per-DEST count, for which one partition is plenty.
+    spark.conf.set("spark.sql.shuffle.partitions", "1")
+    scratch = tempfile.mkdtemp(prefix="tally-spark-")
+    cached = []
+    try:
+        _ship_module(spark)
+        env = worker_env(job)
+        plan_text, stages, tasks = read_plan(job, job.tally, env)
+        plan_path = os.path.join(scratch, "plan.json")
+        with open(plan_path, "w", encoding="utf-8") as f:
+            f.write(plan_text)
+        shipped = ship(spark, job, plan_path)
+        inputs = {name: [] for name in stages}
+        inputs[stages[0]].append(spark.createDataFrame([(t,) for t in tasks], "line string"))
+        merged = []
+        report = {"stages": []}
+        for index, stage in enumerate(stages):
+            started = time.monotonic()
+            allowed = list(stages[index + 1:]) + [MERGE]
+            stage_input = partitioned(functools.reduce(lambda a, b: a.unionByName(b), inputs[stage]),
+                                      job.partitions)
+            if job.wiring == "transform":
+                view = f"tally_{stage_id(stage)}_{os.getpid()}_{len(cached)}"
+                out = validated(run_transform(spark, stage_input, stage, shipped, env, view), stage, allowed)
+            else:
+                out = stage_input.mapInArrow(arrow_worker(stage, allowed, shipped, env), "dest string, line string")
+            out = out.persist(StorageLevel.MEMORY_AND_DISK)
+            cached.append(out)
+            try:
+                counts = {row["dest"]: row["n"] for row in out.groupBy("dest").agg(F.count("*").alias("n")).collect()}
+            except Exception as error:  # Spark wraps worker failures in several exception types
+                raise JobFailed(explain(error, stage)) from None
+            for later in stages[index + 1:]:
+                inputs[later].append(out.where(F.col("dest") == later).select("line"))
+            merged.append(out.where(F.col("dest") == MERGE).select("line"))
+            seconds = time.monotonic() - started
+            report["stages"].append({"stage": stage, "out": counts, "seconds": seconds})
+            log(f"stage {stage}: {sum(counts.values())} lines out {dict(sorted(counts.items()))} in {seconds:.2f} s")
+        started = time.monotonic()
+        # toLocalIterator runs one job per partition and holds one partition
+        # (two, prefetching the next) at a time on the driver: as many
+        # partitions as the stages had.
+        merge_lines = functools.reduce(lambda a, b: a.unionByName(b), merged).coalesce(job.partitions)
+        merge(job, merge_lines, plan_path, env)
+        report["merge_seconds"] = time.monotonic() - started
+        log(f"merge: {report['merge_seconds']:.2f} s")
+        return report
+    finally:
+        for df in cached:
+            df.unpersist()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def stage_id(stage: str) -> str:
+    """A SQL-identifier-safe form of a stage name."""
+    return re.sub(r"[^A-Za-z0-9_]", "_", stage) + "_" + hashlib.sha256(stage.encode()).hexdigest()[:6]
+
+
+def merge(job: Job, lines_df, plan_path: str, env: dict) -> None:
+    """Streams every line routed to `merge` into one `tally merge` on the driver."""
+    cmd = [job.tally, "merge", "--plan", plan_path, "--out", os.path.abspath(job.out)]
+    if job.reproducible:
+        cmd.append("--reproducible")
+    with tempfile.TemporaryFile() as stderr:
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=stderr, env=env)
+        try:
+            for row in lines_df.toLocalIterator(prefetchPartitions=True):
+                proc.stdin.write(row["line"].encode("utf-8") + b"\n")
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        status = proc.wait()
+        if status != 0:
+            stderr.seek(0)
+            reason = stderr.read()[-4096:].decode("utf-8", "replace").strip()
+            raise JobFailed(f"{MARK} tally merge exited with status {status}: {reason}", status)
+
+
+def _ship_module(spark) -> None:
+    """Makes this file importable by executors' Python (the arrow wiring's function lives here).
+
+    Run as a script, the function travels by value and needs nothing shipped.
+    """
+    if __name__ != "__main__":
+        _add(spark, os.path.abspath(__file__), "", pyfile=True)
+
+
+# --------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="tally_spark.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("--tally", default="tally", help="the tally binary (shipped to executors unless --no-ship)")
+    p.add_argument("--tally-archive", help="a .tar.gz holding bin/tally and lib/ (its shared libraries), "
+                                           "shipped with addArchive instead of the bare binary")
+    p.add_argument("--no-ship", action="store_true",
+                   help="ship nothing: --tally is a path that exists on every executor (a container image)")
+    p.add_argument("--data", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--period", required=True)
+    p.add_argument("--timezone")
+    p.add_argument("--locale")
+    p.add_argument("--config")
+    p.add_argument("--partitions", default="3",
+                   help="shuffle partitions; a comma list (1,3,7) runs once per count in one session, "
+                        "writing OUT/p<N>")
+    p.add_argument("--wiring", choices=("transform", "arrow"), default="transform")
+    p.add_argument("--master", help="the Spark master (spark-submit gives it on a cluster)")
+    p.add_argument("--remote", help="a Spark Connect URL (sc://host:port; local[N] starts a local server): "
+                                    "needs --wiring arrow")
+    p.add_argument("--reproducible", action="store_true")
+    p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                   help="one more variable for every tally process (repeatable)")
+    return p.parse_args(argv)
+
+
+def main(argv: Sequence[str]) -> int:
+    args = parse(argv)
+    counts = [int(n) for n in args.partitions.split(",")]
+    if any(n < 1 for n in counts):
+        print(f"{MARK} --partitions must be positive", file=sys.stderr)
+        return 2
+    log = functools.partial(print, MARK, file=sys.stderr)
+    started = time.monotonic()
+    spark = session(args.master, shuffle_partitions=max(counts), remote=args.remote)
+    log(f"session started in {time.monotonic() - started:.2f} s")
+    try:
+        for n in counts:
+            out = args.out if len(counts) == 1 else os.path.join(args.out, f"p{n}")
+            job = Job(tally=args.tally, data=args.data, out=out, period=args.period, partitions=n,
+                      wiring=args.wiring, timezone=args.timezone, locale=args.locale, config=args.config,
+                      reproducible=args.reproducible, tally_archive=args.tally_archive, ship=not args.no_ship,
+                      extra_env=tuple(args.env))
+            started = time.monotonic()
+            run_job(spark, job, log)
+            log(f"{n} partition(s), {args.wiring}: {out} written in {time.monotonic() - started:.2f} s")
+    except JobFailed as failure:
+        print(failure, file=sys.stderr)
+        return failure.status
+    finally:
+        spark.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
