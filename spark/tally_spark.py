@@ -125,9 +125,12 @@ def plan_command(job: Job, tally: str) -> list:
 
 
 def read_plan(job: Job, tally: str, env: dict) -> tuple:
-    """Runs `tally plan` on the driver; returns (plan text, stage names, tasks).
+    """Runs `tally plan` on the driver; returns (plan text, waves, tasks).
 
-    Only `stages` and `tasks` are read; every other field is the workers'.
+    Only `stages`, `waves` and `tasks` are read; every other field is the
+    workers'. A wave is a list of stages that take input only from earlier
+    waves: one pass of the engine runs them all (`tally worker a,b,c`). A
+    plan without `waves` runs one stage per pass.
     """
     done = subprocess.run(plan_command(job, tally), env=env, capture_output=True)
     if done.returncode != 0:
@@ -143,7 +146,11 @@ def read_plan(job: Job, tally: str, env: dict) -> tuple:
         raise JobFailed(f"{MARK} tally plan printed no usable plan (format, stages or tasks)")
     if any("\n" in t or "\r" in t for t in tasks):
         raise JobFailed(f"{MARK} tally plan printed a task with a line break")
-    return text, stages, tasks
+    waves = plan.get("waves") or [[stage] for stage in stages]
+    if (not isinstance(waves, list) or not all(isinstance(w, list) and w for w in waves)
+            or [s for w in waves for s in w] != stages):
+        raise JobFailed(f"{MARK} tally plan printed waves that are not its stages in order")
+    return text, waves, tasks
 
 
 @dataclasses.dataclass(frozen=True)
@@ -518,7 +525,8 @@ def run_job(spark, job: Job, log=None) -> dict:
     try:
         _ship_module(spark)
         env = worker_env(job)
-        plan_text, stages, tasks = read_plan(job, job.tally, env)
+        plan_text, waves, tasks = read_plan(job, job.tally, env)
+        stages = [stage for wave in waves for stage in wave]
         plan_path = os.path.join(scratch, "plan.json")
         with open(plan_path, "w", encoding="utf-8") as f:
             f.write(plan_text)
@@ -527,11 +535,15 @@ def run_job(spark, job: Job, log=None) -> dict:
         inputs[stages[0]].append(spark.createDataFrame([(t,) for t in tasks], "line string"))
         merged = []
         report = {"stages": []}
-        for index, stage in enumerate(stages):
+        for index, wave in enumerate(waves):
             started = time.monotonic()
-            allowed = list(stages[index + 1:]) + [MERGE]
-            stage_input = partitioned(functools.reduce(lambda a, b: a.unionByName(b), inputs[stage]),
-                                      job.partitions)
+            stage = ",".join(wave)
+            later_stages = [later for w in waves[index + 1:] for later in w]
+            allowed = later_stages + [MERGE]
+            wave_inputs = [df for name in wave for df in inputs[name]]
+            if not wave_inputs:
+                continue
+            stage_input = partitioned(functools.reduce(lambda a, b: a.unionByName(b), wave_inputs), job.partitions)
             if job.wiring == "transform":
                 view = f"tally_{stage_id(stage)}_{os.getpid()}_{len(cached)}"
                 out = validated(run_transform(spark, stage_input, stage, shipped, env, view), stage, allowed)
@@ -543,8 +555,9 @@ def run_job(spark, job: Job, log=None) -> dict:
                 counts = {row["dest"]: row["n"] for row in out.groupBy("dest").agg(F.count("*").alias("n")).collect()}
             except Exception as error:  # Spark wraps worker failures in several exception types
                 raise JobFailed(explain(error, stage)) from None
-            for later in stages[index + 1:]:
-                inputs[later].append(out.where(F.col("dest") == later).select("line"))
+            for later in later_stages:
+                if counts.get(later):
+                    inputs[later].append(out.where(F.col("dest") == later).select("line"))
             merged.append(out.where(F.col("dest") == MERGE).select("line"))
             seconds = time.monotonic() - started
             report["stages"].append({"stage": stage, "out": counts, "seconds": seconds})

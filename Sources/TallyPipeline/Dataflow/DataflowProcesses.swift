@@ -25,6 +25,9 @@ public enum DataflowProcesses {
         public var version = 1
         /// The stages a worker runs, in order (the merge is not one).
         public var stages: [String]
+        /// The stages by wave: each wave's stages take input only from earlier
+        /// waves, so one worker may run a whole wave (`tally worker a,b,c`).
+        public var waves: [[String]]
         /// The first stage's input lines (one task per input file).
         public var tasks: [String]
         /// The data folder, absolute: every process reads the inputs from there (shared storage on a cluster).
@@ -57,68 +60,85 @@ public enum DataflowProcesses {
         }
         let out = out.standardizedFileURL
         try? FileManager.default.removeItem(at: out.appendingPathComponent(FlowPlan.stagingFolder))
-        return Plan(stages: FlowStageName.allCases.filter { $0 != .merge }.map(\.rawValue), tasks: tasks, data: data.path,
+        return Plan(stages: FlowStageName.allCases.filter { $0 != .merge }.map(\.rawValue),
+                    waves: FlowStageName.waves.map { $0.map(\.rawValue) }, tasks: tasks, data: data.path,
                     period: period.description, config: request.resolvedConfigURL?.path, timezone: timezone,
                     asOf: asOf?.description, files: flow.files.map(\.relativePath), out: out.path)
     }
 
     /// Runs stage `stage` on the key-sorted lines of `input`, writing its
-    /// output lines (`stage<TAB>key<TAB>record`) to `output`.
+    /// output lines (`stage<TAB>key<TAB>record`) to `output`. `stage` may
+    /// name several stages of one wave, comma-separated (`couples,groups`):
+    /// each record then goes to the one of them that takes its kind, and the
+    /// records of a key are run stage by stage.
     public static func worker(stage name: String, plan: Plan, input: FileHandle, output: FileHandle) throws {
-        guard let stage = FlowStageName(rawValue: name), stage != .merge else {
-            throw DataflowError("'\(name)' is not a stage (the stages: \(plan.stages.joined(separator: ", ")))")
+        var stages: [FlowStageName] = []
+        for part in name.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let stage = FlowStageName(rawValue: String(part)), stage != .merge else {
+                throw DataflowError("'\(part)' is not a stage (the stages: \(plan.stages.joined(separator: ", ")))")
+            }
+            stages.append(stage)
+        }
+        guard Set(stages.map(\.wave)).count == 1, Set(stages).count == stages.count else {
+            throw DataflowError("\(name) are not stages of one wave (the waves: \(plan.waves.map { $0.joined(separator: ",") }.joined(separator: " then ")))")
         }
         let flow = try flowPlan(plan)
-        let worker = try FlowWorker(stage: stage, plan: flow)
+        let workers = try stages.map { try FlowWorker(stage: $0, plan: flow) }
+        let wave = stages[0].wave
         var out = WireWriter(reservingCapacity: 1 << 20)
-        // The group being read: its key as on the lines (escaped: the bytes the engine sorted), and as a key.
-        var current: (field: [UInt8], key: [UInt8], records: [FlowRecord], line: Int)?
         var failure: Error?
+        func emit(_ dest: FlowStageName, _ key: [UInt8], _ record: FlowRecord) {
+            if dest.wave <= wave { failure = DataflowError("\(name) routed a record to \(dest), which is not in a later wave") }
+            FlowLines.append(stage: dest, key: key, record, to: &out)
+        }
         func flush(force: Bool) throws {
             if force || out.bytes.count >= 1 << 20 {
                 try output.write(contentsOf: out.bytes)
                 out.bytes.removeAll(keepingCapacity: true)
             }
         }
+        // The group being read: its key as on the lines (escaped: the bytes the engine sorted),
+        // as a key, and its records by the stage (index in `stages`) that takes them.
+        var current: (field: [UInt8], key: [UInt8], records: [[FlowRecord]], line: Int)?
         func runGroup() throws {
             guard let group = current else { return }
-            do {
-                try worker.run(key: group.key, group.records) { dest, key, record in
-                    if dest <= stage { failure = DataflowError("stage \(stage) routed a record back to \(dest)") }
-                    FlowLines.append(stage: dest, key: key, record, to: &out)
+            for (i, records) in group.records.enumerated() where !records.isEmpty {
+                do {
+                    try workers[i].run(key: group.key, records, emit: emit)
+                } catch {
+                    throw DataflowError("\(stages[i]), key '\(String(decoding: group.key.prefix(80), as: UTF8.self))' (line \(group.line)): \(error)")
                 }
-            } catch {
-                throw DataflowError("key '\(String(decoding: group.key.prefix(80), as: UTF8.self))' (line \(group.line)): \(error)")
+                if let failure { throw failure }
             }
-            if let failure { throw failure }
             try flush(force: false)
         }
         try FlowLines.forEachLine(of: input) { line, number in
             let (key, record) = try FlowLines.read(line, number: number)
-            guard record.stages.contains(stage) else {
-                throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of \(stage)")
+            guard let index = stages.firstIndex(where: record.stages.contains) else {
+                throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of \(name)")
             }
             let field = FlowLines.keyField(line)
             if let c = current, c.field.elementsEqual(field) {
-                current!.records.append(record)
+                current!.records[index].append(record)
                 return
             }
             if let c = current, !c.field.lexicographicallyPrecedes(field) {
                 throw DataflowError("line \(number): the input is not sorted by key (bytes): '\(String(decoding: field.prefix(80), as: UTF8.self))' comes after '\(String(decoding: c.field.prefix(80), as: UTF8.self))'")
             }
             try runGroup()
-            current = (Array(field), key, [record], number)
+            var records = [[FlowRecord]](repeating: [], count: stages.count)
+            records[index].append(record)
+            current = (Array(field), key, records, number)
         }
         try runGroup()
-        do {
-            try worker.finish { dest, key, record in
-                if dest <= stage { failure = DataflowError("stage \(stage) routed a record back to \(dest)") }
-                FlowLines.append(stage: dest, key: key, record, to: &out)
+        for (i, worker) in workers.enumerated() {
+            do {
+                try worker.finish(emit: emit)
+            } catch {
+                throw DataflowError("\(stages[i]), the partition's end: \(error)")
             }
-        } catch {
-            throw DataflowError("the partition's end: \(error)")
+            if let failure { throw failure }
         }
-        if let failure { throw failure }
         try flush(force: true)
     }
 
