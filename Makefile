@@ -19,10 +19,15 @@ run: release
 	rm -f $(DB) $(DB)-wal $(DB)-shm $(DB)-journal $(DB).lock $(OUT)/tally.sqlite $(OUT)/tally.sqlite-wal $(OUT)/tally.sqlite-shm $(OUT)/tally.sqlite.lock
 	$(RELEASE_BIN) run --data $(DATA) --out $(OUT) --period $(PERIOD) --reproducible --db $(DB)
 
-## make test: every test, including the golden end-to-end test on sample-data/.
-test: deps
+## make test: every test, including the golden end-to-end test on sample-data/,
+## then the scale-out path (scripts/spark-test.sh): sample-data/ through tally
+## plan, worker and merge chained with sort, and through Apache Spark in
+## local[2] with 1, 3 and 7 partitions, each compared byte for byte with
+## `tally run --reproducible` (Java and the pinned pyspark installed when missing).
+test: deps spark-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	SPARK_PYTHON=$(SPARK_PYTHON) scripts/spark-test.sh .build/debug/tally
 
 ## Installs the Debian packages tally builds against, when any is missing.
 deps:
