@@ -77,23 +77,8 @@ final class KPIMerge {
         return a.connectedAt < b.connectedAt
     }
 
-    /// The App Store event counts of `period`'s days, summed per day, app,
-    /// subscription, Apple event and contract event, in that order (text
-    /// compared as bytes), as the KPIs report them.
+    /// The App Store event counts as the KPIs list them (``AppStoreDailyCounts``).
     static func daily(_ counts: [AppStoreEventCount], _ period: YearMonth) -> [AppStoreEventCountRow] {
-        var sums: [[UInt8]: AppStoreEventCountRow] = [:]
-        for c in counts where c.date >= period.firstDay && c.date <= period.lastDay {
-            let key = KPIKeys.exact(c.date.description, c.app, c.subscription, c.appleEvent, c.event.rawValue)
-            sums[key, default: AppStoreEventCountRow(date: c.date, app: c.app, subscription: c.subscription,
-                                                     appleEvent: c.appleEvent, event: c.event.rawValue, quantity: 0)].quantity += c.quantity
-        }
-        return sums.values.sorted { a, b in
-            if a.date != b.date { return a.date < b.date }
-            for (x, y) in [(a.app, b.app), (a.subscription, b.subscription), (a.appleEvent, b.appleEvent), (a.event, b.event)]
-            where !x.utf8.elementsEqual(y.utf8) {
-                return ByteOrder.precedes(x, y)
-            }
-            return false
-        }
+        AppStoreDailyCounts.rows(counts.lazy.map(KPIStage.row), period: period)
     }
 }
