@@ -103,13 +103,13 @@ extension WarehouseReader {
         }
     }
 
-    /// App Store Connect daily event counts of days `first...last`, summed per
-    /// day, app, subscription and Apple event.
+    /// The rows of App Store Connect Subscription Event reports of days
+    /// `first...last`, as stored, in no particular order (the KPIs sum and
+    /// order them: `AppStoreDailyCounts` in TallyCore).
     public func appStoreEventCounts(first: LocalDate, last: LocalDate) throws -> [AppStoreEventCount] {
         try Row.fetchAll(db, sql: """
-            SELECT date, app, subscription, apple_event, event, sum(quantity) FROM appstore_event_count
+            SELECT date, app, subscription, apple_event, event, quantity FROM appstore_event_count
             WHERE date >= ? AND date <= ?
-            GROUP BY date, app, subscription, apple_event, event ORDER BY date, app, subscription, apple_event
             """, arguments: [first.description, last.description]).compactMap { row in
             guard let date = LocalDate.parse(row[0] as String), let kind = SubscriptionEventKind(contract: row[4]) else { return nil }
             return AppStoreEventCount(date: date, app: row[1], subscription: row[2], appleEvent: row[3], event: kind, quantity: row[5])

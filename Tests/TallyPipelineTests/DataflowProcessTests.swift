@@ -3,8 +3,9 @@ import Testing
 @testable import TallyPipeline
 
 /// `tally plan`, `tally worker` and `tally merge` as separate processes,
-/// chained with no engine: each stage's lines sorted by key (bytes), fed
-/// to a worker, its output routed by the stage each line names. The reports
+/// chained with no engine: each wave's lines sorted by key (bytes), fed to
+/// one worker running the wave's stages, its output routed by the stage
+/// each line names. The reports
 /// rejects.csv and run.json equal the committed golden reports of `tally
 /// run --reproducible` byte for byte; a
 /// worker given lines it cannot use fails, naming the stage and the line.
@@ -48,15 +49,18 @@ struct DataflowProcessTests {
         try planned.out.write(to: plan)
         let parsed = try JSONDecoder().decode(DataflowProcesses.Plan.self, from: planned.out)
         var routed: [String: [Data]] = ["decode": parsed.tasks.map { Data($0.utf8) }]
-        for stage in parsed.stages {
-            // Sorted by the key field's bytes, as an engine sorts a partition (a single partition here).
-            let input = (routed.removeValue(forKey: stage) ?? []).sorted { Self.key($0).lexicographicallyPrecedes(Self.key($1)) }
-            let ran = try Self.tally(["worker", stage, "--plan", plan.path],
+        // One worker per wave (as the Spark driver runs them), its stages' lines sorted by the key field's
+        // bytes, as an engine sorts a partition (a single partition here).
+        for (index, wave) in parsed.waves.enumerated() {
+            let input = wave.flatMap { routed.removeValue(forKey: $0) ?? [] }
+                .sorted { Self.key($0).lexicographicallyPrecedes(Self.key($1)) }
+            let ran = try Self.tally(["worker", wave.joined(separator: ","), "--plan", plan.path],
                                      input: Data(input.joined(separator: Data([10])) + (input.isEmpty ? Data() : Data([10]))), in: work)
-            #expect(ran.code == 0, "\(stage): \(ran.err)")
+            #expect(ran.code == 0, "\(wave): \(ran.err)")
+            let later = Set(parsed.waves[(index + 1)...].joined())
             for line in Self.lines(ran.out) {
                 let dest = String(decoding: Self.key(line), as: UTF8.self)
-                #expect(dest == "merge" || parsed.stages.firstIndex(of: dest).map { $0 > parsed.stages.firstIndex(of: stage)! } == true)
+                #expect(dest == "merge" || later.contains(dest), "\(wave) routed a line to \(dest)")
                 routed[dest, default: []].append(line.dropFirst(dest.utf8.count + 1))
             }
         }
@@ -101,6 +105,10 @@ struct DataflowProcessTests {
         let wrongKind = try Self.tally(["worker", "rows", "--plan", plan.path], input: Data("k\tflow.v1\tnonsense\t1\n".utf8), in: work)
         #expect(wrongKind.code == 1)
         #expect(wrongKind.err.contains("'nonsense' is not a dataflow record"), "\(wrongKind.err)")
+
+        let notAWave = try Self.tally(["worker", "rows,couples", "--plan", plan.path], in: work)
+        #expect(notAWave.code == 1)
+        #expect(notAWave.err.hasPrefix("tally worker rows,couples: rows,couples are not stages of one wave"), "\(notAWave.err)")
 
         let noStage = try Self.tally(["worker", "nosuch", "--plan", plan.path], in: work)
         #expect(noStage.code == 1)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TallyCore
 import TallyReports
+import TallyTestSupport
 @testable import TallyPipeline
 
 /// The dataflow (files decoded without a warehouse, every record routed by
@@ -16,7 +17,7 @@ import TallyReports
 struct DataflowScheduleTests {
     typealias DataSet = FamilyScheduleTests.DataSet
 
-    /// The report folders compared: CSV and text files byte for byte, workbooks by name.
+    /// The report folders compared: CSV and text files byte for byte, workbooks part by part.
     static let families = ["statements", "leaderboards", "activity", "kpis"]
 
     @Test("reports, rejects and per-file accounting equal the run's", arguments: FamilyScheduleTests.cases)
@@ -40,6 +41,16 @@ struct DataflowScheduleTests {
             #expect(!expected.isEmpty)
             for (name, bytes) in expected where name.hasSuffix(".csv") || name.hasSuffix(".txt") {
                 #expect(actual[name] == bytes, "\(family)/\(name) differs (\(set), K=\(k))")
+            }
+            // Workbooks: every part but the document properties (which hold when it was written).
+            for name in expected.keys where name.hasSuffix(".xlsx") && actual[name] != nil {
+                let a = try XLSXReader(url: run.out.appendingPathComponent(family).appendingPathComponent(name))
+                let b = try XLSXReader(url: out.appendingPathComponent(family).appendingPathComponent(name))
+                #expect(a.sheetNames == b.sheetNames, "\(family)/\(name) (\(set), K=\(k))")
+                #expect(a.entryPaths == b.entryPaths, "\(family)/\(name) (\(set), K=\(k))")
+                for path in a.entryPaths where !path.hasPrefix("docProps/") {
+                    #expect(try a.data(path) == b.data(path), "\(family)/\(name): \(path) differs (\(set), K=\(k))")
+                }
             }
         }
         // rejects.csv and run.json (its per-file accounting, outputs and checks), byte for byte.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TallyCore
+import TallyIngest
 import TallyReports
 import TallyWarehouse
 
@@ -89,10 +90,8 @@ struct KPIStage: ReportStage {
     /// currency) the fx rates.
     static func family(_ reader: WarehouseReader, config: TallyConfig, period: YearMonth,
                        timezone tz: ReportTimeZone) throws -> KPIsFamily {
-        let appStore = try reader.appStoreEventCounts(first: period.firstDay, last: period.lastDay).map {
-            AppStoreEventCountRow(date: $0.date, app: $0.app, subscription: $0.subscription, appleEvent: $0.appleEvent,
-                                  event: $0.event.rawValue, quantity: $0.quantity)
-        }
+        let appStore = AppStoreDailyCounts.rows(
+            try reader.appStoreEventCounts(first: period.firstDay, last: period.lastDay).lazy.map(row), period: period)
         return family(config: config, period: period, timezone: tz,
                       firstMonth: firstMonth(of: try reader.firstSubscriptionEvent(), period: period, timezone: tz),
                       products: try reader.products(), connections: try reader.partnerConnections(), appStoreEvents: appStore,
@@ -122,6 +121,12 @@ struct KPIStage: ReportStage {
     /// at most ``seriesMonths`` before the period's end.
     static func firstMonth(of firstEvent: Timestamp?, period: YearMonth, timezone tz: ReportTimeZone) -> YearMonth {
         max(firstEvent.map { tz.localDate(of: $0).yearMonth } ?? period, earliestFirstMonth(period))
+    }
+
+    /// A row of a Subscription Event report as the KPIs list it.
+    static func row(_ count: AppStoreEventCount) -> AppStoreEventCountRow {
+        AppStoreEventCountRow(date: count.date, app: count.app, subscription: count.subscription, appleEvent: count.appleEvent,
+                              event: count.event.rawValue, quantity: count.quantity)
     }
 
     /// The earliest month the monthly series of `period` can start at.

@@ -6,7 +6,7 @@ import TallyCore
 
 /// The subscription event rows the warehouse rejects and supersedes are the
 /// rows `SubscriptionEventVersionRule` rejects and supersedes in the same
-/// groups, with the same reasons.
+/// groups, with the same reasons and the same counts per file.
 @Suite("Subscription event repeats follow SubscriptionEventVersionRule")
 struct SubscriptionEventVersionRuleWarehouseTests {
     struct Generated { var id: String; var user: String; var version: SubscriptionEventVersionRule.Row }
@@ -39,11 +39,14 @@ struct SubscriptionEventVersionRuleWarehouseTests {
         var rejected = Set<Int64>()
         var rejects: [String] = []
         var rejectedPerFile: [Int64: Int] = [:]
+        var supersededPerFile: [Int64: Int] = [:]
         for group in KeyGroups.split(rows, key: { Array($0.id.utf8) }) {
             for (row, verdict) in zip(group, SubscriptionEventVersionRule.verdicts(group.map(\.version))) {
                 switch verdict {
                 case .counts: break
-                case .superseded: superseded.insert(row.version.row)
+                case .superseded:
+                    superseded.insert(row.version.row)
+                    supersededPerFile[row.version.file, default: 0] += 1
                 case .rejected(let reason):
                     rejected.insert(row.version.row)
                     rejectedPerFile[row.version.file, default: 0] += 1
@@ -62,6 +65,8 @@ struct SubscriptionEventVersionRuleWarehouseTests {
             #expect(stored.sorted() == rejects.sorted())
             let counts = try GeneratedLog.counts(r.db, column: "rows_rejected")
             #expect(counts.filter { $0.value > 0 } == rejectedPerFile.filter { $0.value > 0 })
+            let supersededCounts = try GeneratedLog.counts(r.db, column: "rows_superseded")
+            #expect(supersededCounts.filter { $0.value > 0 } == supersededPerFile.filter { $0.value > 0 })
         }
     }
 }

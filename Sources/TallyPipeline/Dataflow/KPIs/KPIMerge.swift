@@ -17,6 +17,7 @@ final class KPIMerge {
     private var firstEvent: Timestamp?
     private var connections: [PartnerConnection] = []
     private var appStoreCounts: [AppStoreEventCount] = []
+    private var productsRead: [ProductCatalog.Entry]?
 
     init(plan: FlowPlan) { self.plan = plan }
 
@@ -44,10 +45,9 @@ final class KPIMerge {
     func write(outDirectory: URL, outputs: OutputSet) throws -> ReportOutcome {
         let started = Date()
         let (period, tz, config) = (plan.period, plan.timezone, plan.config)
-        let products = try KPIBroadcast.products(plan)
         let family = KPIStage.family(
             config: config, period: period, timezone: tz, firstMonth: KPIStage.firstMonth(of: firstEvent, period: period, timezone: tz),
-            products: products, connections: connections.sorted(by: Self.precedes), appStoreEvents: Self.daily(appStoreCounts, period),
+            products: try products(), connections: connections.sorted(by: Self.precedes), appStoreEvents: Self.daily(appStoreCounts, period),
             fxRates: config.kpis.reportingCurrency == nil ? [] : try FlowBroadcast.fxRates(plan))
         guard let summary = (total ?? family.emptySummary()).narrowed(to: family.settings) else {
             preconditionFailure("the KPI partials start their series after the run's first month")
@@ -57,9 +57,17 @@ final class KPIMerge {
 
     private func family() throws -> KPIsFamily {
         if let counting { return counting }
-        let made = KPIBroadcast.counting(plan, products: try KPIBroadcast.products(plan))
+        let made = KPIBroadcast.counting(plan, products: try products())
         counting = made
         return made
+    }
+
+    /// The products that count, read from the plan's files once.
+    private func products() throws -> [ProductCatalog.Entry] {
+        if let productsRead { return productsRead }
+        let read = try KPIBroadcast.products(plan)
+        productsRead = read
+        return read
     }
 
     /// The connections' order in the warehouse: user, partner (bytes), then when they connected.
@@ -69,23 +77,8 @@ final class KPIMerge {
         return a.connectedAt < b.connectedAt
     }
 
-    /// The App Store event counts of `period`'s days, summed per day, app,
-    /// subscription, Apple event and contract event, in that order (text
-    /// compared as bytes), as the KPIs report them.
+    /// The App Store event counts as the KPIs list them (``AppStoreDailyCounts``).
     static func daily(_ counts: [AppStoreEventCount], _ period: YearMonth) -> [AppStoreEventCountRow] {
-        var sums: [[UInt8]: AppStoreEventCountRow] = [:]
-        for c in counts where c.date >= period.firstDay && c.date <= period.lastDay {
-            let key = KPIKeys.exact(c.date.description, c.app, c.subscription, c.appleEvent, c.event.rawValue)
-            sums[key, default: AppStoreEventCountRow(date: c.date, app: c.app, subscription: c.subscription,
-                                                     appleEvent: c.appleEvent, event: c.event.rawValue, quantity: 0)].quantity += c.quantity
-        }
-        return sums.values.sorted { a, b in
-            if a.date != b.date { return a.date < b.date }
-            for (x, y) in [(a.app, b.app), (a.subscription, b.subscription), (a.appleEvent, b.appleEvent), (a.event, b.event)]
-            where !x.utf8.elementsEqual(y.utf8) {
-                return ByteOrder.precedes(x, y)
-            }
-            return false
-        }
+        AppStoreDailyCounts.rows(counts.lazy.map(KPIStage.row), period: period)
     }
 }
