@@ -45,6 +45,14 @@ public enum ReferenceRowRule {
 
     /// The verdict of each row of `group` (rows sharing a key, in any order), in its order.
     public static func verdicts(_ group: [Row], key: String) -> [RowVerdict] {
+        let reason = repeatReason(key: key)
+        return verdicts(group) { _ in reason }
+    }
+
+    /// The verdicts, each repeat rejected with `repeatReason(i)` for row `i`
+    /// of the group (``SubscriptionEventVersionRule`` words it by the row's file kind).
+    static func verdicts(_ group: [Row], repeatReason: (Int) -> String) -> [RowVerdict] {
+        // Each file's first row of the key: the only one of that file not rejected.
         var kept: [Int64: Int] = [:]
         for i in group.indices {
             let r = group[i]
@@ -54,11 +62,10 @@ public enum ReferenceRowRule {
         let counted = kept.values.max { a, b in
             (group[a].loadSeq, group[a].file) < (group[b].loadSeq, group[b].file)
         }
-        let reason = repeatReason(key: key)
         return group.indices.map { i in
             if i == counted { return .counts }
             if kept[group[i].file] == i { return .superseded }
-            return .rejected(reason: reason)
+            return .rejected(reason: repeatReason(i))
         }
     }
 }

@@ -60,22 +60,11 @@ public enum SubscriptionEventVersionRule {
         }
     }
 
-    /// The verdict of each row of `group` (rows sharing an id, in any order), in its order.
+    /// The verdict of each row of `group` (rows sharing an id, in any order), in
+    /// its order: ``ReferenceRowRule``'s, a repeat worded by its file's kind.
     public static func verdicts(_ group: [Row]) -> [RowVerdict] {
-        // Each file's first row of the id: the only one of that file not rejected.
-        var kept: [Int64: Int] = [:]
-        for i in group.indices {
-            let r = group[i]
-            if let k = kept[r.file], (group[k].line, group[k].row) < (r.line, r.row) { continue }
-            kept[r.file] = i
-        }
-        let counted = kept.values.max { a, b in
-            (group[a].loadSeq, group[a].file) < (group[b].loadSeq, group[b].file)
-        }
-        return group.indices.map { i in
-            if i == counted { return .counts }
-            if kept[group[i].file] == i { return .superseded }
-            return .rejected(reason: group[i].source.repeatReason)
+        ReferenceRowRule.verdicts(group.map { ReferenceRowRule.Row(file: $0.file, loadSeq: $0.loadSeq, line: $0.line, row: $0.row) }) {
+            group[$0].source.repeatReason
         }
     }
 }

@@ -6,6 +6,12 @@ import TallyIngest
 struct RowOrigin: Hashable, Sendable {
     var file: Int
     var line: Int
+
+    /// The row as ``ReferenceRowRule`` compares it: its file is its load order
+    /// (the plan's sequence number), `row` its place in its key group.
+    func ruleRow(_ row: Int) -> ReferenceRowRule.Row {
+        ReferenceRowRule.Row(file: Int64(file), loadSeq: Int64(file), line: Int64(line), row: Int64(row))
+    }
 }
 
 /// A row of a reference table (a table keyed by id that a later export

@@ -41,7 +41,7 @@ struct RowsStage {
     private func reference(_ rows: [ReferenceRow], emit: FlowEmit) {
         let table = rows[0].table
         let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in
-            ReferenceRowRule.Row(file: Int64(r.origin.file), loadSeq: Int64(r.origin.file), line: Int64(r.origin.line), row: Int64(i))
+            r.origin.ruleRow(i)
         }, key: FlowTables.keyDescription(table))
         for (row, verdict) in zip(rows, verdicts) {
             switch verdict {
@@ -80,7 +80,7 @@ struct RowsStage {
     /// whose repeats ``DuplicateWorkoutRule`` marks, or straight to its challenge.
     private func checkins(_ rows: [(CheckinRecord, RowOrigin)], emit: FlowEmit) {
         let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in
-            ReferenceRowRule.Row(file: Int64(r.1.file), loadSeq: Int64(r.1.file), line: Int64(r.1.line), row: Int64(i))
+            r.1.ruleRow(i)
         }, key: FlowTables.keyDescription(.checkins))
         for ((r, origin), verdict) in zip(rows, verdicts) {
             let file = plan.file(origin.file)

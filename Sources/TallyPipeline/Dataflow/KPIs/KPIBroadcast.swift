@@ -32,7 +32,7 @@ enum KPIBroadcast {
         var products: [ProductCatalog.Entry] = []
         for rows in groups.values {
             let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in
-                ReferenceRowRule.Row(file: Int64(r.origin.file), loadSeq: Int64(r.origin.file), line: Int64(r.origin.line), row: Int64(i))
+                r.origin.ruleRow(i)
             }, key: FlowTables.keyDescription(.products))
             for (row, verdict) in zip(rows, verdicts) where verdict == .counts {
                 if case .product(let r) = row.value { products.append(r.entry) }

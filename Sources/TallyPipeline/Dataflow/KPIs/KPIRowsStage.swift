@@ -53,7 +53,7 @@ struct KPIRowsStage {
 
     private func reference(_ rows: [KPIReferenceRow], emit: FlowEmit) {
         let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in
-            ReferenceRowRule.Row(file: Int64(r.origin.file), loadSeq: Int64(r.origin.file), line: Int64(r.origin.line), row: Int64(i))
+            r.origin.ruleRow(i)
         }, key: FlowTables.keyDescription(rows[0].table))
         for (row, verdict) in zip(rows, verdicts) {
             switch verdict {

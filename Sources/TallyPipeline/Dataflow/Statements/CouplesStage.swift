@@ -136,7 +136,7 @@ enum FlowBroadcast {
         var rates: [FxRate] = []
         for rows in groups.values {
             let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in
-                ReferenceRowRule.Row(file: Int64(r.origin.file), loadSeq: Int64(r.origin.file), line: Int64(r.origin.line), row: Int64(i))
+                r.origin.ruleRow(i)
             }, key: FlowTables.keyDescription(.fx))
             for (row, verdict) in zip(rows, verdicts) where verdict == .counts {
                 if case .fx(let r) = row.value { rates.append(r.rate) }
