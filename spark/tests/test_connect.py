@@ -26,11 +26,15 @@ spark = None
 
 def setUpModule():
     global spark
+    # PySpark's test mode gives the local Connect server an ephemeral port,
+    # so two test runs on one machine do not fight over port 15002.
+    os.environ["SPARK_TESTING"] = "1"
     spark = tally_spark.session(remote="local[2]", shuffle_partitions=3)
 
 
 def tearDownModule():
     spark.stop()
+    del os.environ["SPARK_TESTING"]
 
 
 class ConnectTests(unittest.TestCase):
