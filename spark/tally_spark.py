@@ -33,6 +33,7 @@ import atexit
 import dataclasses
 import functools
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -504,7 +505,6 @@ def run_job(spark, job: Job, log=None) -> dict:
     failure; the out folder is written by `tally merge` only when every stage
     succeeded.
     """
-    from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     if job.wiring not in ("transform", "arrow"):
@@ -514,7 +514,6 @@ def run_job(spark, job: Job, log=None) -> dict:
     # shuffle is the per-DEST count, for which one partition is plenty.
     spark.conf.set("spark.sql.shuffle.partitions", "1")
     scratch = tempfile.mkdtemp(prefix="tally-spark-")
-    cached = []
     try:
         _ship_module(spark)
         env = worker_env(job)
@@ -533,16 +532,19 @@ def run_job(spark, job: Job, log=None) -> dict:
             stage_input = partitioned(functools.reduce(lambda a, b: a.unionByName(b), inputs[stage]),
                                       job.partitions)
             if job.wiring == "transform":
-                view = f"tally_{stage_id(stage)}_{os.getpid()}_{len(cached)}"
+                view = f"tally_{stage_id(stage)}_{os.getpid()}_{next(_views)}"
                 out = validated(run_transform(spark, stage_input, stage, shipped, env, view), stage, allowed)
             else:
                 out = stage_input.mapInArrow(arrow_worker(stage, allowed, shipped, env), "dest string, line string")
-            out = out.persist(StorageLevel.MEMORY_AND_DISK)
-            cached.append(out)
             try:
-                counts = {row["dest"]: row["n"] for row in out.groupBy("dest").agg(F.count("*").alias("n")).collect()}
+                # Runs the stage now, so its failures carry its name, and
+                # keeps its lines on the executors under a fresh plan: later
+                # stages read them without re-planning (a DAG spelt as a tree
+                # of unions grows exponentially with the stages) or rerunning.
+                out = out.localCheckpoint(eager=True)
             except Exception as error:  # Spark wraps worker failures in several exception types
                 raise JobFailed(explain(error, stage)) from None
+            counts = {row["dest"]: row["n"] for row in out.groupBy("dest").agg(F.count("*").alias("n")).collect()}
             for later in stages[index + 1:]:
                 inputs[later].append(out.where(F.col("dest") == later).select("line"))
             merged.append(out.where(F.col("dest") == MERGE).select("line"))
@@ -559,9 +561,10 @@ def run_job(spark, job: Job, log=None) -> dict:
         log(f"merge: {report['merge_seconds']:.2f} s")
         return report
     finally:
-        for df in cached:
-            df.unpersist()
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+_views = itertools.count()
 
 
 def stage_id(stage: str) -> str:
