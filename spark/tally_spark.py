@@ -221,21 +221,19 @@ def ship(spark, job: Job, plan_path: str) -> Shipped:
     return Shipped(tally=_add(spark, job.tally, "tally"), plan=plan_name, lib=None, shipped=True, root=root)
 
 
-def _add(spark, path: str, prefix: str, archive: bool = False, pyfile: bool = False) -> str:
+def _add(spark, path: str, prefix: str, archive: bool = False) -> str:
     """Ships a copy of `path` once per session; returns its name on the executors.
 
     The copies live as long as this process: Spark serves added files from
     the driver's path whenever an executor (a new one too) fetches them.
     """
-    name = os.path.basename(path) if pyfile else _content_name(path, prefix)
+    name = _content_name(path, prefix)
     session_key = spark.session_id if is_connect(spark) else spark.sparkContext.applicationId
     if (session_key, name) not in _added:
         copy = os.path.join(_shipping_dir(), name)
         shutil.copy2(path, copy)
         if is_connect(spark):
-            spark.addArtifacts(copy, pyfile=pyfile, archive=archive, file=not (archive or pyfile))
-        elif pyfile:
-            spark.sparkContext.addPyFile(copy)
+            spark.addArtifacts(copy, archive=archive, file=not archive)
         else:
             (spark.sparkContext.addArchive if archive else spark.sparkContext.addFile)(copy)
         _added.add((session_key, name))
@@ -593,12 +591,16 @@ def merge(job: Job, lines_df, plan_path: str, env: dict) -> None:
 
 
 def _ship_module(spark) -> None:
-    """Makes this file importable by executors' Python (the arrow wiring's function lives here).
+    """Lets executors' Python run the arrow wiring's function without importing this file.
 
-    Run as a script, the function travels by value and needs nothing shipped.
+    Run as a script, the function travels by value anyway; imported (by the
+    tests, or by another program), this module's functions are pickled by
+    value too, so no executor needs the file on its path.
     """
     if __name__ != "__main__":
-        _add(spark, os.path.abspath(__file__), "", pyfile=True)
+        from pyspark import cloudpickle
+
+        cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 
 # --------------------------------------------------------------------------
