@@ -111,9 +111,9 @@ spark-deps:
 ## chain and through Spark with 1, 3 and 7 partitions, each compared byte for
 ## byte with `tally run --reproducible`.
 TALLY        ?= $(RELEASE_BIN)
-spark-test: spark-deps
+spark-test: $(if $(filter $(RELEASE_BIN),$(TALLY)),release) spark-deps
 	$(SPARK_PYTHON) -m unittest discover -s spark/tests
-	SPARK_PYTHON=$(SPARK_PYTHON) scripts/spark-test.sh $(TALLY)
+	SPARK_PYTHON=$(SPARK_PYTHON) DATA=$(DATA) PERIOD=$(PERIOD) scripts/spark-test.sh $(TALLY)
 
 ## make bench-spark [SHAPE=default|studio|skewed|many-couples] [SCALE=medium] [PARTITIONS=n]:
 ## the bench set (generated as `make bench` does) through `tally run` and

@@ -33,6 +33,7 @@ import atexit
 import dataclasses
 import functools
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -79,7 +80,6 @@ class Job:
     partitions: int = 3
     wiring: str = "transform"
     timezone: Optional[str] = None
-    locale: Optional[str] = None
     config: Optional[str] = None
     reproducible: bool = False
     tally_archive: Optional[str] = None
@@ -118,7 +118,7 @@ def plan_command(job: Job, tally: str) -> list:
     """
     cmd = [tally, "plan", "--data", os.path.abspath(job.data), "--period", job.period,
            "--out", os.path.abspath(job.out)]
-    for flag, value in (("--timezone", job.timezone), ("--locale", job.locale), ("--config", job.config)):
+    for flag, value in (("--timezone", job.timezone), ("--config", job.config)):
         if value:
             cmd += [flag, os.path.abspath(value) if flag == "--config" else value]
     return cmd
@@ -227,21 +227,19 @@ def ship(spark, job: Job, plan_path: str) -> Shipped:
     return Shipped(tally=_add(spark, job.tally, "tally"), plan=plan_name, lib=None, shipped=True, root=root)
 
 
-def _add(spark, path: str, prefix: str, archive: bool = False, pyfile: bool = False) -> str:
+def _add(spark, path: str, prefix: str, archive: bool = False) -> str:
     """Ships a copy of `path` once per session; returns its name on the executors.
 
     The copies live as long as this process: Spark serves added files from
     the driver's path whenever an executor (a new one too) fetches them.
     """
-    name = os.path.basename(path) if pyfile else _content_name(path, prefix)
+    name = _content_name(path, prefix)
     session_key = spark.session_id if is_connect(spark) else spark.sparkContext.applicationId
     if (session_key, name) not in _added:
         copy = os.path.join(_shipping_dir(), name)
         shutil.copy2(path, copy)
         if is_connect(spark):
-            spark.addArtifacts(copy, pyfile=pyfile, archive=archive, file=not (archive or pyfile))
-        elif pyfile:
-            spark.sparkContext.addPyFile(copy)
+            spark.addArtifacts(copy, archive=archive, file=not archive)
         else:
             (spark.sparkContext.addArchive if archive else spark.sparkContext.addFile)(copy)
         _added.add((session_key, name))
@@ -511,7 +509,6 @@ def run_job(spark, job: Job, log=None) -> dict:
     failure; the out folder is written by `tally merge` only when every stage
     succeeded.
     """
-    from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     if job.wiring not in ("transform", "arrow"):
@@ -521,7 +518,6 @@ def run_job(spark, job: Job, log=None) -> dict:
     # shuffle is the per-DEST count, for which one partition is plenty.
     spark.conf.set("spark.sql.shuffle.partitions", "1")
     scratch = tempfile.mkdtemp(prefix="tally-spark-")
-    cached = []
     try:
         _ship_module(spark)
         env = worker_env(job)
@@ -545,16 +541,19 @@ def run_job(spark, job: Job, log=None) -> dict:
                 continue
             stage_input = partitioned(functools.reduce(lambda a, b: a.unionByName(b), wave_inputs), job.partitions)
             if job.wiring == "transform":
-                view = f"tally_{stage_id(stage)}_{os.getpid()}_{len(cached)}"
+                view = f"tally_{stage_id(stage)}_{os.getpid()}_{next(_views)}"
                 out = validated(run_transform(spark, stage_input, stage, shipped, env, view), stage, allowed)
             else:
                 out = stage_input.mapInArrow(arrow_worker(stage, allowed, shipped, env), "dest string, line string")
-            out = out.persist(StorageLevel.MEMORY_AND_DISK)
-            cached.append(out)
             try:
-                counts = {row["dest"]: row["n"] for row in out.groupBy("dest").agg(F.count("*").alias("n")).collect()}
+                # Runs the stage now, so its failures carry its name, and
+                # keeps its lines on the executors under a fresh plan: later
+                # stages read them without re-planning (a DAG spelt as a tree
+                # of unions grows exponentially with the stages) or rerunning.
+                out = out.localCheckpoint(eager=True)
             except Exception as error:  # Spark wraps worker failures in several exception types
                 raise JobFailed(explain(error, stage)) from None
+            counts = {row["dest"]: row["n"] for row in out.groupBy("dest").agg(F.count("*").alias("n")).collect()}
             for later in later_stages:
                 if counts.get(later):
                     inputs[later].append(out.where(F.col("dest") == later).select("line"))
@@ -572,9 +571,10 @@ def run_job(spark, job: Job, log=None) -> dict:
         log(f"merge: {report['merge_seconds']:.2f} s")
         return report
     finally:
-        for df in cached:
-            df.unpersist()
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+_views = itertools.count()
 
 
 def stage_id(stage: str) -> str:
@@ -603,12 +603,16 @@ def merge(job: Job, lines_df, plan_path: str, env: dict) -> None:
 
 
 def _ship_module(spark) -> None:
-    """Makes this file importable by executors' Python (the arrow wiring's function lives here).
+    """Lets executors' Python run the arrow wiring's function without importing this file.
 
-    Run as a script, the function travels by value and needs nothing shipped.
+    Run as a script, the function travels by value anyway; imported (by the
+    tests, or by another program), this module's functions are pickled by
+    value too, so no executor needs the file on its path.
     """
     if __name__ != "__main__":
-        _add(spark, os.path.abspath(__file__), "", pyfile=True)
+        from pyspark import cloudpickle
+
+        cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 
 # --------------------------------------------------------------------------
@@ -627,7 +631,6 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--out", required=True)
     p.add_argument("--period", required=True)
     p.add_argument("--timezone")
-    p.add_argument("--locale")
     p.add_argument("--config")
     p.add_argument("--partitions", default="3",
                    help="shuffle partitions; a comma list (1,3,7) runs once per count in one session, "
@@ -656,7 +659,7 @@ def main(argv: Sequence[str]) -> int:
         for n in counts:
             out = args.out if len(counts) == 1 else os.path.join(args.out, f"p{n}")
             job = Job(tally=args.tally, data=args.data, out=out, period=args.period, partitions=n,
-                      wiring=args.wiring, timezone=args.timezone, locale=args.locale, config=args.config,
+                      wiring=args.wiring, timezone=args.timezone, config=args.config,
                       reproducible=args.reproducible, tally_archive=args.tally_archive, ship=not args.no_ship,
                       extra_env=tuple(args.env))
             started = time.monotonic()

@@ -154,6 +154,14 @@ class TransportTests(DriverTestCase):
                 lib = [f for f in merged.split() if f.startswith("LD_LIBRARY_PATH=")][0].split("=", 1)[1]
                 self.assertTrue(os.path.isfile(os.path.join(lib, "libmarker.so")), lib)
 
+    def test_without_shipping_the_binary_is_run_where_it_is(self):
+        # As with a container image holding tally: only the plan is shipped.
+        tasks = ["d1\ta b a", "echo-1\t\\N\t"]
+        expected = reference(tasks, self.scratch)
+        for wiring in WIRINGS:
+            with self.subTest(wiring=wiring):
+                self.assertEqual(read(self.run_fake(tasks, 3, wiring, name=f"noship-{wiring}", ship=False)), expected)
+
     def test_a_stage_nobody_routes_to_still_lets_the_job_finish(self):
         out = self.run_fake(["d1\tonly words here"], 3, "transform", name="empty-keep")
         self.assertEqual(read(out), reference(["d1\tonly words here"], self.scratch))
