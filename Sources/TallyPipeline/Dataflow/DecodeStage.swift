@@ -19,7 +19,6 @@ struct DecodeStage {
         var held: [(FlowStageName, [UInt8], FlowRecord)] = []
         let read: FileRead
         if let table = file.table {
-            guard FlowTables.decodes(table) else { return }
             read = try Self.read(file, seq: seq, table: table) { held.append(($0, $1, $2)) }
         } else if case .appleHealthExport(let userId) = file.kind {
             read = try ExportDecoding.appleHealth(file, seq: seq, userId: userId, timezone: plan.timezone) { held.append(($0, $1, $2)) }

@@ -1,20 +1,10 @@
 import TallyCore
 import TallyIngest
 
-/// The tables a dataflow run decodes, each with its decoder (TallyIngest's,
+/// Every contract table as a dataflow run decodes it, with its decoder (TallyIngest's,
 /// as `tally run` loads it) and the key its rows are grouped by for their
 /// row rule: a reference table's key (its upsert key), an expense's id.
 enum FlowTables {
-    /// Whether the dataflow reads `table`'s files.
-    static func decodes(_ table: TableID) -> Bool {
-        switch table {
-        case .couples, .members, .cards, .fx, .agreements, .settlements, .expenses: return true
-        case .challenges, .groupMembers, .checkins, .activity: return true
-        case .swipeUsers, .swipes, .products, .events, .connections: return true
-        default: return false
-        }
-    }
-
     /// Decodes one row of `table`: the stage that judges it (``RowsStage``,
     /// or for activity rows ``DaysStage``), the key that groups it there, and the record.
     static func decode(_ table: TableID, _ f: FieldDecoder, origin: RowOrigin,
@@ -58,8 +48,6 @@ enum FlowTables {
             return (.days, FlowKeys.userDay(day.userId, day.date), .activityRow(day, origin))
         case .swipeUsers, .swipes, .products, .events, .connections:
             return try KPITables.decode(table, f, origin: origin, rawId: rawId)
-        default:
-            preconditionFailure("\(table.qualifiedName) is not decoded by the dataflow")
         }
     }
 

@@ -9,9 +9,6 @@ import TallyIngest
 /// (events of Subscriber reports share the namespace, as in the
 /// warehouse's log), a reference row by its table's upsert key.
 enum KPITables {
-    /// The KPI tables the dataflow decodes.
-    static let tables: Set<TableID> = [.swipeUsers, .swipes, .products, .events, .connections]
-
     /// Decodes one row of a KPI `table`: the key that groups it for its row rule, and the record.
     static func decode(_ table: TableID, _ f: FieldDecoder, origin: RowOrigin,
                        rawId: String) throws(FieldError) -> (FlowStageName, [UInt8], FlowRecord) {
