@@ -48,7 +48,8 @@ final class FlowMerge {
     /// Writes every report into `outDirectory` and publishes them with rejects.csv and run.json.
     func finish(outDirectory: URL, reproducible: Bool) throws -> RunManifest {
         try FileSystemWords.createFolder(outDirectory)
-        for stale in AtomicFile.removeStaleTemporaries(in: outDirectory) { _ = stale }
+        // A merge killed outright leaves its temporary report files behind.
+        _ = AtomicFile.removeStaleTemporaries(in: outDirectory)
         let refusals = reads.values.sorted { $0.file < $1.file }.compactMap { read -> FileRefusal? in
             guard let reason = read.refusal else { return nil }
             let file = plan.file(read.file)
