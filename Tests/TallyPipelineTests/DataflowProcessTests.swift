@@ -83,6 +83,28 @@ struct DataflowProcessTests {
                 "the workers' staging folder is removed once published")
     }
 
+    @Test("a file refused late (a truncated gzip) gives only its refusal, none of the rows read before it")
+    func decodeDropsTheRowsOfAFileRefusedLate() throws {
+        let work = try temporaryFolder("dataflow-truncated")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = work.appendingPathComponent("data")
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: data)
+        let gzip = data.appendingPathComponent("swipes/swipes.ndjson.gz")
+        let bytes = try Data(contentsOf: gzip)
+        try bytes.prefix(bytes.count / 2).write(to: gzip)
+        let plan = work.appendingPathComponent("plan.json")
+        let planned = try Self.tally(["plan", "--data", data.path, "--period", "2026-10", "--out", work.appendingPathComponent("reports").path],
+                                     in: work)
+        try planned.out.write(to: plan)
+        let parsed = try JSONDecoder().decode(DataflowProcesses.Plan.self, from: planned.out)
+        let seq = try #require(parsed.files.firstIndex(of: "swipes/swipes.ndjson.gz")) + 1
+        let ran = try Self.tally(["worker", "decode", "--plan", plan.path], input: Data((parsed.tasks[seq - 1] + "\n").utf8), in: work)
+        #expect(ran.code == 0, "\(ran.err)")
+        let lines = Self.lines(ran.out).map { String(decoding: $0, as: UTF8.self) }
+        #expect(lines.count == 1, "\(lines.count) lines")
+        #expect(lines.first?.hasPrefix("merge\tfile\\t\(seq)\tflow.v1\tfile-read\t") == true, "\(lines.first ?? "")")
+    }
+
     @Test("a worker refuses input it cannot use, naming the stage and the line")
     func workerRefusesBadInput() throws {
         let work = try temporaryFolder("dataflow-bad")

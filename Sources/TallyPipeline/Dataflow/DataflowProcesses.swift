@@ -83,6 +83,7 @@ public enum DataflowProcesses {
             throw DataflowError("\(name) are not stages of one wave (the waves: \(plan.waves.map { $0.joined(separator: ",") }.joined(separator: " then ")))")
         }
         let flow = try flowPlan(plan)
+        if stages == [.decode] { return try decode(flow, input: input, output: output) }
         let workers = try stages.map { try FlowWorker(stage: $0, plan: flow) }
         let wave = stages[0].wave
         var out = WireWriter(reservingCapacity: 1 << 20)
@@ -140,6 +141,61 @@ public enum DataflowProcesses {
             if let failure { throw failure }
         }
         try flush(force: true)
+    }
+
+    /// The decode stage as a worker: each task's file is read with its output
+    /// lines held in a file on disk (memory stays one buffer, however large
+    /// the input file), copied to `output` once the file was read to its end,
+    /// dropped when it was refused.
+    private static func decode(_ plan: FlowPlan, input: FileHandle, output: FileHandle) throws {
+        let stage = DecodeStage(plan: plan)
+        var previous: [UInt8]?
+        try FlowLines.forEachLine(of: input) { line, number in
+            let record = try FlowLines.read(line, number: number).record
+            guard case .task(let seq) = record else {
+                throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of decode")
+            }
+            let field = Array(FlowLines.keyField(line))
+            if let previous, !previous.lexicographicallyPrecedes(field) {
+                throw DataflowError("line \(number): the input is not sorted by key (bytes): '\(String(decoding: field.prefix(80), as: UTF8.self))' comes after '\(String(decoding: previous.prefix(80), as: UTF8.self))'")
+            }
+            previous = field
+            guard seq >= 1 && seq <= plan.files.count else {
+                throw DataflowError("line \(number): the plan has no input file \(seq)")
+            }
+            let spoolURL = FileManager.default.temporaryDirectory
+                .appendingPathComponent("tally-decode-\(ProcessInfo.processInfo.processIdentifier)-\(seq)")
+            FileManager.default.createFile(atPath: spoolURL.path, contents: nil)
+            defer { try? FileManager.default.removeItem(at: spoolURL) }
+            let spool = try FileHandle(forWritingTo: spoolURL)
+            var held = WireWriter(reservingCapacity: 1 << 20)
+            var spoolError: Error?
+            let read: FileRead?
+            do {
+                read = try stage.read(file: seq) { dest, key, record in
+                    FlowLines.append(stage: dest, key: key, record, to: &held)
+                    if held.bytes.count >= 1 << 20 && spoolError == nil {
+                        do { try spool.write(contentsOf: held.bytes) } catch { spoolError = error }
+                        held.bytes.removeAll(keepingCapacity: true)
+                    }
+                }
+                if let spoolError { throw spoolError }
+                try spool.write(contentsOf: held.bytes)
+                try spool.close()
+            } catch {
+                try? spool.close()
+                throw DataflowError("\(plan.file(seq).relativePath): \(error)")
+            }
+            guard let read else { return }
+            if read.refusal == nil {
+                let copy = try FileHandle(forReadingFrom: spoolURL)
+                defer { try? copy.close() }
+                while let chunk = try copy.read(upToCount: 1 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
+            }
+            var last = WireWriter()
+            FlowLines.append(stage: .merge, key: FlowKeys.file(seq), .fileRead(read), to: &last)
+            try output.write(contentsOf: last.bytes)
+        }
     }
 
     /// Folds the lines routed to the merge (any order) into the reports in

@@ -8,29 +8,37 @@ import TallyIngest
 /// `tally run`'s ingest words it.
 ///
 /// A file refused as a whole (a header without a column every row needs,
-/// UTF-16, a corrupt gzip) emits only its refusal: its rows are held until
-/// the file is read to its end, so a refusal found late drops them all.
+/// UTF-16, a corrupt gzip) emits only its refusal: a refusal found late
+/// drops every row emitted before it. ``run(file:emit:)`` holds the rows in
+/// memory until the file is read to its end; a worker process holds them in
+/// a file on disk instead (``DataflowProcesses``), with ``read(file:emit:)``.
 struct DecodeStage {
     let plan: FlowPlan
 
-    /// Reads file `seq` of the plan.
+    /// Reads file `seq` of the plan, holding its rows until it is read to its end.
     func run(file seq: Int, emit: FlowEmit) throws {
-        let file = plan.file(seq)
         var held: [(FlowStageName, [UInt8], FlowRecord)] = []
-        let read: FileRead
-        if let table = file.table {
-            read = try Self.read(file, seq: seq, table: table) { held.append(($0, $1, $2)) }
-        } else if case .appleHealthExport(let userId) = file.kind {
-            read = try ExportDecoding.appleHealth(file, seq: seq, userId: userId, timezone: plan.timezone) { held.append(($0, $1, $2)) }
-        } else if file.kind == .appStoreConnectReport {
-            read = try KPITables.readAppStoreReport(file, seq: seq) { held.append(($0, $1, $2)) }
-        } else {
-            return
-        }
+        guard let read = try read(file: seq, emit: { held.append(($0, $1, $2)) }) else { return }
         if read.refusal == nil {
             for (stage, key, record) in held { emit(stage, key, record) }
         }
         emit(.merge, FlowKeys.file(seq), .fileRead(read))
+    }
+
+    /// Reads file `seq` of the plan, handing each row and reject to `emit` as
+    /// it is read, and returns what reading gave (nil for a file no reader
+    /// takes). When it comes back refused, the caller drops what was emitted
+    /// and sends only the ``FileRead`` on (to the merge, keyed by the file).
+    func read(file seq: Int, emit: FlowEmit) throws -> FileRead? {
+        let file = plan.file(seq)
+        if let table = file.table {
+            return try Self.read(file, seq: seq, table: table, emit: emit)
+        } else if case .appleHealthExport(let userId) = file.kind {
+            return try ExportDecoding.appleHealth(file, seq: seq, userId: userId, timezone: plan.timezone, emit: emit)
+        } else if file.kind == .appStoreConnectReport {
+            return try KPITables.readAppStoreReport(file, seq: seq, emit: emit)
+        }
+        return nil
     }
 
     /// Reads `file` (sequence number `seq`, a file of `table`), handing each
