@@ -26,6 +26,9 @@ struct ReferenceRow: Sendable {
         case settlement(SettlementRecord)
         case challenge(Challenge)
         case membership(GroupMembership)
+        case swipeUser(SwipeUserRecord)
+        case product(ProductRecord)
+        case connection(ConnectionRecord)
     }
 
     var table: TableID

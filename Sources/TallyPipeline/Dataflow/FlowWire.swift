@@ -165,6 +165,10 @@ extension ReferenceRow {
             w.currency(r.currency); w.date(r.date); w.string(r.note)
         case .challenge(let c): c.encode(into: &w)
         case .membership(let m): m.encode(into: &w)
+        case .swipeUser(let u):
+            w.string(u.id); w.timestamp(u.createdAt); w.string(u.gender); w.string(u.city); w.string(u.subscription)
+        case .product(let p): p.entry.encode(into: &w)
+        case .connection(let c): c.connection.encode(into: &w)
         }
     }
 
@@ -194,6 +198,12 @@ extension ReferenceRow {
                 date: try f.date("date"), note: try f.optionalString("note")))
         case .challenges: value = .challenge(try Challenge(fields: &f))
         case .groupMembers: value = .membership(try GroupMembership(fields: &f))
+        case .swipeUsers:
+            value = .swipeUser(SwipeUserRecord(id: try f.string("id"), createdAt: try f.optionalTimestamp("createdAt"),
+                                               gender: try f.optionalString("gender"), city: try f.optionalString("city"),
+                                               subscription: try f.optionalString("subscription")))
+        case .products: value = .product(ProductRecord(entry: try ProductCatalog.Entry(fields: &f)))
+        case .connections: value = .connection(ConnectionRecord(connection: try PartnerConnection(fields: &f)))
         default: throw f.error("\(table.qualifiedName) has no reference rows")
         }
     }

@@ -58,8 +58,10 @@ struct RowsStage {
     }
 
     /// Where a counted reference row goes: a couple's row to its couple, a
-    /// challenge and a membership to their group; nil for a table every
-    /// partition reads whole (fx, read by ``FlowBroadcast``).
+    /// challenge and a membership to their group, a partner connection to
+    /// the merge; nil for a table every partition reads whole (fx and
+    /// products, read by ``FlowBroadcast``) and for swipe users, which count
+    /// for their file's accounting only.
     static func route(_ row: ReferenceRow) -> (FlowStageName, [UInt8], FlowRecord)? {
         func couple(_ id: String) -> (FlowStageName, [UInt8], FlowRecord) { (.couples, FlowKeys.entity(id), .coupleRow(row)) }
         switch row.value {
@@ -71,6 +73,8 @@ struct RowsStage {
         case .fx: return nil
         case .challenge(let c): return (.groups, FlowKeys.entity(c.groupId), .groupChallenge(c))
         case .membership(let m): return (.groups, FlowKeys.entity(m.groupId), .groupMembership(m))
+        case .connection(let c): return (.merge, KPIKeys.merge, .kpis(.connection(c.connection)))
+        case .swipeUser, .product: return nil
         }
     }
 

@@ -20,24 +20,9 @@ enum KPIBroadcast {
 
     /// The products that count (``ReferenceRowRule`` per productId), by productId.
     static func products(_ plan: FlowPlan) throws -> [ProductCatalog.Entry] {
-        var groups: [[UInt8]: [KPIReferenceRow]] = [:]
-        for seq in plan.files(of: .products) {
-            var rows: [([UInt8], KPIReferenceRow)] = []
-            let read = try DecodeStage.read(plan.file(seq), seq: seq, table: .products) { _, key, record in
-                if case .kpis(.reference(let row)) = record { rows.append((key, row)) }
-            }
-            guard read.refusal == nil else { continue }
-            for (key, row) in rows { groups[key, default: []].append(row) }
-        }
-        var products: [ProductCatalog.Entry] = []
-        for rows in groups.values {
-            let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in
-                r.origin.ruleRow(i)
-            }, key: FlowTables.keyDescription(.products))
-            for (row, verdict) in zip(rows, verdicts) where verdict == .counts {
-                if case .product(let r) = row.value { products.append(r.entry) }
-            }
-        }
-        return products.sorted { ByteOrder.precedes($0.productId, $1.productId) }
+        try FlowBroadcast.countedRows(plan, of: .products).compactMap { row -> ProductCatalog.Entry? in
+            guard case .product(let r) = row.value else { return nil }
+            return r.entry
+        }.sorted { ByteOrder.precedes($0.productId, $1.productId) }
     }
 }

@@ -4,15 +4,14 @@ import TallyIngest
 /// A record of the KPIs family on its way between the stages of a dataflow
 /// run (``FlowRecord/kpis(_:)``), by the stage it goes to.
 ///
-/// - `rows` (keyed by table and key): ``reference(_:)``, ``swipe(_:)``, ``event(_:)``.
+/// - `rows` (keyed by table and key): ``swipe(_:)``, ``event(_:)`` (the reference
+///   tables' rows travel as ``FlowRecord/reference(_:)``, as every dataset's do).
 /// - `swipePairs` (keyed by the pair): ``pairSwipe(first:second:_:)``.
 /// - `swipeDays` (keyed by the local day): ``daySwipe(from:action:at:)``, ``match(at:)``.
 /// - `subscribers` (keyed by app and user): ``subscriberEvent(_:)``.
 /// - `merge`: ``appStoreCount(_:)``, ``connection(_:)``, ``partial(_:firstEvent:)``.
 enum KPIRecord: Sendable {
     // MARK: rows
-    /// A row of swipes/users, subscriptions/products or subscriptions/connections.
-    case reference(KPIReferenceRow)
     /// A row of swipes/swipes.
     case swipe(SwipeRow)
     /// A row of subscriptions/events or of an App Store Connect Subscriber report.
@@ -42,22 +41,6 @@ enum KPIRecord: Sendable {
     /// first month of the series (``KPIsFamily/Summary/narrowed(to:)``), and
     /// the earliest instant among their subscribers' events.
     case partial(KPIsFamily.SummaryState, firstEvent: Timestamp?)
-}
-
-/// A row of a KPI reference table (a table keyed by its key fields that a
-/// later export replaces), as decoded, with where it was read.
-struct KPIReferenceRow: Sendable {
-    enum Value: Sendable {
-        case swipeUser(SwipeUserRecord)
-        case product(ProductRecord)
-        case connection(ConnectionRecord)
-    }
-
-    var table: TableID
-    var value: Value
-    var origin: RowOrigin
-    /// The row's `id` field as read ("" for a table without one): what its reject names.
-    var rawId: String
 }
 
 /// A swipe as decoded, with where it was read.

@@ -13,11 +13,9 @@ import TallyIngest
 ///   ``SubscriptionEventVersionRule``; a counted event goes to its
 ///   subscriber (``SubscribersStage``), a repeat within one file is a
 ///   reject of that file, worded and named as its kind of file says.
-/// - Reference tables (swipe users, products, connections), by their
-///   upsert key: ``ReferenceRowRule``. A counted connection goes to the
-///   merge; swipe users and products count for the files' accounting only
-///   (the stages that price events read the products themselves,
-///   ``KPIBroadcast``).
+///
+/// The reference tables (swipe users, products, connections) are judged
+/// with every dataset's (``RowsStage``).
 ///
 /// A superseded row is counted against its file, a rejected one becomes a
 /// reject of its file.
@@ -31,11 +29,6 @@ struct KPIRowsStage {
             return row
         }
         switch rows[0] {
-        case .reference:
-            reference(rows.map { row in
-                guard case .reference(let r) = row else { preconditionFailure("a key of mixed kinds") }
-                return r
-            }, emit: emit)
         case .swipe:
             swipes(rows.map { row in
                 guard case .swipe(let r) = row else { preconditionFailure("a key of mixed kinds") }
@@ -48,22 +41,6 @@ struct KPIRowsStage {
             }, emit: emit)
         default:
             preconditionFailure("not a row: \(rows[0])")
-        }
-    }
-
-    private func reference(_ rows: [KPIReferenceRow], emit: FlowEmit) {
-        let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in
-            r.origin.ruleRow(i)
-        }, key: FlowTables.keyDescription(rows[0].table))
-        for (row, verdict) in zip(rows, verdicts) {
-            switch verdict {
-            case .counts:
-                if case .connection(let r) = row.value { emit(.merge, KPIKeys.merge, .kpis(.connection(r.connection))) }
-            case .superseded:
-                superseded(row.origin, emit: emit)
-            case .rejected(let reason):
-                reject(row.origin, id: row.rawId, reason: reason, emit: emit)
-            }
         }
     }
 

@@ -12,8 +12,8 @@ enum KPITables {
     /// Decodes one row of a KPI `table`: the key that groups it for its row rule, and the record.
     static func decode(_ table: TableID, _ f: FieldDecoder, origin: RowOrigin,
                        rawId: String) throws(FieldError) -> (FlowStageName, [UInt8], FlowRecord) {
-        func reference(_ value: KPIReferenceRow.Value, _ key: String...) -> (FlowStageName, [UInt8], FlowRecord) {
-            (.rows, FlowKeys.row(table, key), .kpis(.reference(KPIReferenceRow(table: table, value: value, origin: origin, rawId: rawId))))
+        func reference(_ value: ReferenceRow.Value, _ key: String...) -> (FlowStageName, [UInt8], FlowRecord) {
+            (.rows, FlowKeys.row(table, key), .reference(ReferenceRow(table: table, value: value, origin: origin, rawId: rawId)))
         }
         switch table {
         case .swipeUsers:

@@ -7,7 +7,7 @@ extension KPIRecord {
     /// The stages that take this kind of record as input.
     var stages: Set<FlowStageName> {
         switch self {
-        case .reference, .swipe, .event: [.rows]
+        case .swipe, .event: [.rows]
         case .pairSwipe: [.swipePairs]
         case .daySwipe, .match: [.swipeDays]
         case .subscriberEvent: [.subscribers]
@@ -17,14 +17,6 @@ extension KPIRecord {
 
     func encode(into w: inout WireWriter) {
         switch self {
-        case .reference(let row):
-            w.string("reference"); w.string(row.table.rawValue); row.origin.encode(into: &w); w.string(row.rawId)
-            switch row.value {
-            case .swipeUser(let u):
-                w.string(u.id); w.timestamp(u.createdAt); w.string(u.gender); w.string(u.city); w.string(u.subscription)
-            case .product(let p): p.entry.encode(into: &w)
-            case .connection(let c): c.connection.encode(into: &w)
-            }
         case .swipe(let s):
             w.string("swipe"); w.string(s.id); w.string(s.from); w.string(s.to); w.enumeration(s.action); w.timestamp(s.at)
             s.origin.encode(into: &w)
@@ -52,22 +44,6 @@ extension KPIRecord {
     init(fields f: inout WireFields) throws(WireError) {
         let kind = try f.string("kpis.case")
         switch kind {
-        case "reference":
-            let name = try f.string("table")
-            guard let table = TableID(rawValue: name) else { throw f.error("'\(name.prefix(40))' is not a table") }
-            let origin = try RowOrigin(fields: &f)
-            let rawId = try f.string("rawId")
-            let value: KPIReferenceRow.Value
-            switch table {
-            case .swipeUsers:
-                value = .swipeUser(SwipeUserRecord(id: try f.string("id"), createdAt: try f.optionalTimestamp("createdAt"),
-                                                   gender: try f.optionalString("gender"), city: try f.optionalString("city"),
-                                                   subscription: try f.optionalString("subscription")))
-            case .products: value = .product(ProductRecord(entry: try ProductCatalog.Entry(fields: &f)))
-            case .connections: value = .connection(ConnectionRecord(connection: try PartnerConnection(fields: &f)))
-            default: throw f.error("\(table.qualifiedName) has no KPI reference rows")
-            }
-            self = .reference(KPIReferenceRow(table: table, value: value, origin: origin, rawId: rawId))
         case "swipe":
             self = .swipe(SwipeRow(id: try f.string("id"), from: try f.string("from"), to: try f.string("to"),
                                    action: try f.enumeration("action", SwipeAction.self), at: try f.timestamp("at"),

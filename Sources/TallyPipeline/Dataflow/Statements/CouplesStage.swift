@@ -51,7 +51,7 @@ final class CouplesStage {
                                                       amount: r.amount, currency: r.currency, date: r.date,
                                                       source: SourceRef(file: path, line: row.origin.line)))
                     orphans.append((.settlement, row.origin, r.id))
-                case .fx, .challenge, .membership:
+                case .fx, .challenge, .membership, .swipeUser, .product, .connection:
                     preconditionFailure("not a couple's row: \(row.table)")
                 }
             case .winningExpense(let v, let origin):
@@ -124,24 +124,31 @@ final class CouplesStage {
 enum FlowBroadcast {
     /// The fx rates that count (``ReferenceRowRule`` per currency, base and date).
     static func fxRates(_ plan: FlowPlan) throws -> [FxRate] {
+        try countedRows(plan, of: .fx).compactMap { row in
+            guard case .fx(let r) = row.value else { return nil }
+            return r.rate
+        }
+    }
+
+    /// The rows of reference table `table` that count: its files (those not
+    /// refused) decoded and each key's rows judged by ``ReferenceRowRule``,
+    /// as the `rows` stage does.
+    static func countedRows(_ plan: FlowPlan, of table: TableID) throws -> [ReferenceRow] {
         var groups: [[UInt8]: [ReferenceRow]] = [:]
-        for seq in plan.files(of: .fx) {
+        for seq in plan.files(of: table) {
             var rows: [([UInt8], ReferenceRow)] = []
-            let read = try DecodeStage.read(plan.file(seq), seq: seq, table: .fx) { _, key, record in
+            let read = try DecodeStage.read(plan.file(seq), seq: seq, table: table) { _, key, record in
                 if case .reference(let row) = record { rows.append((key, row)) }
             }
             guard read.refusal == nil else { continue }
             for (key, row) in rows { groups[key, default: []].append(row) }
         }
-        var rates: [FxRate] = []
+        var counted: [ReferenceRow] = []
         for rows in groups.values {
-            let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in
-                r.origin.ruleRow(i)
-            }, key: FlowTables.keyDescription(.fx))
-            for (row, verdict) in zip(rows, verdicts) where verdict == .counts {
-                if case .fx(let r) = row.value { rates.append(r.rate) }
-            }
+            let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in r.origin.ruleRow(i) },
+                                                     key: FlowTables.keyDescription(table))
+            for (row, verdict) in zip(rows, verdicts) where verdict == .counts { counted.append(row) }
         }
-        return rates
+        return counted
     }
 }
