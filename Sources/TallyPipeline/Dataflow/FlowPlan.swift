@@ -72,6 +72,18 @@ struct FlowPlan: Sendable {
     /// The file of sequence number `seq`.
     func file(_ seq: Int) -> InputFile { files[seq - 1] }
 
+    /// Counts the row at `origin` superseded, in its file's accounting (sent to the merge).
+    func emitSuperseded(_ origin: RowOrigin, _ emit: FlowEmit) {
+        emit(.merge, FlowKeys.file(origin.file), .superseded(file: origin.file, rows: 1))
+    }
+
+    /// Rejects the row at `origin`, named by `id`, with `reason` (sent to the merge).
+    func emitReject(_ origin: RowOrigin, id: String, reason: String, _ emit: FlowEmit) {
+        let file = file(origin.file)
+        emit(.merge, FlowKeys.file(origin.file), .reject(Reject(dataset: file.dataset, file: file.relativePath, line: origin.line,
+                                                                id: id, reason: reason)))
+    }
+
     /// The sequence numbers of the files of `table`, in load order.
     func files(of table: TableID) -> [Int] {
         files.indices.filter { files[$0].table == table }.map { $0 + 1 }

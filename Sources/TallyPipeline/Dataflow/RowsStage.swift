@@ -48,11 +48,9 @@ struct RowsStage {
             case .counts:
                 if let (stage, key, record) = Self.route(row) { emit(stage, key, record) }
             case .superseded:
-                emit(.merge, FlowKeys.file(row.origin.file), .superseded(file: row.origin.file, rows: 1))
+                plan.emitSuperseded(row.origin, emit)
             case .rejected(let reason):
-                let file = plan.file(row.origin.file)
-                emit(.merge, FlowKeys.file(row.origin.file), .reject(Reject(
-                    dataset: file.dataset, file: file.relativePath, line: row.origin.line, id: row.rawId, reason: reason)))
+                plan.emitReject(row.origin, id: row.rawId, reason: reason, emit)
             }
         }
     }
@@ -100,10 +98,9 @@ struct RowsStage {
                     emit(.challenges, FlowKeys.entity(r.challengeId), .countedCheckin(fact))
                 }
             case .superseded:
-                emit(.merge, FlowKeys.file(origin.file), .superseded(file: origin.file, rows: 1))
+                plan.emitSuperseded(origin, emit)
             case .rejected(let reason):
-                emit(.merge, FlowKeys.file(origin.file), .reject(Reject(
-                    dataset: file.dataset, file: file.relativePath, line: origin.line, id: r.id, reason: reason)))
+                plan.emitReject(origin, id: r.id, reason: reason, emit)
             }
         }
     }
@@ -130,7 +127,7 @@ struct RowsStage {
                     emit(.merge, FlowKeys.file(origin.file), .statementsSummary(summary))
                 }
             case .superseded:
-                emit(.merge, FlowKeys.file(origin.file), .superseded(file: origin.file, rows: 1))
+                plan.emitSuperseded(origin, emit)
             case .rejected:
                 preconditionFailure("ExpenseVersionRule rejects nothing")
             }

@@ -22,7 +22,7 @@ struct DaysStage {
         }
         for loser in verdict.superseded {
             if case .activityRow(_, let origin) = loser {
-                emit(.merge, FlowKeys.file(origin.file), .superseded(file: origin.file, rows: 1))
+                plan.emitSuperseded(origin, emit)
             }
         }
         let day: DailyActivity

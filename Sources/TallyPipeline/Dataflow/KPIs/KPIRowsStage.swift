@@ -62,7 +62,7 @@ struct KPIRowsStage {
                         first: first, second: second, MatchRule.PairSwipe(forward: forward, action: row.action, timestamp: row.at))))
                 }
             case .superseded:
-                superseded(row.origin, emit: emit)
+                plan.emitSuperseded(row.origin, emit)
             case .rejected:
                 preconditionFailure("SwipeVersionRule rejects nothing")
             }
@@ -79,25 +79,15 @@ struct KPIRowsStage {
             case .counts:
                 emit(.subscribers, KPIKeys.subscriber(app: row.record.app, user: row.record.userId), .kpis(.subscriberEvent(row)))
             case .superseded:
-                superseded(row.origin, emit: emit)
+                plan.emitSuperseded(row.origin, emit)
             case .rejected(let reason):
-                reject(row.origin, id: Self.source(row).rejectNamesUser ? row.record.userId : row.record.id, reason: reason,
-                       emit: emit)
+                plan.emitReject(row.origin, id: Self.source(row).rejectNamesUser ? row.record.userId : row.record.id,
+                                reason: reason, emit)
             }
         }
     }
 
     private static func source(_ row: EventRow) -> SubscriptionEventVersionRule.Source {
         row.fromSubscriberReport ? .subscriberReport : .eventLog
-    }
-
-    private func superseded(_ origin: RowOrigin, emit: FlowEmit) {
-        emit(.merge, FlowKeys.file(origin.file), .superseded(file: origin.file, rows: 1))
-    }
-
-    private func reject(_ origin: RowOrigin, id: String, reason: String, emit: FlowEmit) {
-        let file = plan.file(origin.file)
-        emit(.merge, FlowKeys.file(origin.file), .reject(Reject(dataset: file.dataset, file: file.relativePath, line: origin.line,
-                                                                id: id, reason: reason)))
     }
 }
