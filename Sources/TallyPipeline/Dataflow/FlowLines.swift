@@ -34,13 +34,13 @@ enum FlowLines {
     /// Reads one input line (without its line feed): its key's bytes and its record.
     static func read(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws -> (key: [UInt8], record: FlowRecord) {
         guard let tab = line.firstIndex(of: WireEscaping.tab) else {
-            throw FlowLineError(line: number, reason: "has no TAB after its key")
+            throw DataflowError("line \(number) has no TAB after its key")
         }
         let key: [UInt8]
         do {
             key = try WireEscaping.unescaped(line[0..<tab])
         } catch {
-            throw FlowLineError(line: number, reason: "has a key that is not escaped right: \(error)")
+            throw DataflowError("line \(number) has a key that is not escaped right: \(error)")
         }
         let rest = UnsafeBufferPointer(rebasing: line[(tab + 1)...])
         return (key, try WireLine(rest, number: number).decode(FlowRecord.self))
@@ -70,11 +70,4 @@ enum FlowLines {
             try pending.withUnsafeBufferPointer { try body($0, number) }
         }
     }
-}
-
-/// A line a dataflow process cannot read.
-struct FlowLineError: Error, CustomStringConvertible {
-    var line: Int
-    var reason: String
-    var description: String { "line \(line) \(reason)" }
 }
