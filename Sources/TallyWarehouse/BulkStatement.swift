@@ -58,6 +58,23 @@ struct BulkStatement {
 }
 
 extension BulkStatement {
+    /// Runs a query once with the bound values and returns its first row's
+    /// first `columns` columns as integers (nil when it selects no row).
+    func firstIntegers(_ columns: Int32) throws -> [Int64]? {
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return (0..<columns).map { sqlite3_column_int64(handle, $0) }
+        case SQLITE_DONE: return nil
+        case let code:
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+        }
+    }
+}
+
+extension BulkStatement {
     /// Binds UTF-8 bytes as text without making a String, and without SQLite
     /// copying them: the bytes must stay valid until ``step()`` returns
     /// (which resets the statement and clears its bindings).

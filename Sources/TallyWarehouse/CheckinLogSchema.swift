@@ -66,8 +66,8 @@ enum CheckinLogSchema {
         let superseded = try SupersededRows(db, candidates: ids.collisions(), sql: """
             SELECT r.id, r.file_id, f.load_seq, r.line FROM checkin_row r JOIN input_file f ON f.id = r.file_id
             WHERE r.rowid = ?
-            """, read: { c, rowid in CheckinVersionRule.Row(loadSeq: c.int64(2), line: c.int64(3), row: rowid) },
-            rule: CheckinVersionRule.verdicts)
+            """, read: { c, rowid in CheckinVersionRule.Row(file: c.int64(1), loadSeq: c.int64(2), line: c.int64(3), row: rowid) },
+            rule: { CheckinVersionRule.verdicts($0, key: "id") })
         let duplicates = try repeatedWorkouts(db, candidates: workouts.collisions(), losers: superseded.rows)
 
         try db.execute(sql: "DELETE FROM checkin_winner")

@@ -22,8 +22,9 @@ extension IngestSession {
     }
 
     /// Appends a check-in to the log. Which row of a repeated id counts is
-    /// decided after the load: within the file by
-    /// ``removeRepeatedCheckins(file:)``, across files by ``CheckinLogSchema/winners``.
+    /// decided by ``TallyCore/CheckinVersionRule`` after the load: within the
+    /// file by ``removeRepeatedCheckins(file:)``, across files by
+    /// ``CheckinLogSchema/winners``.
     public func insert(_ r: CheckinRecord, file: Int64, line: Int) throws {
         let s = try statement("""
             INSERT INTO checkin_row (id, group_id, challenge_id, user_id, display_name, user_photo_url, photo_url,
@@ -72,25 +73,33 @@ extension IngestSession {
         appendedKeys[file] = keys
     }
 
-    /// Removes the check-ins of `file` whose id an earlier row of the same
-    /// file has (the first row of an id is kept) and returns them by line,
-    /// for the caller to reject. Call once, after the file's last row.
-    public func removeRepeatedCheckins(file: Int64) throws -> [(line: Int, id: String)] {
+    /// Removes the check-ins of `file` that ``TallyCore/CheckinVersionRule``
+    /// rejects (a repeat of an id within the file) and returns them by line
+    /// with the rule's reason, for the caller to reject. Only rows whose id
+    /// hashes collide are read back and split by id (bytes); each id's rows
+    /// go to the rule. Call once, after the file's last row.
+    public func removeRepeatedCheckins(file: Int64) throws -> [(line: Int, id: String, reason: String)] {
         guard var keys = appendedKeys.removeValue(forKey: file) else { return [] }
         let fetch = try RawCursor(db, sql: "SELECT id, line FROM checkin_row WHERE rowid = ?")
         let remove = try BulkStatement(db, sql: "DELETE FROM checkin_row WHERE rowid = ?")
-        var repeats: [(line: Int, id: String)] = []
-        for group in keys.collisions() {   // rowids ascending: a file's rows are appended in line order
-            var seen: Set<[UInt8]> = []
+        var repeats: [(line: Int, id: String, reason: String)] = []
+        for group in keys.collisions() {
+            var rows: [(id: [UInt8], line: Int64, rowid: Int64)] = []
             for rowid in group {
-                var row: (id: [UInt8], line: Int)?
                 try fetch.forEach(rowid) { c in
-                    row = (Array(c.bytes(0) ?? UnsafeRawBufferPointer(start: nil, count: 0)), Int(c.int64(1)))
+                    rows.append((Array(c.bytes(0) ?? UnsafeRawBufferPointer(start: nil, count: 0)), c.int64(1), rowid))
                 }
-                guard let row, !seen.insert(row.id).inserted else { continue }
-                repeats.append((row.line, String(decoding: row.id, as: UTF8.self)))
-                remove.bind(1, rowid)
-                try remove.step()
+            }
+            for id in KeyGroups.split(rows, key: \.id) where id.count > 1 {
+                let verdicts = CheckinVersionRule.verdicts(id.map {
+                    CheckinVersionRule.Row(file: file, loadSeq: 0, line: $0.line, row: $0.rowid)
+                }, key: "id")
+                for (row, verdict) in zip(id, verdicts) {
+                    guard case .rejected(let reason) = verdict else { continue }
+                    repeats.append((Int(row.line), String(decoding: row.id, as: UTF8.self), reason))
+                    remove.bind(1, row.rowid)
+                    try remove.step()
+                }
             }
         }
         return repeats.sorted { $0.line < $1.line }

@@ -167,7 +167,7 @@ public final class IngestSession {
     func finishUpsert(_ s: UpsertStatement, file: Int64, line: Int, next: Int32) throws -> Bool {
         s.bind(next, file)
         s.bind(next + 1, line)
-        return try s.step()
+        return try s.step(file: file, line: line)
     }
 
     /// `INSERT INTO table (columns) VALUES (…), (…), …` for `rows` rows at

@@ -1,62 +1,94 @@
 import GRDB
 
-/// A keyed row stored so that a row from another file replaces it and a
-/// repeat within the same file is refused, without a statement journal.
+import TallyCore
+
+/// A keyed row stored as ``TallyCore/ReferenceRowRule`` decides, without a
+/// statement journal.
+///
+/// The table holds one row per key: the row that counts so far. A row
+/// whose key is new is inserted (`ON CONFLICT DO NOTHING`). A row whose key
+/// is taken is judged with the held row by the rule (rows arrive in load
+/// order, so judging each arrival against the held row gives the rule's
+/// verdicts over the whole group: `ReferenceRowRuleTests`): when the new row
+/// counts, the held row's file gains a superseded row and the new row
+/// replaces it (`UPDATE OR FAIL`); when it is rejected, nothing is stored
+/// (the caller words the reject with the table's key).
 ///
 /// `INSERT … ON CONFLICT DO UPDATE` (and `OR REPLACE`) needs a statement
 /// journal inside the ingest's transaction, and SQLite keeps that journal in
 /// a temporary file for the rest of the transaction once one statement's
 /// outgrows 64 KiB, each upsert then copying the pages it touches there
-/// (gigabytes at medium: docs/performance.md). Here the row is
-/// inserted with `ON CONFLICT DO NOTHING`; only when its key is taken does
-/// an `UPDATE OR FAIL … WHERE file_id <> ?` replace a row of another file
-/// (the rare case: a key in two files). Neither needs the journal while the
-/// table's file key is checked at commit (`DeferredForeignKeys`).
-///
-/// The row replaced is superseded (``TallyCore/ReferenceRowRule``): before
-/// the replacement, its file's `rows_superseded` goes up by one.
+/// (docs/performance.md). Neither statement here needs the journal while
+/// the table's file key is checked at commit (`DeferredForeignKeys`).
 ///
 /// The statements number their parameters alike (`?1` … in column order),
 /// so every value is bound to each (a statement that uses fewer ignores the rest).
 struct UpsertStatement {
     private let insert: BulkStatement
+    private let held: BulkStatement
     private let replace: BulkStatement
     private let supersede: BulkStatement
+    private let loadSeq: BulkStatement
+    private let keyDescription: String
 
     /// `columns` end with `file_id` and `line`; `key` names the conflict target.
     init(_ db: Database, table: String, columns: [String], key: [String]) throws {
         precondition(columns.suffix(2) == ["file_id", "line"], "\(table): an upsert's last columns are file_id and line")
         let number = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, "?\($0 + 1)") })
+        let matches = key.map { "\($0) = \(number[$0]!)" }.joined(separator: " AND ")
         insert = try BulkStatement(db, sql: """
             INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { number[$0]! }.joined(separator: ", ")))
             ON CONFLICT(\(key.joined(separator: ", "))) DO NOTHING
             """)
+        held = try BulkStatement(db, sql: """
+            SELECT t.file_id, f.load_seq, t.line FROM \(table) t JOIN input_file f ON f.id = t.file_id
+            WHERE \(key.map { "t.\($0) = ?\(columns.firstIndex(of: $0)! + 1)" }.joined(separator: " AND "))
+            """)
         replace = try BulkStatement(db, sql: """
             UPDATE OR FAIL \(table) SET \(columns.filter { !key.contains($0) }.map { "\($0) = \(number[$0]!)" }.joined(separator: ", "))
-            WHERE \(key.map { "\($0) = \(number[$0]!)" }.joined(separator: " AND ")) AND file_id <> \(number["file_id"]!)
+            WHERE \(matches)
             """)
-        supersede = try BulkStatement(db, sql: """
-            UPDATE input_file SET rows_superseded = rows_superseded + 1
-            WHERE id = (SELECT file_id FROM \(table) WHERE \(key.map { "\($0) = \(number[$0]!)" }.joined(separator: " AND ")))
-              AND id <> \(number["file_id"]!)
-            """)
+        supersede = try BulkStatement(db, sql: "UPDATE input_file SET rows_superseded = rows_superseded + 1 WHERE id = ?")
+        loadSeq = try BulkStatement(db, sql: "SELECT load_seq FROM input_file WHERE id = ?")
+        keyDescription = key.joined(separator: ", ")
     }
 
-    func bind(_ index: Int32, _ value: String?) { for s in [insert, replace, supersede] { s.bind(index, value) } }
-    func bind(_ index: Int32, _ value: Int64?) { for s in [insert, replace, supersede] { s.bind(index, value) } }
-    func bind(_ index: Int32, _ value: Int?) { for s in [insert, replace, supersede] { s.bind(index, value) } }
-    func bind(_ index: Int32, _ value: Double?) { for s in [insert, replace, supersede] { s.bind(index, value) } }
+    func bind(_ index: Int32, _ value: String?) { for s in [insert, held, replace] { s.bind(index, value) } }
+    func bind(_ index: Int32, _ value: Int64?) { for s in [insert, held, replace] { s.bind(index, value) } }
+    func bind(_ index: Int32, _ value: Int?) { for s in [insert, held, replace] { s.bind(index, value) } }
+    func bind(_ index: Int32, _ value: Double?) { for s in [insert, held, replace] { s.bind(index, value) } }
 
-    /// Stores the bound row; false when a row of the same file holds its key.
-    func step() throws -> Bool {
+    /// Stores the bound row of `file` at `line` (bound too) as the rule
+    /// decides; false when the rule rejects it (a repeat within its file).
+    func step(file: Int64, line: Int) throws -> Bool {
         if try insert.step() > 0 {
             replace.clearBindings()
-            supersede.clearBindings()
+            held.clearBindings()
             return true
         }
-        let superseded = try supersede.step()
-        let replaced = try replace.step()
-        precondition(superseded == replaced, "a replaced row's file was not counted")
-        return replaced > 0
+        guard let h = try held.firstIntegers(3) else { preconditionFailure("a key taken on insert has no row") }
+        let holder = ReferenceRowRule.Row(file: h[0], loadSeq: h[1], line: h[2], row: 0)
+        loadSeq.bind(1, file)
+        guard let seq = try loadSeq.firstIntegers(1)?.first else { preconditionFailure("file \(file) is not an input file") }
+        let arriving = ReferenceRowRule.Row(file: file, loadSeq: seq, line: Int64(line), row: 1)
+        let verdicts = ReferenceRowRule.verdicts([holder, arriving], key: keyDescription)
+        switch verdicts[1] {
+        case .counts:
+            supersede.bind(1, holder.file)
+            try supersede.step()
+            let replaced = try replace.step()
+            precondition(replaced == 1, "the held row was not replaced")
+            return true
+        case .rejected:
+            replace.clearBindings()
+            return false
+        case .superseded:
+            // The held row's file was loaded later (not a case the ingest's
+            // load order makes, but the rule's answer is kept all the same).
+            supersede.bind(1, file)
+            try supersede.step()
+            replace.clearBindings()
+            return true
+        }
     }
 }

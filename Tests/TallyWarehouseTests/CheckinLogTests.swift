@@ -44,6 +44,7 @@ struct CheckinLogTests {
         }
         #expect(repeats.map(\.line) == [4, 7])
         #expect(repeats.map(\.id) == ["k1", "k1"])
+        #expect(repeats.map(\.reason) == Array(repeating: CheckinVersionRule.repeatReason(key: "id"), count: 2))
         let facts = try checkins(warehouse)
         #expect(facts.map(\.id) == ["k1", "k2"])
         #expect(facts.map(\.userId) == ["ana", "ana"])

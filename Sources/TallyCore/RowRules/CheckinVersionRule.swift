@@ -1,11 +1,12 @@
 /// Which row of a check-in counts, among the rows sharing its id
 /// (`checkins/checkins`, exported from Firestore, can hold an id in several
-/// files): ``LatestLoadFirstLine``, the row of the latest-loaded file, then
-/// its first line. A repeat within one file is refused while that file loads.
+/// files): the policy of a keyed table, ``ReferenceRowRule``. Within one file
+/// the id's first row is kept and every later row is rejected; across files
+/// the kept row of the latest-loaded file counts and the others are superseded.
 ///
 /// ```swift
-/// let old = CheckinVersionRule.Row(loadSeq: 1, line: 2, row: 1)
-/// let new = CheckinVersionRule.Row(loadSeq: 2, line: 9, row: 2)
-/// CheckinVersionRule.verdicts([old, new])   // [.superseded, .counts]
+/// let old = CheckinVersionRule.Row(file: 1, loadSeq: 1, line: 2, row: 1)
+/// let new = CheckinVersionRule.Row(file: 2, loadSeq: 2, line: 9, row: 2)
+/// CheckinVersionRule.verdicts([old, new], key: "id")   // [.superseded, .counts]
 /// ```
-public typealias CheckinVersionRule = LatestLoadFirstLine
+public typealias CheckinVersionRule = ReferenceRowRule

@@ -1,8 +1,9 @@
-/// The version policy of logs whose rows carry no version of their own
-/// (check-ins, swipes): among the rows sharing an id, the row of the
-/// latest-loaded file (`loadSeq`) counts; within that file the first line,
-/// then the lower `row`. Every other row is superseded; nothing is rejected.
-/// ``CheckinVersionRule`` and ``SwipeVersionRule`` name it for their tables.
+/// The version policy of the swipe log, whose rows carry no version of
+/// their own: among the rows sharing an id, the row of the latest-loaded
+/// file (`loadSeq`) counts; within that file the first line, then the lower
+/// `row`. Every other row is superseded, a repeat within one file too;
+/// nothing is rejected.
+/// ``SwipeVersionRule`` names it for its table.
 ///
 /// ```swift
 /// let old = LatestLoadFirstLine.Row(loadSeq: 1, line: 2, row: 1)

@@ -29,7 +29,7 @@ public enum SubscriptionEventVersionRule {
         /// The reject reason of a repeat within one file.
         public var repeatReason: String {
             switch self {
-            case .eventLog: "duplicate id in this file (the first row is kept)"
+            case .eventLog: ReferenceRowRule.repeatReason(key: "id")
             case .subscriberReport: "duplicate row in this file"
             }
         }

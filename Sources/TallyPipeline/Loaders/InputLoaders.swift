@@ -9,12 +9,12 @@ struct TableLoader: Sendable {
     /// What makes a row unique, for the duplicate-key reject ("id").
     var keyDescription = "id"
     /// For a table stored as an append-only log: after the file's last row,
-    /// removes the rows whose key an earlier row of the file has and returns
-    /// them (line and key), to be rejected like a `store` that returned false.
-    var removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String)])?
+    /// removes the rows its version rule rejects (a key an earlier row of the
+    /// file has) and returns them (line, key and the rule's reason), to be rejected.
+    var removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String, reason: String)])?
 
-    /// The reason a row whose key repeats within its file is rejected with.
-    var duplicateReason: String { "duplicate \(keyDescription) in this file (the first row is kept)" }
+    /// The reject reason of a key repeated within one file (``ReferenceRowRule``'s wording).
+    var duplicateReason: String { ReferenceRowRule.repeatReason(key: keyDescription) }
 
     /// When set, loads the whole file in place of the row-by-row `store`
     /// (for the largest tables: decoding on a reading thread while the
@@ -23,7 +23,7 @@ struct TableLoader: Sendable {
 
     init(store: @escaping @Sendable (FieldDecoder, IngestSession, _ fileId: Int64) throws -> Bool,
          keyDescription: String = "id",
-         removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String)])? = nil,
+         removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String, reason: String)])? = nil,
          bulk: (@Sendable (TableReader, [String], Int64, IngestSession, LoadSink) throws -> Int)? = nil) {
         self.store = store
         self.keyDescription = keyDescription

@@ -89,7 +89,7 @@ extension TableLoader {
     static func staged(
         stage: @escaping @Sendable (FieldDecoder, inout RowBatch) throws(FieldError) -> Void,
         store: @escaping @Sendable (RowBatch, IngestSession, _ fileId: Int64) throws -> Void,
-        removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String)])? = nil
+        removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String, reason: String)])? = nil
     ) -> TableLoader {
         TableLoader(
             store: { f, session, fileId in

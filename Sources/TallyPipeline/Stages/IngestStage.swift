@@ -279,7 +279,7 @@ public struct IngestStage {
         try sink.onWriter {
             for repeated in try loader.removeRepeats?(session, fileId) ?? [] {
                 rejected += 1
-                try sink.reject(repeated.line, repeated.id, loader.duplicateReason)
+                try sink.reject(repeated.line, repeated.id, repeated.reason)
             }
         }
         return (reader.recordsRead, rejected, reader.unknownFields, reader.fingerprint)

@@ -2,9 +2,8 @@ import PropertyBased
 import Testing
 @testable import TallyCore
 
-/// The version policy of check-ins and swipes (``CheckinVersionRule`` and
-/// ``SwipeVersionRule`` are its names for their tables).
-@Suite("Latest load, first line: the check-in and swipe version rule")
+/// The version policy of swipes (``SwipeVersionRule`` is its name for the table).
+@Suite("Latest load, first line: the swipe version rule")
 struct LatestLoadFirstLineTests {
     func row(load: Int64, line: Int64, row: Int64) -> LatestLoadFirstLine.Row {
         LatestLoadFirstLine.Row(loadSeq: load, line: line, row: row)

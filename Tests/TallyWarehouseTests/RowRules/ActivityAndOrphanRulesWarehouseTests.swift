@@ -172,11 +172,12 @@ struct RowRulesWarehouseTests {
                     VALUES (?, 'g1', 'n', '2026-10-01', '2026-10-31', ?, 1)
                     """, arguments: [challenge, f])
             }
+            // An id once per file, as the load leaves the log (`removeRepeatedCheckins`).
             for n in 0..<Int.random(in: 0...30, using: &rng) {
                 try s.db.execute(sql: """
                     INSERT INTO checkin_row (id, group_id, challenge_id, user_id, display_name, minutes, created_at, file_id, line)
                     VALUES (?, 'g1', ?, 'u', 'U', 30, ?, ?, ?)
-                    """, arguments: ["k\(Int.random(in: 0...20, using: &rng))", ["ch1", "ch2", "ch8", "ch9"].randomElement(using: &rng)!,
+                    """, arguments: ["k\(n)", ["ch1", "ch2", "ch8", "ch9"].randomElement(using: &rng)!,
                                      Int64.random(in: 1...9, using: &rng), f, n + 2])
             }
         }

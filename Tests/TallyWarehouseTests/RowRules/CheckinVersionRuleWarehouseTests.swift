@@ -34,7 +34,7 @@ struct CheckinVersionRuleWarehouseTests {
                     let rowid = db.lastInsertedRowID
                     rows.append(Generated(
                         rowid: rowid, id: id, workout: workout, file: f,
-                        version: CheckinVersionRule.Row(loadSeq: f.loadSeq, line: line, row: rowid),
+                        version: CheckinVersionRule.Row(file: f.id, loadSeq: f.loadSeq, line: line, row: rowid),
                         checkin: DuplicateWorkoutRule.Checkin(createdAt: Timestamp(microseconds: created),
                                                               path: Array(f.displayPath.utf8), line: line, id: Array(id.utf8))))
                 }
@@ -52,7 +52,7 @@ struct CheckinVersionRuleWarehouseTests {
         var winners: [Generated] = []
         var superseded: [Int64: Int] = [:]
         for group in KeyGroups.split(rows, key: { Array($0.id.utf8) }) {
-            for (row, verdict) in zip(group, CheckinVersionRule.verdicts(group.map(\.version))) {
+            for (row, verdict) in zip(group, CheckinVersionRule.verdicts(group.map(\.version), key: "id")) {
                 if verdict == .counts { winners.append(row) } else { superseded[row.file.id, default: 0] += 1 }
             }
         }

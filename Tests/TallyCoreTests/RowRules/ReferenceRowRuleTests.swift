@@ -1,0 +1,82 @@
+import PropertyBased
+import Testing
+@testable import TallyCore
+
+/// The policy of keyed tables (couples, members, products, check-ins, …).
+@Suite("ReferenceRowRule: first row per file, latest file across files")
+struct ReferenceRowRuleTests {
+    func row(file: Int64, line: Int64, row: Int64) -> ReferenceRowRule.Row {
+        ReferenceRowRule.Row(file: file, loadSeq: file, line: line, row: row)
+    }
+
+    @Test func aRepeatWithinAFileIsRejectedAndTheFirstRowKept() {
+        let group = [row(file: 1, line: 8, row: 1), row(file: 1, line: 2, row: 2), row(file: 1, line: 5, row: 3)]
+        let reason = ReferenceRowRule.repeatReason(key: "id")
+        #expect(ReferenceRowRule.verdicts(group, key: "id") == [.rejected(reason: reason), .counts, .rejected(reason: reason)])
+        #expect(reason == "duplicate id in this file (the first row is kept)")
+    }
+
+    @Test func theLatestLoadedFilesFirstRowCountsAndEarlierFilesAreSuperseded() {
+        let group = [row(file: 1, line: 2, row: 1), row(file: 3, line: 9, row: 2), row(file: 3, line: 4, row: 3),
+                     row(file: 2, line: 7, row: 4)]
+        #expect(ReferenceRowRule.verdicts(group, key: "id")
+                == [.superseded, .rejected(reason: ReferenceRowRule.repeatReason(key: "id")), .counts, .superseded])
+    }
+
+    @Test func loadOrderDecidesBeforeTheFileId() {
+        let early = ReferenceRowRule.Row(file: 9, loadSeq: 1, line: 2, row: 1)
+        let late = ReferenceRowRule.Row(file: 4, loadSeq: 2, line: 2, row: 2)
+        #expect(ReferenceRowRule.verdicts([early, late], key: "id") == [.superseded, .counts])
+    }
+
+    /// Random groups over a few files and lines.
+    func randomGroup(_ rng: inout SplitMix) -> [ReferenceRowRule.Row] {
+        (0..<Int.random(in: 1...9, using: &rng)).map { n in
+            row(file: Int64.random(in: 1...3, using: &rng), line: Int64.random(in: 2...5, using: &rng), row: Int64(n))
+        }
+    }
+
+    @Test func theVerdictsDoNotDependOnTheOrderOfTheGroup() async {
+        await propertyCheck(count: 300, input: Gen.uint64()) { seed in
+            var rng = SplitMix(seed: seed)
+            let group = randomGroup(&rng)
+            let verdicts = ReferenceRowRule.verdicts(group, key: "id")
+            expectOneCounts(verdicts)
+            // Each file keeps exactly one row; the others of that file are rejected.
+            for file in Set(group.map(\.file)) {
+                let kept = zip(group, verdicts).filter { $0.0.file == file && $0.1 != .rejected(reason: ReferenceRowRule.repeatReason(key: "id")) }
+                #expect(kept.count == 1)
+            }
+            expectOrderIndependent(group, rng: &rng) { ReferenceRowRule.verdicts($0, key: "id") }
+        }
+    }
+
+    /// A store that holds one row per key judges each arriving row (files in
+    /// load order, lines in order) against the row it holds, with the rule
+    /// on that pair. The warehouse's upsert works so; this is why it equals
+    /// the rule over the whole group: the row left held counts, every row
+    /// refused on arrival is rejected, every row replaced is superseded.
+    @Test func judgingEachArrivalAgainstTheHeldRowEqualsTheWholeGroup() async {
+        await propertyCheck(count: 500, input: Gen.uint64()) { seed in
+            var rng = SplitMix(seed: seed)
+            let group = randomGroup(&rng)
+            let whole = ReferenceRowRule.verdicts(group, key: "id")
+
+            var folded = [RowVerdict?](repeating: nil, count: group.count)
+            var held: Int?
+            for i in group.indices.sorted(by: { (group[$0].loadSeq, group[$0].line, group[$0].row) < (group[$1].loadSeq, group[$1].line, group[$1].row) }) {
+                guard let h = held else { held = i; continue }
+                let pair = ReferenceRowRule.verdicts([group[h], group[i]], key: "id")
+                switch pair[1] {
+                case .counts:
+                    folded[h] = pair[0]
+                    held = i
+                case .rejected, .superseded:
+                    folded[i] = pair[1]
+                }
+            }
+            if let held { folded[held] = .counts }
+            #expect(folded == whole.map { Optional($0) }, "seed \(seed)")
+        }
+    }
+}
