@@ -42,7 +42,8 @@ enum Migrations {
         migrator.registerMigration("v6: subscription event log", foreignKeyChecks: .immediate,
                                    migrate: SubscriptionLogSchema.createLog)
         migrator.registerMigration("v7: report publications", migrate: PublicationSchema.createTables)
-        migrator.registerMigration("v8: subscription events read from the log", migrate: SubscriptionLogSchema.logView)
+        migrator.registerMigration("v8: subscription events read from the log", foreignKeyChecks: .immediate,
+                                   migrate: SubscriptionLogSchema.logView)
         migrator.registerMigration("v9: leaderboard snapshot counter without triggers",
                                    migrate: PublicationSchema.counterWithoutTriggers)
         migrator.registerMigration("v10: log foreign keys checked at commit", migrate: DeferredForeignKeys.deferLogKeys)

@@ -44,8 +44,9 @@ enum SubscriptionLogSchema {
             """)
     }
 
-    /// v8, registered after v7 (``Migrations``): the counted events
-    /// become a view over the log instead of a sorted copy of it.
+    /// v8, registered after v7 (``Migrations``) with foreign keys on: the
+    /// counted events become a view over the log instead of a sorted copy
+    /// of it.
     ///
     /// Copying the winners into a table clustered by app, user and time
     /// would take seconds of the ingest's single SQLite writer, the
@@ -53,19 +54,16 @@ enum SubscriptionLogSchema {
     /// its own connection beside the statements and leaderboards, where the
     /// time is free. The rows that lose to a
     /// later-loaded file's row of the same id are kept in
-    /// `subscription_event_superseded`, as swipes keep theirs.
+    /// `subscription_event_superseded`, as swipes keep theirs; which rows
+    /// those are is the rule's (``events``), so the event files load again
+    /// (as v6 reloads them) rather than the migration deciding in SQL.
     static func logView(_ db: Database) throws {
         try db.execute(sql: """
             DROP TABLE subscription_event;
+            DELETE FROM input_file WHERE table_name IN ('events', 'appStoreConnectReport');
             -- Derived: the log rows that do not count (another row of their id, in a
             -- later-loaded file, wins). Repeats within one file are rejects, gone from the log.
             CREATE TABLE subscription_event_superseded (row INTEGER PRIMARY KEY);
-            INSERT INTO subscription_event_superseded (row)
-            SELECT row FROM (
-                SELECT r.rowid AS row, ROW_NUMBER() OVER (PARTITION BY r.id ORDER BY f.load_seq DESC, r.line) AS rank
-                FROM subscription_event_row r JOIN input_file f ON f.id = r.file_id
-                WHERE r.id IN (SELECT id FROM subscription_event_row GROUP BY id HAVING count(*) > 1)
-            ) WHERE rank > 1;
             -- The counted events, one per id, as the KPIs read them.
             CREATE VIEW subscription_event AS
             SELECT r.app, r.user_id, r.at, f.load_seq, r.line, r.event, r.product_id, r.context, r.id, r.file_id

@@ -172,8 +172,8 @@ struct SubscriptionEventLogTests {
         #expect(try warehouse.integrityCheck() == "ok")
     }
 
-    @Test("a warehouse made before the event view keeps its later-loaded rows, and its counted events read the same")
-    func upgradeToTheEventViewKeepsTheWinners() throws {
+    @Test("a warehouse made before the event view forgets its event files, so they load again and the rule settles them")
+    func upgradeToTheEventViewReloadsTheEvents() throws {
         let path = try legacyWarehouse(upTo: "v7: report publications", twoLoads(of: "events.csv", dataset: "subscriptions", table: "events") + """
             INSERT INTO subscription_event_row (id, app, user_id, event, product_id, context, at, file_id, line) VALUES
                 ('e1', 'FisioFlow', 'u1', 'subscribed', 'p.m', NULL, 5000000, 1, 2),
@@ -181,10 +181,13 @@ struct SubscriptionEventLogTests {
                 ('e1', 'FisioFlow', 'u1', 'trial_started', 'p.m', NULL, 4000000, 2, 2);
             """)
         let warehouse = try Warehouse(path: path)
-        // e1 of the later-loaded file wins; the earlier file's row is superseded, not lost.
-        #expect(try stored(warehouse) == ["u1 trial_started b/subscriptions/events.csv:2", "u1 renewed a/subscriptions/events.csv:3"])
-        #expect(try warehouse.read { try Int.fetchOne($0.db, sql: "SELECT count(*) FROM subscription_event_superseded") } == 1)
-        #expect(try warehouse.read { try Int.fetchOne($0.db, sql: "SELECT count(*) FROM subscription_event_row") } == 3)
+        // No migration decides which row of e1 counts: the files load again and the derivation's rule does.
+        try warehouse.read { (r: WarehouseReader) throws in
+            #expect(try r.inputFiles().isEmpty)
+            #expect(try Int.fetchOne(r.db, sql: "SELECT count(*) FROM subscription_event_row") == 0)
+            #expect(try Int.fetchOne(r.db, sql: "SELECT count(*) FROM subscription_event_superseded") == 0)
+        }
+        #expect(try stored(warehouse).isEmpty)
         #expect(try warehouse.integrityCheck() == "ok")
     }
 }
