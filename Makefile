@@ -23,10 +23,13 @@ run: release
 ## then the scale-out path (scripts/spark-test.sh): sample-data/ through tally
 ## plan, worker and merge chained with sort, and through Apache Spark in
 ## local[2] with 1, 3 and 7 partitions, each compared byte for byte with
-## `tally run --reproducible` (Java and the pinned pyspark installed when missing).
+## `tally run --reproducible` (Java and the pinned pyspark installed when missing);
+## and the monthly routine (scripts/incremental-test.sh): sample-data/ split by
+## month and run month after month into one warehouse gives the from-scratch reports.
 test: deps spark-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/incremental-test.sh .build/debug/tally
 	SPARK_PYTHON=$(SPARK_PYTHON) scripts/spark-test.sh .build/debug/tally
 
 ## Installs the Debian packages tally builds against, when any is missing.

@@ -16,7 +16,11 @@ import TallyCore
 /// The user is the `Subscriber ID`, the app the `App Name`, the product the
 /// `Subscription Name`; the day (`Event Date`, `YYYY-MM-DD` or `MM/DD/YYYY`)
 /// becomes 12:00 UTC of that day, the same calendar day from UTC−11 to
-/// UTC+11. Every row gets the id `appstore:<file>:<line>`.
+/// UTC+11. A row's id is made from what identifies the transaction (app,
+/// subscriber, product, day and event; ``subscriberEventID(app:user:product:day:kind:)``),
+/// so the same transaction delivered again (an overlapping report, in another
+/// folder or file) is the same event, and two months' reports of the same
+/// name are different events.
 public final class AppStoreConnectReader {
     public let url: URL
     /// The path shown in ids and messages (relative to the data folder).
@@ -132,8 +136,23 @@ public final class AppStoreConnectReader {
         let kind: SubscriptionEventKind = refund ? .refunded : trial ? .trialStarted : .subscribed
         let at = Timestamp(seconds: day.daysSinceEpoch * 86_400 + 12 * 3600)
         return SubscriptionEventRecord(
-            id: "appstore:\(displayPath):\(line)", app: app, userId: user,
+            id: Self.subscriberEventID(app: app, user: user, product: product, day: day, kind: kind), app: app, userId: user,
             event: SubscriptionEvent(kind: kind, timestamp: at, productId: product, source: SourceRef(file: displayPath, line: line)))
+    }
+
+    /// The id of a Subscriber report row: `appstore`, then the app,
+    /// subscriber, product, day and event, separated by TABs (which no field
+    /// of a tab-separated report holds, so two rows share an id only when
+    /// all five are equal).
+    ///
+    /// ```swift
+    /// AppStoreConnectReader.subscriberEventID(app: "LovU", user: "sub-1", product: "lovu.premium.monthly",
+    ///                                         day: LocalDate.parse("2026-10-03")!, kind: .subscribed)
+    /// // "appstore\tLovU\tsub-1\tlovu.premium.monthly\t2026-10-03\tsubscribed"
+    /// ```
+    public static func subscriberEventID(app: String, user: String, product: String, day: LocalDate,
+                                         kind: SubscriptionEventKind) -> String {
+        ["appstore", app, user, product, day.description, kind.rawValue].joined(separator: "\t")
     }
 
     private func eventCount(_ fields: [String]) throws(FieldError) -> AppStoreEventCount {

@@ -41,7 +41,8 @@ struct AppStoreConnectReaderTests {
         #expect(events[0].event.productId == "lovu.premium.monthly")
         #expect(events[0].event.timestamp.description == "2026-10-03T12:00:00Z")
         #expect(events[2].event.timestamp.description == "2026-10-05T12:00:00Z")
-        #expect(events[0].id == "appstore:subscriptions/report.tsv:2")
+        #expect(events[0].id == "appstore\tLovU\tsub-1\tlovu.premium.monthly\t2026-10-03\tsubscribed")
+        #expect(Set(events.map(\.id)).count == 3)
         #expect(events[2].event.source?.line == 4)
     }
 
