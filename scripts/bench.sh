@@ -5,7 +5,12 @@
 # (scripts/duckdb_baseline.py) on the same files, and prints per-stage
 # throughput, wall times, peak memory and tally's time as a ratio to DuckDB's.
 # Numbers live here and in the README, never in timed tests.
+# Then the monthly routine: the set split into one folder per month
+# (scripts/split-months.py, cached in bench-data/<shape>-<scale>-months/),
+# every month before the period ingested into a fresh warehouse (untimed),
+# then the period's folder run into it, timed: a month's run with history.
 #   SHAPE=default|studio|skewed|many-couples  SCALE=small|medium|large  DUCKDB=0 skips the baseline
+#   INCREMENTAL=0 skips the monthly routine
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +21,7 @@ if [ "$SHAPE" = studio ]; then MONTH=${MONTH:-2026-07}; PERIOD=${PERIOD:-2026-06
 PERIOD=${PERIOD:-2026-10}
 MONTH=${MONTH:-$PERIOD}
 DUCKDB=${DUCKDB:-1}
+INCREMENTAL=${INCREMENTAL:-1}
 DUCKDB_VERSION=2.0.1
 BIN=.build/release/tally
 DATA=bench-data/$SHAPE-$SCALE
@@ -23,6 +29,7 @@ OUT=bench-data/out-$SHAPE-$SCALE
 DUCK_OUT=bench-data/duckdb-out-$SHAPE-$SCALE
 # The warehouse, outside the reports (as tally's default), fresh for every bench.
 WAREHOUSE=bench-data/warehouse-$SHAPE-$SCALE
+MONTHS=bench-data/$SHAPE-$SCALE-months
 
 scripts/bench-data.sh "$SHAPE" "$SCALE" "$MONTH" "$BIN"
 if [ "$DUCKDB" != 0 ] && ! python3 -c 'import duckdb' 2>/dev/null; then
@@ -70,6 +77,33 @@ cp "$OUT-workbooks/run.json" "$OUT.run3.json"
 [ -n "$previous" ] && rm -rf "$previous"
 rm -rf "$OUT-workbooks"
 
+rm -f "$OUT.time-incremental" "$OUT.incremental-same"
+if [ "$INCREMENTAL" != 0 ]; then
+  if [ ! -f "$MONTHS/.complete" ]; then
+    echo "splitting $DATA into one folder per month in $MONTHS (once; cached)…"
+    months=$(python3 scripts/split-months.py "$DATA" "$MONTHS" "$PERIOD")
+    echo "$months" > "$MONTHS/.months"
+    touch "$MONTHS/.complete"
+  fi
+  months=$(cat "$MONTHS/.months")
+  rm -rf "$WAREHOUSE-months" "$OUT-incremental"
+  mkdir -p "$WAREHOUSE-months"
+  for month in $months; do
+    [ "$month" = "$PERIOD" ] && continue
+    "$BIN" ingest --data "$MONTHS/$month" --db "$WAREHOUSE-months/tally.sqlite" --out "$OUT-incremental" --quiet
+  done
+  /usr/bin/time -f '%e %M' -o "$OUT.time-incremental" "$BIN" run --data "$MONTHS/$PERIOD" --out "$OUT-incremental" \
+    --db "$WAREHOUSE-months/tally.sqlite" --period "$PERIOD" --quiet
+  cp "$OUT-incremental/run.json" "$OUT.run-incremental.json"
+  # Every CSV report but rejects.csv (which names the month folders' files) equals the full run's.
+  if diff -r -q -x '*.xlsx' -x '*.txt' -x '*.json' -x rejects.csv "$OUT" "$OUT-incremental" > "$OUT.incremental-diff"; then
+    echo "equal" > "$OUT.incremental-same"
+  else
+    echo "DIFFERENT ($(wc -l < "$OUT.incremental-diff") files: $OUT.incremental-diff)" > "$OUT.incremental-same"
+  fi
+  rm -rf "$WAREHOUSE-months" "$OUT-incremental"
+fi
+
 # The baseline: the same contract CSVs from the same files, with plain SQL.
 rm -f "$OUT.duckdb-time"
 if [ "$DUCKDB" != 0 ]; then
@@ -109,6 +143,15 @@ if os.path.exists(out + ".duckdb-time"):
     print(f"duckdb baseline: {float(dwall):7.2f} s wall, peak RSS {int(drss) / 1024:7.1f} MiB ({stages})")
     print(f"ratio:           tally / duckdb = {w1 / float(dwall):.2f} (full run against the baseline, same data, same run;"
           " the baseline writes no rejects, XLSX or text: docs/performance.md)")
+if os.path.exists(out + ".time-incremental"):
+    iwall, irss = open(out + ".time-incremental").read().split()[-2:]
+    inc = json.load(open(out + ".run-incremental.json"))
+    slow = sorted(inc["stages"], key=lambda s: -s["seconds"])[:4]
+    print(f"incremental:     {float(iwall):7.2f} s wall, peak RSS {int(irss) / 1024:7.1f} MiB for the period's month with the earlier"
+          f" months in the warehouse ({float(iwall) / w1 * 100:.1f}% of the full run"
+          + (f"; tally incremental / duckdb = {float(iwall) / float(dwall):.2f}" if os.path.exists(out + ".duckdb-time") else "")
+          + f"); CSV reports vs the full run: {open(out + '.incremental-same').read().strip()}")
+    print("                 its longest stages: " + ", ".join(f"{s['name']} {s['seconds']:.2f} s" for s in slow))
 run3 = json.load(open(out + ".run3.json"))
 wall3, rss3 = open(out + ".time3").read().split()[-2:]
 stage = lambda run, name: next((s for s in run["stages"] if s["name"] == name), None)
