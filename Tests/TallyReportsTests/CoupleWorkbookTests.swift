@@ -147,6 +147,27 @@ import TallyTestSupport
         ])
     }
 
+    @Test func categoriesPastTheStatementSheetAreAddedUpOnOneLine() throws {
+        let s = statement()
+        #expect(s.categories.count == 4)
+        let url = folder.appendingPathComponent("folded.xlsx")
+        // 28 rows: the statement sheet fits one category, a line adding up the other three, the total, the trend and the charts.
+        try CoupleWorkbook.write(s, to: url.path, locale: .ptBR, maxRowsPerSheet: 28)
+        let reader = try XLSXReader(url: url)
+        let column = try (1...28).map { try reader.cell("Extrato", "A\($0)")?.string }
+        let other = try #require(column.firstIndex(of: "Outras 3 categorias")) + 1
+        #expect(column[other - 2] == s.categories[0].tag)
+        #expect(column[other] == "Total")
+        let rest = s.categories.dropFirst()
+        #expect(try reader.cell("Extrato", "B\(other)") == money(rest.reduce(0) { $0 + $1.amount }))
+        for (i, line) in s.balances.enumerated() {
+            let share = rest.reduce(Int64(0)) { $0 + ($1.shareByMember[line.memberId] ?? 0) }
+            #expect(try reader.cell("Extrato", XLSXReader.columnName(2 + i) + "\(other)") == money(share))
+        }
+        #expect(try reader.cell("Extrato", "B\(other + 1)") == money(s.categories.reduce(0) { $0 + $1.amount }))
+        #expect(try reader.chartPaths(onSheet: "Extrato").count == 2)
+    }
+
     @Test func moneyIsTheExactDecimal() throws {
         let reader = try write(statement())
         // 936.43 (which %.16G spells 936.4299999999999) and -20.50 are stored as their exact decimals.

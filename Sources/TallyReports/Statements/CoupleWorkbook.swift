@@ -7,8 +7,10 @@ import TallyCore
 /// - Statement (`Extrato`): the title ("Extrato do casal …", or "… do grupo …"
 ///   for more than two members), the balances per member with a total row,
 ///   the suggested transfers as sentences ("Ana deve R$ 10,00 a Bia"),
-///   spending by category with each member's share, the spending trend, and
-///   two native charts (spending by category, the trend).
+///   spending by category with each member's share (past the sheet's rows,
+///   the smallest categories added up on one line: "Outras 1.204
+///   categorias"), the spending trend, and two native charts (spending by
+///   category, the trend).
 /// - Expenses (`Despesas`): every expense counted in the month, by date:
 ///   date, description, category, payer, amount, the original amount and the
 ///   fx rate when it was converted, each member's share, and a note for
@@ -106,6 +108,9 @@ public enum CoupleWorkbook {
         // MARK: Statement sheet
 
         func writeStatementSheet(title heading: String) throws {
+            // Bounded but for the categories: a row per member (each member is also a column of the expenses, which
+            // Excel's 16,384 columns bound), per transfer (fewer than the members) and per trend month (at most 36);
+            // the categories past what fits are added up on one line (categoryLines(from:)).
             let sheet = try book.addWorksheet(named: locale.statementWord(.statementSheet))
             let balances = statement.balances
             try sheet.writeSpanning(heading, row: 0, format: title)
@@ -172,8 +177,8 @@ public enum CoupleWorkbook {
                 let first = row
                 var total: Int64 = 0
                 var shareTotals = [Int64](repeating: 0, count: balances.count)
-                for category in statement.categories {
-                    try sheet.write(locale.tagName(category.tag), row: row, column: 0)
+                for (name, category) in categoryLines(from: row) {
+                    try sheet.write(name, row: row, column: 0)
                     try sheet.write(minor: category.amount, currency: currency, row: row, column: 1, format: money)
                     total += category.amount
                     for (i, line) in balances.enumerated() {
@@ -218,6 +223,28 @@ public enum CoupleWorkbook {
                 try insertChart(.line, title: locale.statementWord(.trend), rows: rows, on: sheet, row: row,
                                 column: categoryRows == nil ? 0 : 4)
             }
+        }
+
+        /// The category lines of the statement sheet from `row` on, each with its name: every category, unless
+        /// with the total, the trend and the charts under them they would pass the sheet's rows; the categories
+        /// past those that fit are then added up on one line, `Outras 1.204 categorias`.
+        func categoryLines(from row: Int) -> [(name: String, total: CategoryTotal)] {
+            let categories = statement.categories
+            // Under the lines: the total, a blank row, the trend (heading, header, months, a blank row), the charts' row.
+            let under = 3 + (statement.trend.isEmpty ? 0 : 3 + statement.trend.count)
+            let room = book.options.maxRowsPerSheet - row - under
+            let shown = XLSXRowBudget.cap(counts: [categories.count], extraRowsEach: 0, within: room) ?? categories.count
+            var lines = categories.prefix(shown).map { (name: locale.tagName($0.tag), total: $0) }
+            let rest = categories.dropFirst(shown)
+            if !rest.isEmpty {
+                var sum = CategoryTotal(tag: "", amount: 0, shareByMember: [:])
+                for category in rest {
+                    sum.amount += category.amount
+                    sum.shareByMember.merge(category.shareByMember, uniquingKeysWith: +)
+                }
+                lines.append((locale.otherCategories(rest.count), sum))
+            }
+            return lines
         }
 
         /// A chart of the amounts in column B of `rows` against the labels in column A, placed at (`row`, `column`).
