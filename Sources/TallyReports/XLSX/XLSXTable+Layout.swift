@@ -7,8 +7,8 @@ extension XLSXTable {
     ///
     /// ```swift
     /// let layout = XLSXTable.Layout(titleRows: 2) { sheet, part in
-    ///     let note = part.number == 1 ? "" : " (continued, rows \(part.firstRow)–…)"
-    ///     try sheet.write("Leaderboard: Outubro Ativo" + note, row: 0, column: 0, format: title)
+    ///     let note = part.isContinuation ? " " + locale.continuationNote(rows: part.rows(of: entries.count)) : ""
+    ///     try sheet.writeSpanning("Leaderboard: Outubro Ativo" + note, row: 0, format: title)
     /// }
     /// ```
     ///

@@ -1,12 +1,14 @@
 import TallyCore
 
 /// A streamed table on a worksheet: a bold, frozen header row, rows appended
-/// in order, an autofilter over the whole table, and columns fitted to their content.
+/// in order, an autofilter over the header and the data rows of each sheet
+/// (none on a sheet without data rows), and columns fitted to their content.
 ///
-/// Each heading is aligned like its column: right over numbers, money, dates
-/// and percentages (a column whose format has a number format), left over
-/// text; a text column right after a numeric one is indented one level, so
-/// the two never touch. The header row repeats on every printed page.
+/// Each heading is aligned like its column (``Column/alignment``): right over
+/// numbers, money, dates and percentages (a column whose format has a number
+/// format), left over text; a text column right after a right-aligned one is
+/// indented one level, so the two never touch. The header row (under the title rows of a
+/// ``Layout``) is frozen and repeats on every printed page.
 ///
 /// Rows past the sheet's row limit (Excel's 1,048,576, header included)
 /// spill to a continuation sheet named `<name> (2)`, `<name> (3)`, … which
