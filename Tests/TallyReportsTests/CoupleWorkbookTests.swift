@@ -14,8 +14,9 @@ import TallyTestSupport
     let fx = FxTable([FxRate(date: LocalDate(year: 2026, month: 10, day: 1)!, currency: usd, base: brl,
                              rate: try! Decimal10.parse("5.4321").get())])
 
-    /// A space of `members` members: a dinner in USD, groceries, a refund, an agreement's month, a settlement.
-    func statement(members: Int = 2, name: String = "Ana & Bia") -> CoupleStatement {
+    /// A space of `members` members: a dinner in USD, groceries, a refund, an agreement's month, a settlement;
+    /// and `extraExpenses` groceries of R$ 1.00 to R$ n.00 (`Compra 1`, …) on the month's first days.
+    func statement(members: Int = 2, name: String = "Ana & Bia", extraExpenses: Int = 0) -> CoupleStatement {
         let ids = (1...members).map { "m\($0)" }
         let names = ["Ana", "Bia", "Caio", "Dani"]
         let couple = Couple(id: "c1", name: name, currency: brl)
@@ -23,12 +24,13 @@ import TallyTestSupport
         let source = SourceRef(file: "expenses/expenses.csv", line: 2)
         func fact(_ id: String, _ payer: String, _ amount: Int64, _ currency: Currency, _ day: Int, _ tag: String) -> ExpenseFact {
             ExpenseFact(id: id, coupleId: "c1", paidBy: payer, amount: amount, currency: currency, date: d(day),
-                        description: id == "e0" ? "Faxina\nquinzenal" : "Despesa \(id)", tag: tag, agreementId: nil, split: .equal, source: source)
+                        description: id == "e0" ? "Faxina\nquinzenal" : id.hasPrefix("x") ? "Compra \(id.dropFirst())" : "Despesa \(id)", tag: tag, agreementId: nil, split: .equal, source: source)
         }
         let resolution = LedgerResolver.resolve(
             couple: couple, members: ids.enumerated().map { Member(id: $1, coupleId: "c1", displayName: names[$0]) },
             expenses: [fact("e1", "m1", 93_643, brl, 3, "mercado"), fact("e2", "m2", 10_000, usd, 5, "jantar"),
-                       fact("e3", "m1", -2_050, brl, 9, "mercado"), fact("e0", "m2", 5_000, brl, 20, "")],
+                       fact("e3", "m1", -2_050, brl, 9, "mercado"), fact("e0", "m2", 5_000, brl, 20, "")]
+                + (0..<extraExpenses).map { fact("x\($0 + 1)", "m1", Int64($0 + 1) * 100, brl, 1 + $0 % 2, "mercado") },
             settlements: [SettlementFact(id: "s1", coupleId: "c1", fromMember: "m2", toMember: "m1", amount: 12_345,
                                          currency: brl, date: d(15), source: source)],
             agreements: [Agreement(id: "a1", coupleId: "c1", description: "Aluguel", amount: 150_000, currency: brl,
@@ -105,6 +107,65 @@ import TallyTestSupport
         #expect(try reader.row("Despesas", 13) == [
             .number(excelSerial(LocalDate(year: 2026, month: 10, day: 15)!)), .string("Bia"), .string("Ana"), nil, money(12_345),
         ])
+    }
+
+    @Test func expensesLongerThanASheetContinueOnSheetsThatRepeatTheTitleAndHeader() throws {
+        // 108 expenses at 37 a sheet (40 rows: the title, the shares' label, the header and 37 expenses).
+        let s = statement(members: 3, name: "República Aurora", extraExpenses: 103)
+        let lines = try #require(s.itemised).expenses
+        #expect(lines.count == 108)
+        let url = folder.appendingPathComponent("spill.xlsx")
+        try CoupleWorkbook.write(s, to: url.path, locale: .ptBR, maxRowsPerSheet: 40)
+        let reader = try XLSXReader(url: url)
+        let sheets = ["Despesas", "Despesas (2)", "Despesas (3)", "Despesas (4)"]
+        #expect(reader.sheetNames == ["Extrato"] + sheets)
+        let title = "Despesas do grupo República Aurora — outubro de 2026"
+        let titles = [title, "\(title) (continuação, linhas 38–74)", "\(title) (continuação, linhas 75–108)", "\(title) (continuação)"]
+        var descriptions: [String?] = []
+        for (sheet, heading) in zip(sheets, titles) {
+            #expect(try reader.cell(sheet, "A1") == .string(heading))
+            #expect(try reader.cell(sheet, "H2") == .string("Parte de cada membro"))
+            #expect(try reader.strings(sheet, 3) == ["Data", "Descrição", "Categoria", "Pago por", "Valor", "Valor original",
+                                                     "Câmbio", "Ana", "Bia", "Caio", "Observação"])
+            #expect(try reader.sheetXML(sheet).contains("<pane ySplit=\"3\" topLeftCell=\"A4\""), "\(sheet)")
+            for row in 4...40 where try reader.cell(sheet, "A\(row)")?.number != nil && reader.cell(sheet, "E\(row)") != nil {
+                if sheet != "Despesas (4)" { descriptions.append(try reader.cell(sheet, "B\(row)")?.string) }
+            }
+        }
+        // Every expense once, in order.
+        #expect(descriptions == lines.map { $0.expense.description.split(whereSeparator: \.isNewline).joined(separator: " ") })
+        #expect(try reader.sheetXML("Despesas").contains("<autoFilter ref=\"A3:K40\"/>"))
+        #expect(try reader.sheetXML("Despesas (3)").contains("<autoFilter ref=\"A3:K37\"/>"))
+        #expect(try !reader.sheetXML("Despesas (4)").contains("<autoFilter"))
+        // The total under the last expense, then the settlements, continuing on the next sheet.
+        #expect(try reader.cell("Despesas (3)", "A38") == .string("Total"))
+        for m in 0..<3 { #expect(try reader.cell("Despesas (3)", XLSXReader.columnName(7 + m) + "38") == money(s.balances[m].share)) }
+        #expect(try reader.cell("Despesas (3)", "A40") == .string("Acertos"))
+        #expect(try reader.strings("Despesas (4)", 4).prefix(3) == ["Data", "De", "Para"])
+        #expect(try reader.row("Despesas (4)", 5) == [
+            .number(excelSerial(LocalDate(year: 2026, month: 10, day: 15)!)), .string("Bia"), .string("Ana"), nil, money(12_345),
+        ])
+    }
+
+    @Test func categoriesPastTheStatementSheetAreAddedUpOnOneLine() throws {
+        let s = statement()
+        #expect(s.categories.count == 4)
+        let url = folder.appendingPathComponent("folded.xlsx")
+        // 28 rows: the statement sheet fits one category, a line adding up the other three, the total, the trend and the charts.
+        try CoupleWorkbook.write(s, to: url.path, locale: .ptBR, maxRowsPerSheet: 28)
+        let reader = try XLSXReader(url: url)
+        let column = try (1...28).map { try reader.cell("Extrato", "A\($0)")?.string }
+        let other = try #require(column.firstIndex(of: "Outras 3 categorias")) + 1
+        #expect(column[other - 2] == s.categories[0].tag)
+        #expect(column[other] == "Total")
+        let rest = s.categories.dropFirst()
+        #expect(try reader.cell("Extrato", "B\(other)") == money(rest.reduce(0) { $0 + $1.amount }))
+        for (i, line) in s.balances.enumerated() {
+            let share = rest.reduce(Int64(0)) { $0 + ($1.shareByMember[line.memberId] ?? 0) }
+            #expect(try reader.cell("Extrato", XLSXReader.columnName(2 + i) + "\(other)") == money(share))
+        }
+        #expect(try reader.cell("Extrato", "B\(other + 1)") == money(s.categories.reduce(0) { $0 + $1.amount }))
+        #expect(try reader.chartPaths(onSheet: "Extrato").count == 2)
     }
 
     @Test func moneyIsTheExactDecimal() throws {

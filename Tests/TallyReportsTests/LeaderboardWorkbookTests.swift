@@ -104,6 +104,59 @@ struct LeaderboardWorkbookTests {
         #expect(try book.sheetElement("Outubro Ativo", "pageSetUpPr")?["fitToPage"] == "1")
     }
 
+    /// A board of `members` members, ranked in order (the first three tied for nothing), named `name`.
+    static func longBoard(_ name: String, id: String, members: Int) -> Leaderboard {
+        let challenge = Challenge(id: id, groupId: "g1", name: name, startDate: day("2026-10-01"), endDate: day("2026-10-31"))
+        return Leaderboard(challenge: challenge, asOf: day("2026-10-31"), comparedWith: day("2026-10-24"), entries: (1...members).map {
+            LeaderboardEntry(rank: $0, userId: "u\($0)", displayName: "Pessoa \($0)", checkins: 100 - $0, minutes: 60,
+                             rankChange: nil, streaks: Streaks(current: 1, best: 1))
+        })
+    }
+
+    @Test func aBoardLongerThanASheetContinuesOnSheetsThatRepeatTheTitleAndHeader() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("leaderboards.xlsx")
+        // 6 rows per sheet: the title, a blank row, the header and 3 members.
+        let book = try LeaderboardsWorkbook(path: url.path, locale: .ptBR, asOf: Self.day("2026-10-31"), maxRowsPerSheet: 6)
+        try book.add(Self.longBoard("Corrida", id: "ch1", members: 8))
+        try book.add(Self.boards()[1])
+        try book.add(Self.longBoard("corrida", id: "ch3", members: 4))
+        try book.close()
+        let reader = try XLSXReader(url: url)
+
+        #expect(reader.sheetNames == ["Índice", "Corrida", "Corrida (2)", "Corrida (3)", "Junho", "corrida (4)", "corrida (4) (2)"])
+        #expect(Set(reader.sheetNames.map { $0.lowercased() }).count == reader.sheetNames.count, "names are unique ignoring case")
+        // The index links each challenge to its first sheet and says how many sheets it takes.
+        #expect(try reader.strings("Índice", 2).prefix(2) == ["ch1", "Corrida (3 planilhas)"])
+        #expect(try reader.cell("Índice", "B3") == .string("Junho"))
+        #expect(try reader.cell("Índice", "B4") == .string("corrida (2 planilhas)"))
+        #expect(try reader.links("Índice") == ["B2": "'Corrida'!A1", "B3": "'Junho'!A1", "B4": "'corrida (4)'!A1"])
+
+        let title = "Classificação: Corrida — Posição em 31/10/2026"
+        let parts = [("Corrida", title), ("Corrida (2)", "\(title) (continuação, linhas 4–6)"),
+                     ("Corrida (3)", "\(title) (continuação, linhas 7–8)")]
+        var members: [String] = []
+        for (sheet, heading) in parts {
+            #expect(try reader.cell(sheet, "A1") == .string(heading))
+            #expect(try reader.strings(sheet, 3) == ["Posição", "Variação", "Nome", "ID do usuário", "Check-ins", "Minutos",
+                                                     "Sequência atual", "Melhor sequência"])
+            let xml = try reader.sheetXML(sheet)
+            #expect(xml.contains("<pane ySplit=\"3\" topLeftCell=\"A4\""), "\(sheet): title and header frozen")
+            #expect(xml.contains("<autoFilter ref=\"A3:H"), "\(sheet)")
+            for row in 4...6 { if let user = try reader.cell(sheet, "D\(row)")?.string { members.append(user) } }
+        }
+        #expect(members == (1...8).map { "u\($0)" }, "every member once, in rank order")
+        #expect(try reader.cell("Corrida (3)", "A6") == nil)
+        // The chart stays on the first sheet and draws only rows that are on it.
+        #expect(try reader.chartPaths(onSheet: "Corrida").count == 1)
+        #expect(try reader.chartPaths(onSheet: "Corrida (2)").isEmpty && reader.chartPaths(onSheet: "Corrida (3)").isEmpty)
+        let chart = try #require(try reader.chartPaths(onSheet: "Corrida").first)
+        #expect(try reader.seriesCaches(ofChart: chart).first?.categories == ["Pessoa 1", "Pessoa 2", "Pessoa 3"])
+        #expect(try reader.text(chart).contains("<c:f>Corrida!$E$4:$E$6</c:f>"))
+        #expect(try reader.cell("corrida (4) (2)", "A1") == .string("Classificação: corrida — Posição em 31/10/2026 (continuação, linhas 4–4)"))
+    }
+
     @Test func theTextMarksFinalBoardsAndTellsNamesApart() {
         let boards = Self.boards()
         let ongoing = LeaderboardText.render(boards[0], locale: .enUS)

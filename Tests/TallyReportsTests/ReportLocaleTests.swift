@@ -107,6 +107,14 @@ import TallyCore
         for sheet in sheets { #expect(XLSXSheetName.sanitize(locale.label(sheet)) == locale.label(sheet)) }
     }
 
+    @Test func continuationSheetsSayWhichRowsTheyHoldInEveryLocale() {
+        #expect(ReportLocale.ptBR.continuationNote(rows: 1_048_574...1_200_000) == "(continuação, linhas 1.048.574–1.200.000)")
+        #expect(ReportLocale.enUS.continuationNote(rows: 1_048_574...1_200_000) == "(continued, rows 1,048,574–1,200,000)")
+        #expect(ReportLocale.esES.continuationNote(rows: 4...6) == "(continuación, filas 4–6)")
+        #expect(ReportLocale.allCases.map { $0.continuationNote(rows: nil) } == ["(continuação)", "(continued)", "(continuación)"])
+        #expect(ReportLocale.allCases.map { $0.sheetCount(3) } == ["3 planilhas", "3 sheets", "3 hojas"])
+    }
+
     @Test func translatesSheetNamesAndSentences() {
         #expect(ReportLocale.ptBR.label(.balancesSheet) == "Saldos")
         #expect(ReportLocale.enUS.label(.balancesSheet) == "Balances")

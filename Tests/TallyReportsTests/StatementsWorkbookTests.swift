@@ -132,6 +132,34 @@ import TallyTestSupport
         #expect(try reader.cell("Resumo", "C4") == .number(7200), "the summary still covers every couple")
     }
 
+    @Test func aSummaryLongerThanItsSheetAddsUpTheSmallestTagsOnOneLine() throws {
+        let url = folder.appendingPathComponent("folded.xlsx")
+        // A fourth couple spends R$ 1.00 on t01, R$ 2.00 on t02, … R$ 20.00 on t20: BRL has 23 tags, JPY one.
+        let many = CoupleStatement(
+            couple: Couple(id: "c4", name: "Muitas", currency: brl), period: october2026,
+            balances: [MemberBalance(memberId: "m7", displayName: "Eva", opening: 0, paid: 21_000, share: 21_000,
+                                     settlementsSent: 0, settlementsReceived: 0, closing: 0)],
+            transfers: [], method: .exact,
+            categories: (1...20).map { CategoryTotal(tag: $0 < 10 ? "t0\($0)" : "t\($0)", amount: Int64($0) * 100, shareByMember: ["m7": Int64($0) * 100]) },
+            trend: [(october2026, 21_000)], expenseCount: 20, rejects: [])
+        // 24 rows: the title, a blank row, the header, then per currency its tags, a total and a blank row.
+        // All would take 30: BRL lists its 16 largest tags and adds up the other 7.
+        try write(sampleStatements() + [many], to: url, options: .init(maxRowsPerSheet: 24))
+        let reader = try XLSXReader(url: url)
+        #expect(try reader.row("Resumo", 4) == [.string("BRL"), .string("mercado"), .number(600), .number(0.6), .number(2)])
+        #expect(try reader.strings("Resumo", 19).prefix(2) == ["BRL", "t08"])
+        #expect(try reader.row("Resumo", 20) == [.string("BRL"), .string("Outras 7 categorias"), .number(28), .number(0.028)],
+                "t07 to t01 added up, their couples not counted")
+        #expect(try reader.strings("Resumo", 21).prefix(2) == ["BRL", "Total"])
+        #expect(try reader.cell("Resumo", "C21") == .number(1000))
+        #expect(try reader.strings("Resumo", 23).prefix(2) == ["JPY", "ramen"])
+        #expect(try reader.strings("Resumo", 24).prefix(2) == ["JPY", "Total"])
+        #expect(XLSXRowBudget.cap(counts: [3, 1], extraRowsEach: 2, within: 7) == 1)
+        #expect(XLSXRowBudget.cap(counts: [3, 1], extraRowsEach: 2, within: 8) == 3)
+        #expect(XLSXRowBudget.cap(counts: [3, 1], extraRowsEach: 2, within: 5) == nil)
+        #expect(XLSXRowBudget.cap(counts: [], extraRowsEach: 2, within: 0) == 0)
+    }
+
     @Test func writesAnEmptyWorkbookWhenThereAreNoStatements() throws {
         let url = folder.appendingPathComponent("empty.xlsx")
         try write([], to: url)

@@ -44,6 +44,63 @@ import TallyTestSupport
         #expect(try reader.cell("Saldos (3)", "B3") == .string("linha 8"))
     }
 
+    @Test func titleRowsRepeatOnEverySheetAndRowsBelowTheTableSpillToo() throws {
+        let url = folder.appendingPathComponent("titled.xlsx")
+        // 5 rows per sheet: the title, the header and 3 data rows.
+        let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: true, maxRowsPerSheet: 5))
+        let layout = XLSXTable.Layout(titleRows: 1) { sheet, part in
+            let rows = part.rows(of: 7).map { "\($0.lowerBound)–\($0.upperBound)" } ?? "none"
+            try sheet.writeSpanning("Part \(part.number): rows \(rows)", row: 0)
+        }
+        #expect(XLSXTable.sheetCount(rows: 7, in: book, layout: layout) == 3)
+        #expect(XLSXTable.sheetCount(rows: 0, in: book, layout: layout) == 1)
+        let table = try XLSXTable(workbook: book, name: "T", columns: [.init("N")], layout: layout)
+        #expect(table.rowsPerSheet == 3)
+        for n in 1...7 { try table.appendRow { try $0.write(Int64(n)) } }
+        try table.finish()
+        // Part 3 holds row 7 on its row 3; the total and a note fill it, the third line starts part 4.
+        for line in ["Total", "Note", "Last"] {
+            try table.appendBelow { sheet, row in try sheet.write(line, row: row, column: 0) }
+        }
+        #expect(throws: XLSXError.self) { try table.appendRow { try $0.write("late") } }
+        try book.close()
+
+        let reader = try XLSXReader(url: url)
+        #expect(reader.sheetNames == ["T", "T (2)", "T (3)", "T (4)"])
+        #expect(try reader.cell("T", "A1") == .string("Part 1: rows 1–3"))
+        #expect(try reader.cell("T (3)", "A1") == .string("Part 3: rows 7–7"))
+        #expect(try reader.cell("T (4)", "A1") == .string("Part 4: rows none"))
+        var seen: [Double] = []
+        for sheet in reader.sheetNames {
+            #expect(try reader.cell(sheet, "A2") == .string("N"), "each part repeats the header under the title")
+            #expect(try reader.sheetXML(sheet).contains("<pane ySplit=\"2\" topLeftCell=\"A3\""))
+            for row in 3...5 { if let value = try reader.cell(sheet, "A\(row)")?.number { seen.append(value) } }
+        }
+        #expect(seen == (1...7).map(Double.init), "no row lost or repeated")
+        #expect(try reader.sheetXML("T (2)").contains("<autoFilter ref=\"A2:A5\"/>"))
+        #expect(try reader.sheetXML("T (3)").contains("<autoFilter ref=\"A2:A3\"/>"), "the filter ends at the last data row")
+        #expect(try !reader.sheetXML("T (4)").contains("<autoFilter"), "a sheet without data rows has no filter")
+        #expect(try reader.strings("T (3)", 4) == ["Total"])
+        #expect(try reader.strings("T (3)", 5) == ["Note"])
+        #expect(try reader.strings("T (4)", 3) == ["Last"])
+    }
+
+    @Test func anEmptyTableHasItsHeaderAndNoFilter() throws {
+        let url = folder.appendingPathComponent("empty.xlsx")
+        let book = try XLSXWorkbook(path: url.path)
+        let table = try XLSXTable(workbook: book, name: "T", columns: [.init("N"), .init("Texto")])
+        try table.finish()
+        try book.close()
+        let reader = try XLSXReader(url: url)
+        #expect(try reader.strings("T", 1) == ["N", "Texto"])
+        #expect(try !reader.sheetXML("T").contains("<autoFilter"))
+    }
+
+    @Test func aTitleThatLeavesNoRoomForDataIsRefused() throws {
+        let book = try XLSXWorkbook(path: folder.appendingPathComponent("tight.xlsx").path, options: .init(maxRowsPerSheet: 3))
+        #expect(throws: XLSXError.self) { try XLSXTable(workbook: book, name: "T", columns: [.init("N")], layout: .init(titleRows: 2)) }
+    }
+
     @Test func exactlyFullSheetDoesNotStartAnEmptyContinuation() throws {
         let url = folder.appendingPathComponent("full.xlsx")
         let book = try XLSXWorkbook(path: url.path, options: .init(maxRowsPerSheet: 4))

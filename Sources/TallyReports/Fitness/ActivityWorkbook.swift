@@ -41,6 +41,7 @@ public final class ActivityWorkbook {
         formats = (try book.format(.date(locale.excelDateFormat)), try book.format(.date(locale.excelMonthFormat)),
                    try book.format(.integer), try book.format(XLSXStyle(numberFormat: "0.0")),
                    try book.format(XLSXStyle(numberFormat: "0.00")))
+        // Bounded: ten score bins and one row per day of the month.
         summarySheet = try book.addWorksheet(named: locale.fitness(.summarySheet))
         ranking = try XLSXTable(workbook: book, name: locale.fitness(.users), columns: [
             XLSXTable.Column(locale.fitness(.rank), format: formats.integer), XLSXTable.Column(locale.fitness(.userId)),

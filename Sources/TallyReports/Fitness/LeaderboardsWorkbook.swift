@@ -13,6 +13,12 @@ import TallyCore
 /// highlighted, and a native bar chart of the top ten's points, rank 1 on
 /// top, its values cached in the chart. Written in constant-memory mode; the
 /// creation date is the as-of day, so reruns give the same bytes.
+///
+/// A board longer than a sheet (Excel's 1,048,576 rows) continues on sheets
+/// named `<name> (2)`, `<name> (3)`, … (see ``XLSXTable``), each repeating
+/// the title, marked "(continued, rows N–M)", and the header; the chart
+/// stays on the first sheet, and the index names the sheet count after the
+/// challenge ("Outubro Ativo (2 planilhas)").
 public final class LeaderboardsWorkbook {
     /// The number format of a rank change: `▲2` up, `▼1` down, `–` unchanged.
     public static let changeFormat = "\"▲\"0;\"▼\"0;\"–\""
@@ -22,31 +28,27 @@ public final class LeaderboardsWorkbook {
     private let book: XLSXWorkbook
     private let index: XLSXTable
     private let formats: Formats
-    private var taken: Set<String> = []
     /// Challenges added.
     public private(set) var boardCount = 0
 
     private struct Formats {
-        var title, header, numericHeader, centeredHeader, date, integer, change, top, topInteger, topChange, link: XLSXFormat
+        var title, date, integer, change, top, topInteger, topChange, link: XLSXFormat
     }
 
-    public init(path: String, locale: ReportLocale, asOf: LocalDate, constantMemory: Bool = true) throws {
+    /// Starts the workbook; `maxRowsPerSheet` is Excel's limit unless lowered (for tests).
+    public init(path: String, locale: ReportLocale, asOf: LocalDate, constantMemory: Bool = true,
+                maxRowsPerSheet: Int = XLSXWorkbook.excelMaxRows) throws {
         self.path = path
         self.locale = locale
         // Every chart is given its values, so no sheet keeps cells for chart caches (one sheet per challenge: thousands).
         book = try XLSXWorkbook(path: path, options: XLSXWorkbook.Options(
             constantMemory: constantMemory, temporaryDirectory: XLSXWorkbook.ramTemporaryDirectory, created: asOf,
             title: "\(locale.fitness(.leaderboardTitle)) — \(asOf)",
-            subject: asOf.description, author: "tally", chartSourceRows: 0))
+            subject: asOf.description, author: "tally", maxRowsPerSheet: maxRowsPerSheet, chartSourceRows: 0))
         let date = try book.format(.date(locale.excelDateFormat))
-        let header = try book.format(.header)
-        // Centred, so a change never touches the left-aligned name beside it.
+        // Centred, heading and values, so a change never touches the left-aligned name beside it.
         let change = XLSXStyle(numberFormat: Self.changeFormat, alignment: .center)
-        var centeredHeader = header.style
-        centeredHeader.alignment = .center
-        formats = Formats(title: try book.format(.title), header: header,
-                          numericHeader: try XLSXTable.rightAligned(header, in: book),
-                          centeredHeader: try book.format(centeredHeader), date: date,
+        formats = Formats(title: try book.format(.title), date: date,
                           integer: try book.format(.integer), change: try book.format(change),
                           top: try book.format(.highlight), topInteger: try book.format(XLSXStyle.integer.highlighted),
                           topChange: try book.format(change.highlighted), link: try book.format(.link))
@@ -57,7 +59,6 @@ public final class LeaderboardsWorkbook {
             XLSXTable.Column(locale.fitness(.asOf), format: date), text(.status),
             XLSXTable.Column(locale.fitness(.participants), format: formats.integer), text(.leader),
         ])
-        taken.insert(locale.fitness(.indexSheet))
     }
 
     /// The sheet title of `board`: as of its day, or final with its end date.
@@ -68,15 +69,19 @@ public final class LeaderboardsWorkbook {
             : "\(locale.fitness(.leaderboardTitle)): \(c.name) — \(locale.fitness(.asOf)) \(locale.formatDate(board.asOf))"
     }
 
-    /// Adds a challenge's sheet and its index row.
+    /// Adds a challenge's sheet (with its continuation sheets when the board is longer than one) and its index row.
     public func add(_ board: Leaderboard) throws {
         let c = board.challenge
         let names = board.shownNames
-        let name = XLSXSheetName.unique(XLSXSheetName.sanitize(c.name.isEmpty ? c.id : c.name), taken: taken)
-        taken.insert(name)
+        let layout = boardLayout(board)
+        // The index row comes first, so formats are first used (and numbered) in the same order on every
+        // run: its link names the board's first sheet before that sheet exists.
+        let name = book.availableName(for: c.name.isEmpty ? c.id : c.name)
+        let sheetCount = XLSXTable.sheetCount(rows: board.entries.count, in: book, layout: layout)
         try index.appendRow { row in
             try row.write(c.id)
-            try row.writeLink(c.name, toSheet: name, format: formats.link)
+            let shown = sheetCount > 1 ? "\(c.name) (\(locale.sheetCount(sheetCount)))" : c.name
+            try row.writeLink(shown, toSheet: name, format: formats.link)
             try row.write(c.groupId)
             try row.write(c.startDate)
             try row.write(c.endDate)
@@ -85,49 +90,53 @@ public final class LeaderboardsWorkbook {
             try row.write(Int64(board.entries.count))
             try row.write(zip(board.entries, names).filter { $0.0.rank == 1 }.map(\.1).joined(separator: ", "))
         }
-        let sheet = try book.addWorksheet(named: name)
-        sheet.fitsColumnWidths = false
-        try sheet.write(Self.title(board, locale: locale), row: 0, column: 0, format: formats.title)
-        sheet.fitsColumnWidths = true
-        let headings: [(ReportLocale.FitnessLabel, numeric: Bool)] = [
-            (.rank, true), (.change, true), (.name, false), (.userId, false), (.checkins, true), (.minutes, true),
-            (.currentStreak, true), (.bestStreak, true)]
-        for (column, heading) in headings.enumerated() {
-            let format = heading.0 == .change ? formats.centeredHeader : heading.numeric ? formats.numericHeader : formats.header
-            try sheet.write(locale.fitness(heading.0), row: 2, column: column, format: format)
-        }
-        try sheet.freeze(rows: 3)
-        try sheet.repeatRowsWhenPrinted(0...2)
-        var row = 3
+        let integer = { (label: ReportLocale.FitnessLabel) in XLSXTable.Column(self.locale.fitness(label), format: self.formats.integer) }
+        let table = try XLSXTable(workbook: book, name: name, columns: [
+            integer(.rank), XLSXTable.Column(locale.fitness(.change), format: formats.change, alignment: .center),
+            XLSXTable.Column(locale.fitness(.name)), XLSXTable.Column(locale.fitness(.userId)),
+            integer(.checkins), integer(.minutes), integer(.currentStreak), integer(.bestStreak),
+        ], layout: layout)
         for (entry, shown) in zip(board.entries, names) {
+            // The top three are highlighted; a nil format is the column's own.
             let top = entry.rank <= 3
-            let (text, integer, change) = top ? (formats.top, formats.topInteger, formats.topChange)
-                                              : (nil, formats.integer, formats.change)
-            try sheet.write(Int64(entry.rank), row: row, column: 0, format: integer)
-            if let delta = entry.rankChange {
-                try sheet.write(Int64(delta), row: row, column: 1, format: change)
-            } else {
-                try sheet.write(locale.fitness(.newcomer), row: row, column: 1, format: change)
+            try table.appendRow { row in
+                try row.write(Int64(entry.rank), format: top ? formats.topInteger : nil)
+                if let delta = entry.rankChange {
+                    try row.write(Int64(delta), format: top ? formats.topChange : nil)
+                } else {
+                    try row.write(locale.fitness(.newcomer), format: top ? formats.topChange : nil)
+                }
+                try row.write(shown, format: top ? formats.top : nil)
+                try row.write(entry.userId, format: top ? formats.top : nil)
+                for number in [entry.checkins, entry.minutes, entry.streaks.current, entry.streaks.best] {
+                    try row.write(Int64(number), format: top ? formats.topInteger : nil)
+                }
             }
-            try sheet.write(shown, row: row, column: 2, format: text)
-            try sheet.write(entry.userId, row: row, column: 3, format: text)
-            try sheet.write(Int64(entry.checkins), row: row, column: 4, format: integer)
-            try sheet.write(Int64(entry.minutes), row: row, column: 5, format: integer)
-            try sheet.write(Int64(entry.streaks.current), row: row, column: 6, format: integer)
-            try sheet.write(Int64(entry.streaks.best), row: row, column: 7, format: integer)
-            row += 1
         }
+        try table.finish()
         if !board.entries.isEmpty {
-            try sheet.autofilter(firstRow: 2, firstColumn: 0, lastRow: row - 1, lastColumn: headings.count - 1)
-            try addTopTenChart(board, names: names, sheet: sheet, column: headings.count + 1)
+            try addTopTenChart(board, names: names, table: table)
         }
         boardCount += 1
     }
 
+    /// A board's sheets: the title (saying which rows a continuation sheet holds), a blank row, then the header.
+    private func boardLayout(_ board: Leaderboard) -> XLSXTable.Layout {
+        let title = Self.title(board, locale: locale)
+        let (locale, format, total) = (locale, formats.title, board.entries.count)
+        return XLSXTable.Layout(titleRows: 2, widensForHeadings: false) { sheet, part in
+            let text = part.isContinuation ? "\(title) \(locale.continuationNote(rows: part.rows(of: total)))" : title
+            try sheet.writeSpanning(text, row: 0, format: format)
+        }
+    }
+
     /// The top ten's points as horizontal bars, rank 1 on top, with the values cached in the chart.
-    private func addTopTenChart(_ board: Leaderboard, names: [String], sheet: XLSXWorksheet, column: Int) throws {
-        let shown = min(board.entries.count, 10)
-        let rows = 3...(3 + shown - 1)
+    /// On the first sheet, to the right of the table, from its first data row: the rows it draws are on that sheet.
+    private func addTopTenChart(_ board: Leaderboard, names: [String], table: XLSXTable) throws {
+        let sheet = table.sheets[0]
+        let shown = min(board.entries.count, 10, table.rowsPerSheet)
+        let first = table.headerRow + 1
+        let rows = first...(first + shown - 1)
         let chart = try book.addChart(.bar)
         try chart.addSeries(name: locale.fitness(.points), categories: .column(2, rows: rows, of: sheet),
                             values: .column(4, rows: rows, of: sheet),
@@ -138,7 +147,7 @@ public final class LeaderboardsWorkbook {
         try chart.reverseCategories()
         try chart.setValueAxisMinimum(0)
         try chart.setLegend(.none)
-        try sheet.insertChart(chart, row: 2, column: column, xScale: 1.3, yScale: 1.2)
+        try sheet.insertChart(chart, row: table.headerRow, column: table.columns.count + 1, xScale: 1.3, yScale: 1.2)
     }
 
     /// Finishes the index and writes the file.

@@ -112,6 +112,7 @@ public enum KPIWorkbook {
         }
 
         func summary() throws {
+            // Bounded: a fixed set of headlines per app and currency of the products catalogue, one MRR total per currency.
             let sheet = try book.addWorksheet(named: "Summary")
             try sheet.write("Product KPIs — \(report.period)", row: 0, column: 0, format: title)
             try sheet.write("This month's figures against last month and against the product's targets. "
@@ -350,6 +351,7 @@ public enum KPIWorkbook {
         /// Per currency: a pivot of MRR by month and plan with a total column, and a stacked column chart of it,
         /// unless no plan's MRR ever changed (one flat subscriber would draw identical bars): a note says so instead.
         func mrrByPlan() throws {
+            // Bounded: one row per month of the MRR history (the plans are columns).
             let sheet = try book.addWorksheet(named: "MRR by plan")
             let history = report.mrrHistory
             var column = 0

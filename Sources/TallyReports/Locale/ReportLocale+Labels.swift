@@ -152,6 +152,17 @@ extension ReportLocale {
         tag.isEmpty ? label(.untagged) : tag
     }
 
+    /// The line that adds up the categories a sheet has no room for:
+    /// `Outras 1.204 categorias`, `1,204 other categories`, `Otras 1.204 categorías`.
+    public func otherCategories(_ count: Int) -> String {
+        let number = formatInteger(Int64(count))
+        switch self {
+        case .ptBR: return "Outras \(number) categorias"
+        case .enUS: return "\(number) other categories"
+        case .esES: return "Otras \(number) categorías"
+        }
+    }
+
     /// The heading of a couple's statement: `Extrato do casal Ana & Bia — outubro de 2026`.
     public func statementTitle(coupleName: String, period: YearMonth) -> String {
         "\(label(.statementTitle)) \(coupleName) — \(formatMonth(period))"

@@ -7,13 +7,17 @@ import TallyCore
 /// - Statement (`Extrato`): the title ("Extrato do casal …", or "… do grupo …"
 ///   for more than two members), the balances per member with a total row,
 ///   the suggested transfers as sentences ("Ana deve R$ 10,00 a Bia"),
-///   spending by category with each member's share, the spending trend, and
-///   two native charts (spending by category, the trend).
+///   spending by category with each member's share (past the sheet's rows,
+///   the smallest categories added up on one line: "Outras 1.204
+///   categorias"), the spending trend, and two native charts (spending by
+///   category, the trend).
 /// - Expenses (`Despesas`): every expense counted in the month, by date:
 ///   date, description, category, payer, amount, the original amount and the
 ///   fx rate when it was converted, each member's share, and a note for
 ///   refunds and recurring agreements; a total row (the shares' totals are
-///   the balances' share column); then the month's settlements.
+///   the balances' share column); then the month's settlements. Past Excel's
+///   1,048,576 rows they continue on `Despesas (2)`, `Despesas (3)`, … each
+///   with the title (marked "continuação, linhas N–M") and the header.
 ///
 /// Money is a number in the couple's currency format (the original amount
 /// in its own currency's format), so no currency column is needed, converted
@@ -28,9 +32,11 @@ import TallyCore
 /// try CoupleWorkbook.write(statement, to: "out/statements/c1.xlsx", locale: .ptBR)
 /// ```
 public enum CoupleWorkbook {
-    /// Writes `statement` (built with `itemised: true`) to `path`.
+    /// Writes `statement` (built with `itemised: true`) to `path`; `maxRowsPerSheet` is Excel's
+    /// limit unless lowered (for tests).
     /// - Throws: ``XLSXError`` when the statement has no itemised month or writing fails.
-    public static func write(_ statement: CoupleStatement, to path: String, locale: ReportLocale) throws {
+    public static func write(_ statement: CoupleStatement, to path: String, locale: ReportLocale,
+                             maxRowsPerSheet: Int = XLSXWorkbook.excelMaxRows) throws {
         guard let month = statement.itemised else {
             throw XLSXError.invalidArgument(file: path, reason: "statement of couple '\(statement.couple.id)' was built without its itemised month")
         }
@@ -39,7 +45,7 @@ public enum CoupleWorkbook {
         // Thousands of small workbooks: their parts' temporary files are cheapest in RAM (see ramTemporaryDirectory).
         let book = try XLSXWorkbook(path: path, options: XLSXWorkbook.Options(
             temporaryDirectory: XLSXWorkbook.ramTemporaryDirectory, created: statement.period.firstDay,
-            title: title, subject: statement.period.description, author: "tally"))
+            title: title, subject: statement.period.description, author: "tally", maxRowsPerSheet: maxRowsPerSheet))
         let writer = try Writer(book: book, statement: statement, month: month, locale: locale, spaceName: name)
         try writer.writeStatementSheet(title: title)
         try writer.writeExpensesSheet()
@@ -56,7 +62,7 @@ public enum CoupleWorkbook {
         let spaceName: String
         let currency: Currency
         let names: [String: String]
-        let title, subtitle, section, header, headerRight, headerNote, text, note, date, rate: XLSXFormat
+        let title, subtitle, section, header, headerRight, text, date, rate: XLSXFormat
         let money, moneyHighlighted, moneyTotal, totalText: XLSXFormat
 
         init(book: XLSXWorkbook, statement: CoupleStatement, month: ItemisedMonth, locale: ReportLocale, spaceName: String) throws {
@@ -75,9 +81,6 @@ public enum CoupleWorkbook {
             right.alignment = .right
             headerRight = try book.format(right)
             text = try book.format(.plain)
-            // The notes follow right-aligned amounts.
-            headerNote = try book.indentedLeft(.header)
-            note = try book.indentedLeft(.plain)
             // Left-aligned, so a date never touches the description beside it.
             date = try book.format(XLSXStyle(numberFormat: locale.excelDateFormat, alignment: .left))
             // Every digit of a rate (up to 12 decimals), at least 2.
@@ -95,13 +98,6 @@ public enum CoupleWorkbook {
 
         func name(_ memberId: String) -> String { names[memberId] ?? memberId }
 
-        /// Text that spans the columns to its right: written without widening its own column.
-        func writeSpanning(_ value: String, on sheet: XLSXWorksheet, row: Int, format: XLSXFormat) throws {
-            sheet.fitsColumnWidths = false
-            defer { sheet.fitsColumnWidths = true }
-            try sheet.write(value, row: row, column: 0, format: format)
-        }
-
         /// A table's heading row; the headings of `numeric` columns are right-aligned, like their numbers.
         func writeHeader(_ headings: [String], on sheet: XLSXWorksheet, row: Int, numeric: Range<Int>) throws {
             for (column, heading) in headings.enumerated() {
@@ -112,16 +108,19 @@ public enum CoupleWorkbook {
         // MARK: Statement sheet
 
         func writeStatementSheet(title heading: String) throws {
+            // Bounded but for the categories: a row per member (each member is also a column of the expenses, which
+            // Excel's 16,384 columns bound), per transfer (fewer than the members) and per trend month (at most 36);
+            // the categories past what fits are added up on one line (categoryLines(from:)).
             let sheet = try book.addWorksheet(named: locale.statementWord(.statementSheet))
             let balances = statement.balances
-            try writeSpanning(heading, on: sheet, row: 0, format: title)
+            try sheet.writeSpanning(heading, row: 0, format: title)
             let facts = "\(currency.code) · \(balances.count) \(locale.statementWord(.members)) · "
                 + "\(statement.expenseCount) \(locale.statementWord(.expenseCount))"
-            try writeSpanning(facts, on: sheet, row: 1, format: subtitle)
+            try sheet.writeSpanning(facts, row: 1, format: subtitle)
 
             // Balances.
             var row = 3
-            try writeSpanning(locale.label(.balancesSheet), on: sheet, row: row, format: section)
+            try sheet.writeSpanning(locale.label(.balancesSheet), row: row, format: section)
             row += 1
             try writeHeader([locale.label(.member), locale.label(.opening), locale.label(.paid), locale.label(.share),
                              locale.label(.settlementsSent), locale.label(.settlementsReceived), locale.label(.closing)],
@@ -145,31 +144,31 @@ public enum CoupleWorkbook {
             row += 2
 
             // Suggested transfers, as sentences.
-            try writeSpanning(locale.statementWord(.suggestedTransfers), on: sheet, row: row, format: section)
+            try sheet.writeSpanning(locale.statementWord(.suggestedTransfers), row: row, format: section)
             row += 1
             if statement.transfers.isEmpty {
-                try writeSpanning(locale.statementWord(.allSettled), on: sheet, row: row, format: text)
+                try sheet.writeSpanning(locale.statementWord(.allSettled), row: row, format: text)
                 row += 1
             } else {
                 for transfer in statement.transfers {
                     let sentence = locale.owesSentence(from: name(transfer.from), to: name(transfer.to),
                                                        amount: Money(minor: transfer.amount, currency: currency))
-                    try writeSpanning(sentence, on: sheet, row: row, format: text)
+                    try sheet.writeSpanning(sentence, row: row, format: text)
                     row += 1
                 }
                 if statement.method == .greedy {
-                    try writeSpanning("(\(locale.statementWord(.greedyNote)))", on: sheet, row: row, format: subtitle)
+                    try sheet.writeSpanning("(\(locale.statementWord(.greedyNote)))", row: row, format: subtitle)
                     row += 1
                 }
             }
             row += 1
 
             // Spending by category, with each member's share.
-            try writeSpanning(locale.label(.spendingByCategory), on: sheet, row: row, format: section)
+            try sheet.writeSpanning(locale.label(.spendingByCategory), row: row, format: section)
             row += 1
             var categoryRows: ClosedRange<Int>?
             if statement.categories.isEmpty {
-                try writeSpanning(locale.statementWord(.noSpending), on: sheet, row: row, format: text)
+                try sheet.writeSpanning(locale.statementWord(.noSpending), row: row, format: text)
                 row += 1
             } else {
                 try writeHeader([locale.label(.tag), locale.label(.amount)] + balances.map(\.displayName),
@@ -178,8 +177,8 @@ public enum CoupleWorkbook {
                 let first = row
                 var total: Int64 = 0
                 var shareTotals = [Int64](repeating: 0, count: balances.count)
-                for category in statement.categories {
-                    try sheet.write(locale.tagName(category.tag), row: row, column: 0)
+                for (name, category) in categoryLines(from: row) {
+                    try sheet.write(name, row: row, column: 0)
                     try sheet.write(minor: category.amount, currency: currency, row: row, column: 1, format: money)
                     total += category.amount
                     for (i, line) in balances.enumerated() {
@@ -202,7 +201,7 @@ public enum CoupleWorkbook {
             // The trend.
             var trendRows: ClosedRange<Int>?
             if !statement.trend.isEmpty {
-                try writeSpanning(locale.statementWord(.trend), on: sheet, row: row, format: section)
+                try sheet.writeSpanning(locale.statementWord(.trend), row: row, format: section)
                 row += 1
                 try writeHeader([locale.statementWord(.month), locale.label(.amount)], on: sheet, row: row, numeric: 1..<2)
                 row += 1
@@ -226,6 +225,28 @@ public enum CoupleWorkbook {
             }
         }
 
+        /// The category lines of the statement sheet from `row` on, each with its name: every category, unless
+        /// with the total, the trend and the charts under them they would pass the sheet's rows; the categories
+        /// past those that fit are then added up on one line, `Outras 1.204 categorias`.
+        func categoryLines(from row: Int) -> [(name: String, total: CategoryTotal)] {
+            let categories = statement.categories
+            // Under the lines: the total, a blank row, the trend (heading, header, months, a blank row), the charts' row.
+            let under = 3 + (statement.trend.isEmpty ? 0 : 3 + statement.trend.count)
+            let room = book.options.maxRowsPerSheet - row - under
+            let shown = XLSXRowBudget.cap(counts: [categories.count], extraRowsEach: 0, within: room) ?? categories.count
+            var lines = categories.prefix(shown).map { (name: locale.tagName($0.tag), total: $0) }
+            let rest = categories.dropFirst(shown)
+            if !rest.isEmpty {
+                var sum = CategoryTotal(tag: "", amount: 0, shareByMember: [:])
+                for category in rest {
+                    sum.amount += category.amount
+                    sum.shareByMember.merge(category.shareByMember, uniquingKeysWith: +)
+                }
+                lines.append((locale.otherCategories(rest.count), sum))
+            }
+            return lines
+        }
+
         /// A chart of the amounts in column B of `rows` against the labels in column A, placed at (`row`, `column`).
         func insertChart(_ kind: XLSXChart.Kind, title: String, rows: ClosedRange<Int>, on sheet: XLSXWorksheet,
                          row: Int, column: Int) throws {
@@ -240,79 +261,100 @@ public enum CoupleWorkbook {
 
         // MARK: Expenses sheet
 
+        /// The expenses, then their total, then the month's settlements. Past a sheet's rows they
+        /// continue on `Despesas (2)`, … whose title says which expenses it holds.
         func writeExpensesSheet() throws {
-            let sheet = try book.addWorksheet(named: locale.statementWord(.expensesSheet))
             let balances = statement.balances
-            try writeSpanning(locale.expensesTitle(spaceName: spaceName, members: balances.count, period: statement.period),
-                              on: sheet, row: 0, format: title)
-            sheet.fittedWidthRange = 6...40   // long descriptions and notes must not shrink the printed page
-            let headerRow = 2
-            // Each member's share under one label, with the member's name as the heading.
-            try sheet.write(locale.statementWord(.sharesByMember), row: headerRow - 1, column: 7, format: subtitle)
-            try writeHeader([locale.statementWord(.date), locale.statementWord(.description), locale.label(.tag),
-                             locale.statementWord(.paidBy), locale.label(.amount), locale.statementWord(.originalAmount),
-                             locale.statementWord(.rate)] + balances.map(\.displayName),
-                            on: sheet, row: headerRow, numeric: 4..<(7 + balances.count))
-            try sheet.write(locale.statementWord(.note), row: headerRow, column: 7 + balances.count, format: headerNote)
-            try sheet.freeze(rows: headerRow + 1)
+            // Dates left-aligned, so a date never touches the description beside it; the note is indented after the shares.
+            let columns: [XLSXTable.Column] = [
+                .init(locale.statementWord(.date), format: date, alignment: .left), .init(locale.statementWord(.description)),
+                .init(locale.label(.tag)), .init(locale.statementWord(.paidBy)), .init(locale.label(.amount), format: money),
+                .init(locale.statementWord(.originalAmount), alignment: .right), .init(locale.statementWord(.rate), alignment: .right),
+            ] + balances.map { .init($0.displayName, format: money) } + [.init(locale.statementWord(.note))]
+            let table = try XLSXTable(workbook: book, name: locale.statementWord(.expensesSheet), columns: columns,
+                                      headerFormat: header, layout: expensesLayout())
 
-            var row = headerRow + 1
             var total: Int64 = 0
             var shareTotals = [Int64](repeating: 0, count: balances.count)
             for line in month.expenses {
                 let expense = line.expense
-                try sheet.write(expense.date, row: row, column: 0, format: date)
-                // A description with line breaks (exports have them) on one line: a cell does not grow to show more.
-                try sheet.write(expense.description.split(whereSeparator: \.isNewline).joined(separator: " "), row: row, column: 1)
-                try sheet.write(locale.tagName(expense.tag), row: row, column: 2)
-                try sheet.write(name(expense.paidBy), row: row, column: 3)
-                try sheet.write(minor: expense.amount, currency: currency, row: row, column: 4, format: money)
+                try table.appendRow { row in
+                    try row.write(expense.date)
+                    // A description with line breaks (exports have them) on one line: a cell does not grow to show more.
+                    try row.write(expense.description.split(whereSeparator: \.isNewline).joined(separator: " "))
+                    try row.write(locale.tagName(expense.tag))
+                    try row.write(name(expense.paidBy))
+                    try row.write(minor: expense.amount, currency: currency)
+                    try writeConversion(expense.conversion, in: &row)
+                    for i in shareTotals.indices {
+                        guard i < line.shares.count else { try row.skip(); continue }
+                        try row.write(minor: line.shares[i], currency: currency)
+                        shareTotals[i] += line.shares[i]
+                    }
+                    try row.write(noteText(line))
+                }
                 total += expense.amount
-                try writeConversion(expense.conversion, on: sheet, row: row, column: 5)
-                for (i, share) in line.shares.enumerated() where i < shareTotals.count {
-                    try sheet.write(minor: share, currency: currency, row: row, column: 7 + i, format: money)
-                    shareTotals[i] += share
-                }
-                try sheet.write(noteText(line), row: row, column: 7 + balances.count, format: note)
-                row += 1
             }
+            try table.finish()
             if month.expenses.isEmpty {
-                try writeSpanning(locale.statementWord(.noExpenses), on: sheet, row: row, format: text)
-                row += 1
-            } else {
-                try sheet.autofilter(firstRow: headerRow, firstColumn: 0, lastRow: row - 1, lastColumn: 7 + balances.count)
-                try sheet.write(locale.label(.total), row: row, column: 0, format: totalText)
-                for column in 1...3 { try sheet.write(blankAt: row, column: column, format: totalText) }
-                try sheet.write(minor: total, currency: currency, row: row, column: 4, format: moneyTotal)
-                for column in 5...6 { try sheet.write(blankAt: row, column: column, format: totalText) }
-                for (i, share) in shareTotals.enumerated() {
-                    try sheet.write(minor: share, currency: currency, row: row, column: 7 + i, format: moneyTotal)
+                try table.appendBelow { sheet, row in
+                    try sheet.writeSpanning(locale.statementWord(.noExpenses), row: row, format: text)
                 }
-                try sheet.write(blankAt: row, column: 7 + balances.count, format: totalText)
-                row += 1
-            }
-            row += 1
-
-            // Settlements.
-            try writeSpanning(locale.statementWord(.settlements), on: sheet, row: row, format: section)
-            row += 1
-            if month.settlements.isEmpty {
-                try writeSpanning(locale.statementWord(.noSettlements), on: sheet, row: row, format: text)
             } else {
+                try table.appendBelow { sheet, row in
+                    try sheet.write(locale.label(.total), row: row, column: 0, format: totalText)
+                    for column in 1...3 { try sheet.write(blankAt: row, column: column, format: totalText) }
+                    try sheet.write(minor: total, currency: currency, row: row, column: 4, format: moneyTotal)
+                    for column in 5...6 { try sheet.write(blankAt: row, column: column, format: totalText) }
+                    for (i, share) in shareTotals.enumerated() {
+                        try sheet.write(minor: share, currency: currency, row: row, column: 7 + i, format: moneyTotal)
+                    }
+                    try sheet.write(blankAt: row, column: 7 + balances.count, format: totalText)
+                }
+            }
+            try table.appendBelow { _, _ in }
+            try writeSettlements(below: table)
+        }
+
+        /// Each sheet of the expenses: the title (saying which expenses a continuation sheet holds), the
+        /// label over the members' shares, then the header.
+        func expensesLayout() -> XLSXTable.Layout {
+            let heading = locale.expensesTitle(spaceName: spaceName, members: statement.balances.count, period: statement.period)
+            let (locale, title, subtitle, count) = (locale, title, subtitle, month.expenses.count)
+            return XLSXTable.Layout(titleRows: 2, widensForHeadings: false) { sheet, part in
+                let text = part.isContinuation ? "\(heading) \(locale.continuationNote(rows: part.rows(of: count)))" : heading
+                try sheet.writeSpanning(text, row: 0, format: title)
+                sheet.fittedWidthRange = 6...40   // long descriptions and notes must not shrink the printed page
+                // Each member's share under one label, with the member's name as the heading.
+                try sheet.write(locale.statementWord(.sharesByMember), row: 1, column: 7, format: subtitle)
+            }
+        }
+
+        /// The month's settlements under the expenses, continuing on the expenses' next sheet when one is full.
+        func writeSettlements(below table: XLSXTable) throws {
+            try table.appendBelow { sheet, row in
+                try sheet.writeSpanning(locale.statementWord(.settlements), row: row, format: section)
+            }
+            if month.settlements.isEmpty {
+                try table.appendBelow { sheet, row in
+                    try sheet.writeSpanning(locale.statementWord(.noSettlements), row: row, format: text)
+                }
+                return
+            }
+            try table.appendBelow { sheet, row in
                 try writeHeader([locale.statementWord(.date), locale.label(.fromName), locale.label(.toName), "",
                                  locale.label(.amount), locale.statementWord(.originalAmount), locale.statementWord(.rate)],
                                 on: sheet, row: row, numeric: 4..<7)
-                row += 1
-                for settlement in month.settlements {
+            }
+            for settlement in month.settlements {
+                try table.appendBelow { sheet, row in
                     try sheet.write(settlement.date, row: row, column: 0, format: date)
                     try sheet.write(name(settlement.fromMember), row: row, column: 1)
                     try sheet.write(name(settlement.toMember), row: row, column: 2)
                     try sheet.write(minor: settlement.amount, currency: currency, row: row, column: 4, format: money)
                     try writeConversion(settlement.conversion, on: sheet, row: row, column: 5)
-                    row += 1
                 }
             }
-            try sheet.repeatRowsWhenPrinted(headerRow...headerRow)
         }
 
         /// The original amount (in its own currency's format) and the rate, or nothing.
@@ -320,8 +362,23 @@ public enum CoupleWorkbook {
             guard let conversion else { return }
             try sheet.write(minor: conversion.amount, currency: conversion.currency, row: row, column: column,
                             format: try moneyFormat(conversion.currency))
-            // The nearest double to the exact decimal rate (parsing its text rounds correctly).
-            try sheet.write(Double(conversion.rate.description) ?? 0, row: row, column: column + 1, format: rate)
+            try sheet.write(Self.rateValue(conversion), row: row, column: column + 1, format: rate)
+        }
+
+        /// ``writeConversion(_:on:row:column:)`` for an expense row: two cells, empty without a conversion.
+        func writeConversion(_ conversion: Conversion?, in row: inout XLSXTable.Row) throws {
+            guard let conversion else {
+                try row.skip()
+                try row.skip()
+                return
+            }
+            try row.write(minor: conversion.amount, currency: conversion.currency, format: try moneyFormat(conversion.currency))
+            try row.write(Self.rateValue(conversion), format: rate)
+        }
+
+        /// The nearest double to the exact decimal rate (parsing its text rounds correctly).
+        static func rateValue(_ conversion: Conversion) -> Double {
+            Double(conversion.rate.description) ?? 0
         }
 
         /// Refund and agreement marks: `reembolso`, `acordo recorrente`, `acordo recorrente (automático)`.

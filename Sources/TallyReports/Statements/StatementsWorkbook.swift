@@ -6,7 +6,9 @@ import TallyCore
 /// - Summary (`Resumo`): spending by category over all couples, one block
 ///   per currency (category, amount, share of the currency's total, couples)
 ///   with a total row, and a native column chart per currency. Written at
-///   ``close()``.
+///   ``close()``. Were the blocks to pass the sheet's 1,048,576 rows, each
+///   currency lists its largest tags up to a cap and adds up the rest on one
+///   line ("Outras 1.204 categorias").
 /// - Balances (`Saldos`): one row per member: couple id and name, period,
 ///   member id and name, currency, opening, paid, share, settlements sent and
 ///   received, closing (highlighted when not zero).
@@ -83,6 +85,7 @@ public final class StatementsWorkbook {
         monthFormat = try book.format(.date(locale.excelMonthFormat))
         let text = { (label: ReportLocale.Label) in XLSXTable.Column(locale.label(label)) }
         let month = XLSXTable.Column(locale.label(.period), format: monthFormat)
+        // One block per currency, one row per tag: past the sheet's rows the smallest tags are added up (writeSummary).
         summary = try book.addWorksheet(named: locale.label(.summarySheet))
         balances = try XLSXTable(workbook: book, name: locale.label(.balancesSheet), columns: [
             text(.coupleId), text(.couple), month, text(.memberId), text(.displayName), text(.currency),
@@ -193,7 +196,12 @@ public final class StatementsWorkbook {
 
         var row = 3
         var chartIndex = 0
-        for currency in spending.keys.sorted() {
+        let currencies = spending.keys.sorted()
+        // Each currency takes its tags, a total and a blank row; past the sheet's rows, each lists its largest
+        // tags up to a cap and adds up the rest on one line.
+        let shown = XLSXRowBudget.cap(counts: currencies.map { spending[$0]!.count }, extraRowsEach: 2,
+                                      within: summary.maxRows - 2) ?? Int.max
+        for currency in currencies {
             let money = try moneyFormat(currency)
             let totalMoney = try book.format(money.plain.style.bolded.highlighted)
             let tags = spending[currency]!.sorted { a, b in
@@ -202,15 +210,19 @@ public final class StatementsWorkbook {
             }
             let total = tags.reduce(Int64(0)) { $0 + $1.value.amount }
             let firstRow = row
-            for (tag, value) in tags {
+            let rest = tags.dropFirst(shown)
+            let lines = tags.prefix(shown).map { (locale.tagName($0.key), $0.value.amount, Optional($0.value.couples)) }
+                + (rest.isEmpty ? [] : [(locale.otherCategories(rest.count), rest.reduce(Int64(0)) { $0 + $1.value.amount }, nil)])
+            for (name, amount, couples) in lines {
                 try summary.write(currency.code, row: row, column: 0)
-                try summary.write(locale.tagName(tag), row: row, column: 1)
-                try summary.write(minor: value.amount, currency: currency, row: row, column: 2, format: money.plain)
-                if total > 0 { try summary.write(Double(value.amount) / Double(total), row: row, column: 3, format: percent) }
-                try summary.write(Int64(value.couples), row: row, column: 4, format: integer)
+                try summary.write(name, row: row, column: 1)
+                try summary.write(minor: amount, currency: currency, row: row, column: 2, format: money.plain)
+                if total > 0 { try summary.write(Double(amount) / Double(total), row: row, column: 3, format: percent) }
+                // A couple may have several of the tags added up: their couples are not counted.
+                if let couples { try summary.write(Int64(couples), row: row, column: 4, format: integer) }
                 row += 1
             }
-            if !tags.isEmpty {
+            if !lines.isEmpty {
                 try addChart(currency: currency, money: money.plain, rows: firstRow...min(row - 1, firstRow + options.maxChartCategories - 1), index: chartIndex)
                 chartIndex += 1
             }

@@ -173,6 +173,13 @@ public final class XLSXWorkbook {
         return sheet
     }
 
+    /// The name ``addWorksheet(named:)`` would give a sheet named `name` now, for a
+    /// link written before the sheet it points at: `Corrida (2)` once `Corrida` is taken.
+    public func availableName(for name: String) -> String {
+        let base = XLSXSheetName.sanitize(name)
+        return XLSXSheetName.unique(base: base, taken: takenNames, firstCounter: nextCounter[base] ?? 2).name
+    }
+
     /// The names of the worksheets added so far, in order.
     public var worksheetNames: [String] { sheets.map(\.name) }
 

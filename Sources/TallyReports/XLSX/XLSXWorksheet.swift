@@ -130,6 +130,15 @@ public final class XLSXWorksheet {
         note(row, column)
     }
 
+    /// Writes text that spans the empty columns to its right (a title): the cell's own
+    /// column keeps the width its other content fits.
+    public func writeSpanning(_ text: String, row: Int, column: Int = 0, format: XLSXFormat? = nil) throws {
+        let fits = fitsColumnWidths
+        fitsColumnWidths = false
+        defer { fitsColumnWidths = fits }
+        try write(text, row: row, column: column, format: format)
+    }
+
     // MARK: Layout
 
     /// Sets a column's width in characters; it replaces the fitted width.
