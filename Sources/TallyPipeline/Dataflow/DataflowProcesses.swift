@@ -165,7 +165,9 @@ public enum DataflowProcesses {
             }
             let spoolURL = FileManager.default.temporaryDirectory
                 .appendingPathComponent("tally-decode-\(ProcessInfo.processInfo.processIdentifier)-\(seq)")
-            FileManager.default.createFile(atPath: spoolURL.path, contents: nil)
+            guard FileManager.default.createFile(atPath: spoolURL.path, contents: nil) else {
+                throw DataflowError("\(plan.file(seq).relativePath): cannot create the spool file \(spoolURL.path) (is the temporary folder writable and not full?)")
+            }
             defer { try? FileManager.default.removeItem(at: spoolURL) }
             let spool = try FileHandle(forWritingTo: spoolURL)
             var held = WireWriter(reservingCapacity: 1 << 20)
