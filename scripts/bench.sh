@@ -10,7 +10,7 @@
 # every month before the period ingested into a fresh warehouse (untimed),
 # then the period's folder run into it, timed: a month's run with history.
 #   SHAPE=default|studio|skewed|many-couples  SCALE=small|medium|large  DUCKDB=0 skips the baseline
-#   INCREMENTAL=0 skips the monthly routine
+#   INCREMENTAL=0 skips the monthly routine; WORKBOOKS=0 skips the couple-workbook pass
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +22,7 @@ PERIOD=${PERIOD:-2026-10}
 MONTH=${MONTH:-$PERIOD}
 DUCKDB=${DUCKDB:-1}
 INCREMENTAL=${INCREMENTAL:-1}
+WORKBOOKS=${WORKBOOKS:-1}
 DUCKDB_VERSION=2.0.1
 BIN=.build/release/tally
 DATA=bench-data/$SHAPE-$SCALE
@@ -68,11 +69,14 @@ cp "$OUT/run.json" "$OUT.run2.json"
 # Couple workbooks (statements.coupleWorkbooks) are off in the runs above, as
 # in tally's defaults: a third run writes the reports again from the same
 # warehouse with them on, to price them per couple.
-workbooks_config="$OUT.couple-workbooks.yml"
-printf 'statements:\n  coupleWorkbooks: true\n' > "$workbooks_config"
-/usr/bin/time -f '%e %M' -o "$OUT.time3" "$BIN" report --db "$WAREHOUSE/tally.sqlite" --out "$OUT-workbooks" \
-  --period "$PERIOD" --config "$workbooks_config" --rebuild-reports --quiet
-cp "$OUT-workbooks/run.json" "$OUT.run3.json"
+rm -f "$OUT.run3.json" "$OUT.time3"
+if [ "$WORKBOOKS" != 0 ]; then
+  workbooks_config="$OUT.couple-workbooks.yml"
+  printf 'statements:\n  coupleWorkbooks: true\n' > "$workbooks_config"
+  /usr/bin/time -f '%e %M' -o "$OUT.time3" "$BIN" report --db "$WAREHOUSE/tally.sqlite" --out "$OUT-workbooks" \
+    --period "$PERIOD" --config "$workbooks_config" --rebuild-reports --quiet
+  cp "$OUT-workbooks/run.json" "$OUT.run3.json"
+fi
 
 [ -n "$previous" ] && rm -rf "$previous"
 rm -rf "$OUT-workbooks"
@@ -152,8 +156,8 @@ if os.path.exists(out + ".time-incremental"):
           + (f"; tally incremental / duckdb = {float(iwall) / float(dwall):.2f}" if os.path.exists(out + ".duckdb-time") else "")
           + f"); CSV reports vs the full run: {open(out + '.incremental-same').read().strip()}")
     print("                 its longest stages: " + ", ".join(f"{s['name']} {s['seconds']:.2f} s" for s in slow))
-run3 = json.load(open(out + ".run3.json"))
-wall3, rss3 = open(out + ".time3").read().split()[-2:]
+run3 = json.load(open(out + ".run3.json")) if os.path.exists(out + ".run3.json") else {"stages": []}
+wall3, rss3 = open(out + ".time3").read().split()[-2:] if os.path.exists(out + ".time3") else ("0", "0")
 stage = lambda run, name: next((s for s in run["stages"] if s["name"] == name), None)
 books = stage(run3, "statements: couple workbooks (thread time)")
 with_books, without = stage(run3, "statements"), stage(run1, "statements")
