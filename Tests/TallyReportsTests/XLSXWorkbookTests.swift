@@ -190,6 +190,28 @@ import TallyTestSupport
         #expect(throws: XLSXError.self) { try sheet.write("x", row: 0, column: 0, format: bold) }
     }
 
+    /// A link written before its sheet names the sheet ``XLSXWorkbook/availableName(for:)``
+    /// gives; adding that name then takes exactly it, however the two calls interleave
+    /// with sheets added directly, and the base's counter moves on with it.
+    @Test func anOfferedNameIsTheNameTheSheetGets() throws {
+        let url = folder.appendingPathComponent("offered.xlsx")
+        let book = try XLSXWorkbook(path: url.path)
+        var expected: [String] = []
+        for n in 0..<40 {
+            if n % 7 == 3 {
+                expected.append(try book.addWorksheet(named: "Corrida").name)
+            }
+            let offered = book.availableName(for: "Corrida")
+            #expect(book.availableName(for: "Corrida") == offered, "asking again gives the same name")
+            #expect(try book.addWorksheet(named: offered).name == offered)
+            expected.append(offered)
+        }
+        #expect(Set(expected.map { $0.lowercased() }).count == expected.count)
+        #expect(expected.prefix(3) == ["Corrida", "Corrida (2)", "Corrida (3)"])
+        try book.close()
+        #expect(try XLSXReader(url: url).sheetNames == expected)
+    }
+
     @Test func sanitisesAndDeduplicatesSheetNames() throws {
         #expect(XLSXSheetName.sanitize("Saldos/Out[1]: a*b?c\\d") == "Saldos_Out_1__ a_b_c_d")
         #expect(XLSXSheetName.sanitize("'quoted'") == "quoted")

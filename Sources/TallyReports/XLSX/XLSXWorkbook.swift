@@ -98,6 +98,11 @@ public final class XLSXWorkbook {
     private var takenNames: Set<String> = []
     /// Per sanitized name, the first suffix counter not yet known to be taken.
     private var nextCounter: [String: Int] = [:]
+    /// Names ``availableName(for:)`` gave with a counter (lowercased), with
+    /// the base and counter they came from: when such a name is then added,
+    /// its base's counter moves on too, so that naming thousands of sheets
+    /// this way does not retry every counter from 2 each time.
+    private var offered: [String: (base: String, counter: Int)] = [:]
 
     /// Starts a workbook that ``close()`` will write to `path`.
     /// - Throws: ``XLSXError`` when libxlsxwriter cannot start it or refuses the properties.
@@ -166,6 +171,9 @@ public final class XLSXWorkbook {
         }
         takenNames.insert(unique.lowercased())
         if let counter { nextCounter[base] = counter + 1 }
+        if let origin = offered.removeValue(forKey: unique.lowercased()) {
+            nextCounter[origin.base] = max(nextCounter[origin.base] ?? 2, origin.counter + 1)
+        }
         let sheet = XLSXWorksheet(pointer: pointer, name: unique, state: state, maxRows: options.maxRowsPerSheet,
                                   chartSourceRows: max(options.chartSourceRows, 0), keepsChartValues: options.constantMemory,
                                   printSetup: options.printSetup)
@@ -177,7 +185,9 @@ public final class XLSXWorkbook {
     /// link written before the sheet it points at: `Corrida (2)` once `Corrida` is taken.
     public func availableName(for name: String) -> String {
         let base = XLSXSheetName.sanitize(name)
-        return XLSXSheetName.unique(base: base, taken: takenNames, firstCounter: nextCounter[base] ?? 2).name
+        let (unique, counter) = XLSXSheetName.unique(base: base, taken: takenNames, firstCounter: nextCounter[base] ?? 2)
+        if let counter { offered[unique.lowercased()] = (base, counter) }
+        return unique
     }
 
     /// The names of the worksheets added so far, in order.
