@@ -41,8 +41,7 @@ struct DataFolderErrorTests {
     func aTypoedDatasetFolder() throws {
         let work = try temporaryFolder("datafolder")
         defer { try? fm.removeItem(at: work) }
-        let data = work.appendingPathComponent("data")
-        try fm.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: data)
+        let data = try copyOfSampleData(in: work)
         try fm.moveItem(at: data.appendingPathComponent("expenses"), to: data.appendingPathComponent("expense"))
         let message = try failure(data, work: work)
         #expect(message.hasPrefix("data folder \(data.path): expense/ is not a dataset folder: did you mean expenses/? (expected one sub-folder per dataset: checkins/, expenses/, health/, subscriptions/, swipes/)"), "\(message)")

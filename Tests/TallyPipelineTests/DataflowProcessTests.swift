@@ -87,8 +87,7 @@ struct DataflowProcessTests {
     func decodeDropsTheRowsOfAFileRefusedLate() throws {
         let work = try temporaryFolder("dataflow-truncated")
         defer { try? FileManager.default.removeItem(at: work) }
-        let data = work.appendingPathComponent("data")
-        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: data)
+        let data = try copyOfSampleData(in: work)
         let gzip = data.appendingPathComponent("swipes/swipes.ndjson.gz")
         let bytes = try Data(contentsOf: gzip)
         try bytes.prefix(bytes.count / 2).write(to: gzip)

@@ -36,8 +36,7 @@ struct DataflowRepeatsTests {
     func repeatedKeys(k: Int) throws {
         let work = try temporaryFolder("dataflow-repeats-\(k)")
         defer { try? FileManager.default.removeItem(at: work) }
-        let data = work.appendingPathComponent("data")
-        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: data)
+        let data = try copyOfSampleData(in: work)
         try Self.splitOverlapping(data, "swipes/swipes.ndjson.gz", stem: "swipes")
         try Self.splitOverlapping(data, "swipes/users.jsonl", stem: "users")
         try Self.splitOverlapping(data, "subscriptions/events.csv.gz", stem: "events")

@@ -26,8 +26,7 @@ struct FormulaInjectionTests {
     @Test func typedTextIsNeutralisedInEveryReportCSVAndStaysAStringInTheWorkbooks() throws {
         let work = try temporaryFolder("formulas")
         defer { try? FileManager.default.removeItem(at: work) }
-        let data = work.appendingPathComponent("data")
-        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: data)
+        let data = try copyOfSampleData(in: work)
         // A member's display name, an expense tag, a check-in display name, an App Store subscription name.
         try replace(data.appendingPathComponent("expenses/members.csv"), "mbr-000001,cpl-000001,Nicole Gomes,",
                     "mbr-000001,cpl-000001,\"=HYPERLINK(\"\"http://x\"\",\"\"Pix\"\")\",")

@@ -13,6 +13,13 @@ func temporaryFolder(_ name: String) throws -> URL {
     return url
 }
 
+/// A copy of `sample-data/` at `work/data`, for a test to alter.
+func copyOfSampleData(in work: URL) throws -> URL {
+    let data = work.appendingPathComponent("data")
+    try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: data)
+    return data
+}
+
 /// Relative paths of the report files under `folder` (the warehouse and its lock excluded).
 func reportFiles(_ folder: URL) throws -> [String] {
     let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])!

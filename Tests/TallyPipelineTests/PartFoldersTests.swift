@@ -80,8 +80,7 @@ struct PartFoldersTests {
     func partsGiveTheSameReports() throws {
         let work = try temporaryFolder("parts")
         defer { try? FileManager.default.removeItem(at: work) }
-        let data = work.appendingPathComponent("data")
-        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: data)
+        let data = try copyOfSampleData(in: work)
         try Self.split(data, "expenses/expenses.csv", stem: "expenses", into: 3)
         try Self.split(data, "checkins/checkins.ndjson", stem: "checkins", into: 2)
         try Self.split(data, "swipes/swipes.ndjson.gz", stem: "swipes", into: 3, gzipLast: true)

@@ -11,8 +11,7 @@ struct StrayQuoteTests {
 
     /// sample-data/ copied to `folder`, with `edit` applied to the lines of expenses/expenses.csv.
     private func sampleData(in folder: URL, editing edit: (inout [Substring]) -> Void) throws -> URL {
-        let data = folder.appendingPathComponent("data")
-        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: data)
+        let data = try copyOfSampleData(in: folder)
         let file = data.appendingPathComponent("expenses/expenses.csv")
         var lines = String(decoding: try Data(contentsOf: file), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         edit(&lines)

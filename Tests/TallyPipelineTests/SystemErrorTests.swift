@@ -99,8 +99,7 @@ struct RefusalCommandLineTests {
     func aRefusalExitsWithThree() throws {
         let work = try temporaryFolder("cli15")
         defer { try? fm.removeItem(at: work) }
-        let data = work.appendingPathComponent("data")
-        try fm.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: data)
+        let data = try copyOfSampleData(in: work)
         let couples = data.appendingPathComponent("expenses/couples.csv")
         try Data(try String(contentsOf: couples, encoding: .utf8).replacingOccurrences(of: ",", with: ";").utf8).write(to: couples)
         let out = work.appendingPathComponent("out")
