@@ -22,6 +22,25 @@ struct DisplayWidthTests {
         #expect(DisplayWidth.of("█│—…") == 4, "ambiguous-width glyphs count one")
     }
 
+    @Test("counting scalar by scalar gives what counting clusters gives, for every string of up to three pieces")
+    func scalarCountEqualsClusterCount() {
+        // Each piece from the one-column-alone set, its edges and what joins
+        // or widens a cluster: combining marks, ZWJ, U+FE0F, regional
+        // indicators, Hangul jamo, CR LF, controls and the soft hyphen.
+        let pieces = ["a", " ", "\r", "\n", "\t", "\u{7F}", "\u{9F}", "\u{A0}", "\u{AD}", "ë", "\u{2FF}", "\u{300}",
+                      "\u{200B}", "\u{200D}", "\u{2010}", "—", "…", "\u{2028}", "█", "│", "\u{25A0}", "\u{FE0F}",
+                      "🇨", "🇱", "\u{1100}", "\u{1161}", "❤", "日"]
+        var strings = [""]
+        var last = [""]
+        for _ in 1...3 {
+            last = last.flatMap { prefix in pieces.map { prefix + $0 } }
+            strings += last
+        }
+        for text in strings {
+            #expect(DisplayWidth.of(text) == DisplayWidth.ofClusters(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
     @Test("padding and truncation count columns, never split a cluster")
     func padAndTruncate() {
         #expect(DisplayWidth.pad("🇨🇱", to: 4) == "🇨🇱  ")

@@ -18,10 +18,45 @@
 /// ```
 public enum DisplayWidth {
     /// The columns `text` takes.
+    ///
+    /// Most report text is ASCII, Latin letters, dashes, quotes and the bar
+    /// charts' block characters: scalars that are each a cluster of their own
+    /// and one column wide. Such text is counted scalar by scalar; text with
+    /// any other scalar is counted cluster by cluster (``of(_:)-(Character)``).
     public static func of(_ text: some StringProtocol) -> Int {
+        var width = 0
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value < 0x80 {
+                if value >= 0x20 && value != 0x7F { width += 1 }
+            } else if isOneColumnAlone(value) {
+                width += 1
+            } else {
+                return ofClusters(text)
+            }
+        }
+        return width
+    }
+
+    /// The columns `text` takes, counted per grapheme cluster.
+    static func ofClusters(_ text: some StringProtocol) -> Int {
         var width = 0
         for character in text { width += of(character) }
         return width
+    }
+
+    /// Scalars outside ASCII that are one column wide and never join a
+    /// neighbour into one cluster: Latin-1 and Latin Extended letters and
+    /// symbols (not the soft hyphen, a format character), spacing modifier
+    /// letters, the dashes, quotes, bullets and ellipsis of General
+    /// Punctuation (U+2010–U+2027), box drawing and block elements
+    /// (U+2500–U+259F). None is an emoji, wide, combining or a joiner.
+    static func isOneColumnAlone(_ value: UInt32) -> Bool {
+        switch value {
+        case 0xA0...0x2FF: return value != 0xAD
+        case 0x2010...0x2027, 0x2500...0x259F: return true
+        default: return false
+        }
     }
 
     /// The columns one grapheme cluster takes: 0, 1 or 2.
