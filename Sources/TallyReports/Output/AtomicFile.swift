@@ -20,21 +20,41 @@ public final class AtomicFile {
     /// Where the file will be once committed.
     public let destination: URL
     /// The temporary file being written (same folder, so the rename is atomic).
-    public let temporary: URL
+    public var temporary: URL { URL(fileURLWithPath: temporaryPath) }
+    /// ``destination``'s and ``temporary``'s paths, kept as text: a run makes
+    /// one `AtomicFile` per couple, and URL arithmetic would cost more than
+    /// writing the file.
+    private let destinationPath: String
+    private let temporaryPath: String
     private var committed = false
 
-    /// Prepares a temporary file for `destination`, creating its folder.
-    public init(destination: URL) throws {
+    /// Prepares a temporary file for `destination`, creating its folder
+    /// unless the caller knows it exists (`creatingFolder: false`, for the
+    /// many files of one folder). A temporary file left under the same name
+    /// is replaced when the file is written.
+    public init(destination: URL, creatingFolder: Bool = true) throws {
+        let path = destination.path
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         self.destination = destination
-        let folder = destination.deletingLastPathComponent()
-        try FileSystemWords.createFolder(folder)
-        temporary = folder.appendingPathComponent(".\(destination.lastPathComponent)\(AtomicFile.marker)\(getpid())")
-        try? FileManager.default.removeItem(at: temporary)
+        destinationPath = path
+        temporaryPath = "\(path[..<slash]).\(path[slash...])\(AtomicFile.marker)\(getpid())"
+        if creatingFolder { try FileSystemWords.createFolder(destination.deletingLastPathComponent()) }
+    }
+
+    /// The destination's folder path and file name, as text.
+    var destinationFolderAndName: (folder: Substring, name: Substring) {
+        guard let slash = destinationPath.lastIndex(of: "/") else { return (".", destinationPath[...]) }
+        let name = destinationPath[destinationPath.index(after: slash)...]
+        return (slash == destinationPath.startIndex ? "/" : destinationPath[..<slash], name)
     }
 
     /// Writes `bytes` to the temporary file (replacing what it held). Errors
     /// (a full disk, a file size limit) name the destination.
     public func write(_ bytes: some Sequence<UInt8>) throws {
+        let whole: Void? = try bytes.withContiguousStorageIfAvailable {
+            try BufferedFileWriter.write(UnsafeRawBufferPointer($0), toPath: temporaryPath, destination: destination)
+        }
+        if whole != nil { return }
         let writer = try BufferedFileWriter(url: temporary, destination: destination)
         do {
             try writer.write(bytes: bytes)
@@ -48,14 +68,14 @@ public final class AtomicFile {
     /// Takes `staged`, a complete file written by another process on the
     /// same file system (a dataflow worker's part), as the temporary file.
     public func adopt(_ staged: URL) throws {
-        guard rename(staged.path, temporary.path) == 0 else {
+        guard rename(staged.path, temporaryPath) == 0 else {
             throw failure("cannot take \(staged.path) (written by a worker) as \(temporary.lastPathComponent)")
         }
     }
 
     /// Renames the complete temporary file over the destination.
     public func commit() throws {
-        guard rename(temporary.path, destination.path) == 0 else {
+        guard rename(temporaryPath, destinationPath) == 0 else {
             throw failure("cannot move \(temporary.lastPathComponent) into place")
         }
         committed = true
@@ -63,7 +83,7 @@ public final class AtomicFile {
 
     /// Removes the temporary file unless it was committed.
     public func discard() {
-        if !committed { try? FileManager.default.removeItem(at: temporary) }
+        if !committed { unlink(temporaryPath) }
     }
 
     deinit { discard() }

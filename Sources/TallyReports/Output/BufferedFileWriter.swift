@@ -36,16 +36,35 @@ public final class BufferedFileWriter {
     }
 
     public func flush() throws {
+        try buffer.withUnsafeBytes { try Self.writeAll($0, to: fd, destination: destination) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Creates (truncating) the file at `path` holding exactly `bytes`, with
+    /// no buffer: for a file whose bytes are all at hand (a couple's text).
+    /// Errors name `destination`, as a writer's do.
+    public static func write(_ bytes: UnsafeRawBufferPointer, toPath path: String, destination: URL) throws {
+        let fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OutputError("cannot create \(destination.path): \(String(cString: strerror(errno)))") }
+        do {
+            try writeAll(bytes, to: fd, destination: destination)
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        guard Glibc.close(fd) == 0 else { throw OutputError("cannot write \(destination.path): closing failed: \(String(cString: strerror(errno)))") }
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, destination: URL) throws {
         var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw OutputError("cannot write \(destination.path): \(String(cString: strerror(errno)))")
             }
             offset += n
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 
     /// Flushes and closes; further writes are a programming error.

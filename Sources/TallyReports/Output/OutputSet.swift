@@ -49,14 +49,24 @@ public final class OutputSet {
     /// per-entity files.
     public func commit() throws {
         for file in files { try file.commit() }
-        let written = Set(files.map { $0.destination.standardizedFileURL.path })
+        // The names written, by folder; each distinct folder is standardized
+        // once (a run writes tens of thousands of files into a few folders).
+        var namesByFolder: [Substring: Set<Substring>] = [:]
+        for file in files {
+            let (folder, name) = file.destinationFolderAndName
+            namesByFolder[folder, default: []].insert(name)
+        }
+        var written: [String: Set<Substring>] = [:]
+        for (folder, names) in namesByFolder {
+            written[URL(fileURLWithPath: String(folder)).standardizedFileURL.path, default: []].formUnion(names)
+        }
         files.removeAll()
         let fm = FileManager.default
         for (folder, ext) in entityFolders {
             guard let names = try? fm.contentsOfDirectory(atPath: folder.path) else { continue }
-            for name in names where name.hasSuffix("." + ext) && !name.hasPrefix(".") {
-                let path = folder.appendingPathComponent(name).path
-                if !written.contains(path) { try? fm.removeItem(atPath: path) }
+            let kept = written[folder.path] ?? []
+            for name in names where name.hasSuffix("." + ext) && !name.hasPrefix(".") && !kept.contains(Substring(name)) {
+                try? fm.removeItem(atPath: folder.path + "/" + name)
             }
         }
     }
