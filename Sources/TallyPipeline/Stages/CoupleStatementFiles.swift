@@ -11,16 +11,19 @@ enum CoupleStatementFiles {
     /// The folder of statement files under `outDirectory`.
     static func folder(in outDirectory: URL) -> URL { outDirectory.appendingPathComponent("statements") }
 
-    /// `statement`'s text, written to its temporary file.
-    static func text(_ statement: CoupleStatement, rendered: String, folder: URL) throws -> AtomicFile {
-        let file = try AtomicFile(destination: folder.appendingPathComponent(CoupleFileName.stem(for: statement.couple.id) + ".txt"))
+    /// `statement`'s text, written to its temporary file; `folderExists`
+    /// spares a check of the folder per couple when the caller made it.
+    static func text(_ statement: CoupleStatement, rendered: String, folder: URL, folderExists: Bool = false) throws -> AtomicFile {
+        let file = try AtomicFile(destination: folder.appendingPathComponent(CoupleFileName.stem(for: statement.couple.id) + ".txt"),
+                                  creatingFolder: !folderExists)
         try file.write(rendered.utf8)
         return file
     }
 
-    /// `statement`'s workbook (built with `itemised: true`), written to its temporary file.
-    static func workbook(_ statement: CoupleStatement, locale: ReportLocale, folder: URL) throws -> AtomicFile {
-        let file = try AtomicFile(destination: folder.appendingPathComponent(CoupleFileName.stem(for: statement.couple.id) + ".xlsx"))
+    /// `statement`'s workbook (built with `itemised: true`), written to its temporary file (`folderExists` as for ``text(_:rendered:folder:folderExists:)``).
+    static func workbook(_ statement: CoupleStatement, locale: ReportLocale, folder: URL, folderExists: Bool = false) throws -> AtomicFile {
+        let file = try AtomicFile(destination: folder.appendingPathComponent(CoupleFileName.stem(for: statement.couple.id) + ".xlsx"),
+                                  creatingFolder: !folderExists)
         do {
             try CoupleWorkbook.write(statement, to: file.temporary.path, locale: locale)
         } catch {

@@ -69,7 +69,7 @@ final class StatementsOutput {
             outputs.add(textFile)
         } else {
             let rendered = text ?? StatementText.render(statement, locale: locale)
-            outputs.add(try CoupleStatementFiles.text(statement, rendered: rendered, folder: folder))
+            outputs.add(try CoupleStatementFiles.text(statement, rendered: rendered, folder: folder, folderExists: true))
         }
         textFiles += 1
         summary.merge(result.summary)

@@ -14,7 +14,7 @@ import TallyWarehouse
 /// Writes `statements/balances.csv`, `transfers.csv`, `categories.csv`,
 /// `categories_by_member.csv`, `statements.xlsx` (the studio's overview) and
 /// one `<coupleId>.txt` per couple, and with `statements.coupleWorkbooks` one
-/// `<coupleId>.xlsx` per couple (written on the computing threads, beside
+/// `<coupleId>.xlsx` per couple (both written on the computing threads, beside
 /// the statements; a couple that no longer exists loses both files).
 struct StatementsStage: ReportStage {
     let name = "statements"
@@ -40,7 +40,7 @@ struct StatementsStage: ReportStage {
         progress.begin("statements")
 
         // Per couple, in parallel: the family's computation, the couple's text
-        // and (when on) its workbook; in couple order: the rows written, the summary merged.
+        // file and (when on) its workbook; in couple order: the rows written, the summary merged.
         let batches = PartitionBatches<CouplePartition, CoupleResult>(compute: { partition in
             var result = family.compute(partition)
             var workbook: Result<HandedOver<AtomicFile>, Error>?
@@ -48,14 +48,16 @@ struct StatementsStage: ReportStage {
             if coupleWorkbooks {
                 let started = DispatchTime.now().uptimeNanoseconds
                 let statement = result.rows.statement
-                workbook = Result { HandedOver(value: try CoupleStatementFiles.workbook(statement, locale: locale, folder: folder)) }
+                workbook = Result { HandedOver(value: try CoupleStatementFiles.workbook(statement, locale: locale, folder: folder, folderExists: true)) }
                 seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
                 result.rows.statement.itemised = nil   // written: not held while the batch waits to be consumed
             }
-            return CoupleResult(family: result, text: StatementText.render(result.rows.statement, locale: locale),
-                                workbook: workbook, workbookSeconds: seconds)
+            let rendered = StatementText.render(result.rows.statement, locale: locale)
+            let text = Result { HandedOver(value: try CoupleStatementFiles.text(result.rows.statement, rendered: rendered,
+                                                                                folder: folder, folderExists: true)) }
+            return CoupleResult(family: result, text: text, workbook: workbook, workbookSeconds: seconds)
         }, consume: { result in
-            try output.add(result.family, text: result.text, workbook: try result.workbook?.get().value,
+            try output.add(result.family, textFile: try result.text.get().value, workbook: try result.workbook?.get().value,
                            workbookSeconds: result.workbookSeconds)
             progress.update("statements", bytes: 0, rows: output.couples, detail: "couples")
         })
@@ -83,7 +85,8 @@ struct StatementsStage: ReportStage {
     /// What the computing threads hand over for one couple.
     private struct CoupleResult: Sendable {
         var family: PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>
-        var text: String
+        /// The couple's text in its temporary file, or why it could not be written.
+        var text: Result<HandedOver<AtomicFile>, Error>
         /// The couple's workbook in its temporary file, or why it could not be written; nil when off.
         var workbook: Result<HandedOver<AtomicFile>, Error>?
         var workbookSeconds: Double
