@@ -6,7 +6,9 @@ import TallyReports
 /// asked for, `<coupleId>.xlsx` (``CoupleWorkbook``), each written under a
 /// temporary name (``AtomicFile``) for the caller to move into place with
 /// the run's other reports. Used by ``StatementsStage`` for every couple and
-/// by `tally statement` for one.
+/// by `tally statement` for one. Their names are appended with
+/// `isDirectory: false`: without it, Foundation asks the file system whether
+/// the name is a folder, a `stat` per couple.
 enum CoupleStatementFiles {
     /// The folder of statement files under `outDirectory`.
     static func folder(in outDirectory: URL) -> URL { outDirectory.appendingPathComponent("statements") }
@@ -14,7 +16,7 @@ enum CoupleStatementFiles {
     /// `statement`'s text, written to its temporary file; `folderExists`
     /// spares a check of the folder per couple when the caller made it.
     static func text(_ statement: CoupleStatement, rendered: String, folder: URL, folderExists: Bool = false) throws -> AtomicFile {
-        let file = try AtomicFile(destination: folder.appendingPathComponent(CoupleFileName.stem(for: statement.couple.id) + ".txt"),
+        let file = try AtomicFile(destination: folder.appendingPathComponent(CoupleFileName.stem(for: statement.couple.id) + ".txt", isDirectory: false),
                                   creatingFolder: !folderExists)
         try file.write(rendered.utf8)
         return file
@@ -22,7 +24,7 @@ enum CoupleStatementFiles {
 
     /// `statement`'s workbook (built with `itemised: true`), written to its temporary file (`folderExists` as for ``text(_:rendered:folder:folderExists:)``).
     static func workbook(_ statement: CoupleStatement, locale: ReportLocale, folder: URL, folderExists: Bool = false) throws -> AtomicFile {
-        let file = try AtomicFile(destination: folder.appendingPathComponent(CoupleFileName.stem(for: statement.couple.id) + ".xlsx"),
+        let file = try AtomicFile(destination: folder.appendingPathComponent(CoupleFileName.stem(for: statement.couple.id) + ".xlsx", isDirectory: false),
                                   creatingFolder: !folderExists)
         do {
             try CoupleWorkbook.write(statement, to: file.temporary.path, locale: locale)

@@ -38,7 +38,7 @@ final class LeaderboardsOutput {
     /// A board's text file, written to its temporary name (pure but for the
     /// file: callers may write them on any thread).
     static func textFile(_ board: Leaderboard, locale: ReportLocale, folder: URL) throws -> AtomicFile {
-        let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: board.challenge.id) + ".txt"))
+        let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: board.challenge.id) + ".txt", isDirectory: false))
         try txt.write(LeaderboardText.render(board, locale: locale).utf8)
         return txt
     }

@@ -80,8 +80,8 @@ final class StatementsOutput {
     func add(_ result: PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>, stagedIn staging: URL) throws {
         let stem = CoupleFileName.stem(for: result.rows.statement.couple.id)
         func adopt(_ name: String) throws -> AtomicFile {
-            let file = try AtomicFile(destination: folder.appendingPathComponent(name))
-            try file.adopt(staging.appendingPathComponent(name))
+            let file = try AtomicFile(destination: folder.appendingPathComponent(name, isDirectory: false))
+            try file.adopt(staging.appendingPathComponent(name, isDirectory: false))
             return file
         }
         try add(result, text: nil, textFile: try adopt(stem + ".txt"),
