@@ -121,30 +121,36 @@ public enum SplitCalculator {
 
     /// Non-negative weights aligned with `memberIds`, at one common scale.
     static func weights(of rule: SplitRule, memberIds: [String]) -> [UInt128] {
-        var index: [String: Int] = [:]
-        for (i, id) in memberIds.enumerated() where index[id] == nil { index[id] = i }
+        if rule.type == .equal { return [UInt128](repeating: 1, count: memberIds.count) }
+        let index = firstPositions(memberIds)
         var weights = [UInt128](repeating: 0, count: memberIds.count)
-        switch rule.type {
-        case .equal:
-            return [UInt128](repeating: 1, count: memberIds.count)
-        case .full:
-            if let i = rule.entries.lazy.compactMap({ index[$0.memberId] }).first { weights[i] = 1 }
-            return weights
-        case .shares, .percentage, .exact:
-            let used: [(Int, Decimal10)] = rule.entries.compactMap { entry in
-                guard let i = index[entry.memberId], let value = entry.value else { return nil }
-                if rule.type != .exact, value.isNegative { return nil }
-                return (i, normalized(value))
-            }
-            let scale = used.map(\.1.scale).max() ?? 0
-            for (i, value) in used {
-                guard let factor = Rounding.pow10(scale - value.scale) else {
-                    preconditionFailure("split weights span more than 38 decimal digits")
-                }
-                weights[i] += UInt128(value.mantissa.magnitude) * UInt128(factor)
-            }
+        if rule.type == .full {
+            if let i = rule.entries.lazy.compactMap({ index($0.memberId) }).first { weights[i] = 1 }
             return weights
         }
+        // Shares, percentages and exact amounts: each named member's value, at one scale.
+        let used: [(Int, Decimal10)] = rule.entries.compactMap { entry in
+            guard let i = index(entry.memberId), let value = entry.value else { return nil }
+            if rule.type != .exact, value.isNegative { return nil }
+            return (i, normalized(value))
+        }
+        let scale = used.map(\.1.scale).max() ?? 0
+        for (i, value) in used {
+            guard let factor = Rounding.pow10(scale - value.scale) else {
+                preconditionFailure("split weights span more than 38 decimal digits")
+            }
+            weights[i] += UInt128(value.mantissa.magnitude) * UInt128(factor)
+        }
+        return weights
+    }
+
+    /// Where each member id first appears in `memberIds`: a scan for the
+    /// few members of a couple or a small group, a dictionary for larger groups.
+    static func firstPositions(_ memberIds: [String]) -> (String) -> Int? {
+        guard memberIds.count > 16 else { return { memberIds.firstIndex(of: $0) } }
+        var index: [String: Int] = [:]
+        for (i, id) in memberIds.enumerated() where index[id] == nil { index[id] = i }
+        return { [index] in index[$0] }
     }
 
     /// Divides `magnitude` in proportion to `weights` (some positive) by the largest-remainder rule.
