@@ -41,7 +41,7 @@ extension IngestSession {
         }
         for i in batch.candidates {
             let candidate = try statement("INSERT OR IGNORE INTO swipe_id_candidate (id) VALUES (?)")
-            try batch.withId(i) { candidate.bind(1, bytes: $0) }
+            batch.withId(i) { candidate.bind(1, bytes: $0) }
             try candidate.step()
         }
         // Rows go 64 to a statement: one VDBE run and one step per 64 rows

@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TallyCore
 import TallyWarehouse
 
@@ -34,22 +37,33 @@ struct ReportReuse {
 
     /// The digest of the files in `folder` (relative path, size, modification
     /// time), leaving out run.json, which every run rewrites, and the warehouse.
+    ///
+    /// Each name gets one `lstat`: an out folder holds a file per couple, and
+    /// `FileManager.attributesOfItem` (which also looks up the owner's names)
+    /// cost many times that per file.
     static func folderDigest(_ folder: URL, warehousePath: String) -> String {
-        let fm = FileManager.default
         let root = folder.standardizedFileURL.path
         let warehouse = URL(fileURLWithPath: warehousePath).standardizedFileURL.path
         var entries: [String] = []
-        if let walker = fm.enumerator(atPath: root) {
-            while let relative = walker.nextObject() as? String {
-                let path = root + "/" + relative
-                guard relative != "run.json", !path.hasPrefix(warehouse),
-                      let attributes = try? fm.attributesOfItem(atPath: path),
-                      attributes[.type] as? FileAttributeType == .typeRegular else { continue }
-                let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
-                let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-                entries.append("\(relative)\u{1}\(size)\u{1}\(modified)")
+        func walk(_ relative: String) {
+            let directory = relative.isEmpty ? root : root + "/" + relative
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+            for name in names {
+                let entry = relative.isEmpty ? name : relative + "/" + name
+                let path = root + "/" + entry
+                var info = stat()
+                guard lstat(path, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR:
+                    walk(entry)
+                case S_IFREG where entry != "run.json" && !path.hasPrefix(warehouse):
+                    entries.append("\(entry)\u{1}\(info.st_size)\u{1}\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
+                default:
+                    continue
+                }
             }
         }
+        walk("")
         var hasher = SHA256()
         for entry in entries.sorted() { hasher.update(data: Data((entry + "\n").utf8)) }
         return hex(hasher.finalize())
