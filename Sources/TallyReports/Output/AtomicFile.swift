@@ -26,6 +26,8 @@ public final class AtomicFile {
     /// writing the file.
     private let destinationPath: String
     private let temporaryPath: String
+    /// The destination's folder path and file name, as text.
+    let destinationFolderAndName: (folder: Substring, name: Substring)
     private var committed = false
 
     /// Prepares a temporary file for `destination`, creating its folder
@@ -34,18 +36,13 @@ public final class AtomicFile {
     /// is replaced when the file is written.
     public init(destination: URL, creatingFolder: Bool = true) throws {
         let path = destination.path
-        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let slash = path.lastIndex(of: "/")
+        let name = path[(slash.map { path.index(after: $0) } ?? path.startIndex)...]
         self.destination = destination
         destinationPath = path
-        temporaryPath = "\(path[..<slash]).\(path[slash...])\(AtomicFile.marker)\(getpid())"
+        destinationFolderAndName = (slash.map { $0 == path.startIndex ? "/" : path[..<$0] } ?? ".", name)
+        temporaryPath = "\(path[..<name.startIndex]).\(name)\(AtomicFile.marker)\(getpid())"
         if creatingFolder { try FileSystemWords.createFolder(destination.deletingLastPathComponent()) }
-    }
-
-    /// The destination's folder path and file name, as text.
-    var destinationFolderAndName: (folder: Substring, name: Substring) {
-        guard let slash = destinationPath.lastIndex(of: "/") else { return (".", destinationPath[...]) }
-        let name = destinationPath[destinationPath.index(after: slash)...]
-        return (slash == destinationPath.startIndex ? "/" : destinationPath[..<slash], name)
     }
 
     /// Writes `bytes` to the temporary file (replacing what it held). Errors
