@@ -57,7 +57,9 @@ sample: release
 ## generates the data set once (bench-data/<shape>-<scale>/), runs the whole
 ## pipeline twice and the DuckDB baseline (scripts/duckdb_baseline.py) on the
 ## same files; prints per-stage rows/s, MB/s, wall times, peak RSS and the
-## ratio tally / duckdb (DUCKDB=0 skips the baseline).
+## ratio tally / duckdb (DUCKDB=0 skips the baseline), then the monthly routine
+## (INCREMENTAL=0 skips it) and a reports-only pass with couple workbooks
+## (WORKBOOKS=0 skips it; use it for SHAPE=many-couples: 400,000 workbooks).
 bench: release
 	@command -v python3 >/dev/null && command -v bc >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 bc; }
 	scripts/bench.sh
