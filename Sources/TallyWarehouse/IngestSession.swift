@@ -101,7 +101,8 @@ public final class IngestSession {
 
     /// Records the counts of a loaded file, and its size and sha256 when
     /// they were taken as it loaded (`fingerprint`; ``beginFile(_:absolutePath:bytes:sha256:)``
-    /// then had none).
+    /// then had none); then adds the rows its load superseded in earlier
+    /// files to theirs (``UpsertStatement/flushSuperseded()``).
     public func finishFile(_ fileId: Int64, read: Int, rejected: Int, superseded: Int, unknownFields: [String],
                            fingerprint: (bytes: Int64, sha256: String)? = nil) throws {
         try db.execute(sql: """
@@ -111,6 +112,7 @@ public final class IngestSession {
             try db.execute(sql: "UPDATE input_file SET bytes = ?, sha256 = ? WHERE id = ?",
                            arguments: [fingerprint.bytes, fingerprint.sha256, fileId])
         }
+        for upsert in upsertStatements.values { try upsert.flushSuperseded() }
     }
 
     /// The absolute paths of every file loaded.
@@ -145,6 +147,7 @@ public final class IngestSession {
     func markDerivationsPending() throws {
         // The swipes' person index and id filter (tens of MB) serve loads only.
         swipeStagerMade = nil
+        for upsert in upsertStatements.values { try upsert.flushSuperseded() }   // a load not finished by finishFile
         for derivation in WarehouseSchema.derivations where !derivation.inputs.isDisjoint(with: changedTables) {
             try db.execute(sql: "INSERT OR IGNORE INTO derivation_pending (name) VALUES (?)",
                            arguments: [derivation.table.rawValue])

@@ -14,6 +14,13 @@ import TallyCore
 /// replaces it (`UPDATE OR FAIL`); when it is rejected, nothing is stored
 /// (the caller words the reject with the table's key).
 ///
+/// A taken key costs a failed insert, a look-up of the held row's file and
+/// line, and the replacement: the files' load order comes from a cache, and
+/// the superseded rows are counted in memory, per file, until
+/// ``flushSuperseded()`` adds them to `input_file` (once per loaded file,
+/// not once per row: a month's copy of a reference table replaces every row
+/// the previous month's copy holds).
+///
 /// `INSERT … ON CONFLICT DO UPDATE` (and `OR REPLACE`) needs a statement
 /// journal inside the ingest's transaction, and SQLite keeps that journal in
 /// a temporary file for the rest of the transaction once one statement's
@@ -23,13 +30,17 @@ import TallyCore
 ///
 /// The statements number their parameters alike (`?1` … in column order),
 /// so every value is bound to each (a statement that uses fewer ignores the rest).
-struct UpsertStatement {
+final class UpsertStatement {
     private let insert: BulkStatement
     private let held: BulkStatement
     private let replace: BulkStatement
     private let supersede: BulkStatement
     private let loadSeq: BulkStatement
     private let keyDescription: String
+    /// Each file's `load_seq`, as looked up (it never changes once a file is registered).
+    private var loadSeqs: [Int64: Int64] = [:]
+    /// Rows superseded per file since the last ``flushSuperseded()``.
+    private var superseded: [Int64: Int64] = [:]
 
     /// `columns` end with `file_id` and `line`; `key` names the conflict target.
     init(_ db: Database, table: String, columns: [String], key: [String]) throws {
@@ -41,14 +52,14 @@ struct UpsertStatement {
             ON CONFLICT(\(key.joined(separator: ", "))) DO NOTHING
             """)
         held = try BulkStatement(db, sql: """
-            SELECT t.file_id, f.load_seq, t.line FROM \(table) t JOIN input_file f ON f.id = t.file_id
-            WHERE \(key.map { "t.\($0) = ?\(columns.firstIndex(of: $0)! + 1)" }.joined(separator: " AND "))
+            SELECT file_id, line FROM \(table)
+            WHERE \(key.map { "\($0) = ?\(columns.firstIndex(of: $0)! + 1)" }.joined(separator: " AND "))
             """)
         replace = try BulkStatement(db, sql: """
             UPDATE OR FAIL \(table) SET \(columns.filter { !key.contains($0) }.map { "\($0) = \(number[$0]!)" }.joined(separator: ", "))
             WHERE \(matches)
             """)
-        supersede = try BulkStatement(db, sql: "UPDATE input_file SET rows_superseded = rows_superseded + 1 WHERE id = ?")
+        supersede = try BulkStatement(db, sql: "UPDATE input_file SET rows_superseded = rows_superseded + ? WHERE id = ?")
         loadSeq = try BulkStatement(db, sql: "SELECT load_seq FROM input_file WHERE id = ?")
         keyDescription = key.joined(separator: ", ")
     }
@@ -66,16 +77,13 @@ struct UpsertStatement {
             held.clearBindings()
             return true
         }
-        guard let h = try held.firstIntegers(3) else { preconditionFailure("a key taken on insert has no row") }
-        let holder = ReferenceRowRule.Row(file: h[0], loadSeq: h[1], line: h[2], row: 0)
-        loadSeq.bind(1, file)
-        guard let seq = try loadSeq.firstIntegers(1)?.first else { preconditionFailure("file \(file) is not an input file") }
-        let arriving = ReferenceRowRule.Row(file: file, loadSeq: seq, line: Int64(line), row: 1)
+        guard let h = try held.firstIntegers(2) else { preconditionFailure("a key taken on insert has no row") }
+        let holder = ReferenceRowRule.Row(file: h[0], loadSeq: try loadSeq(of: h[0]), line: h[1], row: 0)
+        let arriving = ReferenceRowRule.Row(file: file, loadSeq: try loadSeq(of: file), line: Int64(line), row: 1)
         let verdicts = ReferenceRowRule.verdicts([holder, arriving], key: keyDescription)
         switch verdicts[1] {
         case .counts:
-            supersede.bind(1, holder.file)
-            try supersede.step()
+            superseded[holder.file, default: 0] += 1
             let replaced = try replace.step()
             precondition(replaced == 1, "the held row was not replaced")
             return true
@@ -85,10 +93,29 @@ struct UpsertStatement {
         case .superseded:
             // The held row's file was loaded later (not a case the ingest's
             // load order makes, but the rule's answer is kept all the same).
-            supersede.bind(1, file)
-            try supersede.step()
+            superseded[file, default: 0] += 1
             replace.clearBindings()
             return true
         }
+    }
+
+    /// Adds the rows counted superseded since the last flush to their
+    /// files' `rows_superseded`. Called when a file's load finishes, after
+    /// its own counts are set (``IngestSession/finishFile(_:read:rejected:superseded:unknownFields:fingerprint:)``).
+    func flushSuperseded() throws {
+        for (file, count) in superseded {
+            supersede.bind(1, count)
+            supersede.bind(2, file)
+            try supersede.step()
+        }
+        superseded.removeAll(keepingCapacity: true)
+    }
+
+    private func loadSeq(of file: Int64) throws -> Int64 {
+        if let seq = loadSeqs[file] { return seq }
+        loadSeq.bind(1, file)
+        guard let seq = try loadSeq.firstIntegers(1)?.first else { preconditionFailure("file \(file) is not an input file") }
+        loadSeqs[file] = seq
+        return seq
     }
 }
