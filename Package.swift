@@ -53,8 +53,8 @@ let package = Package(
         ]),
 
         // Report writers: CSV, XLSX (libxlsxwriter), text charts.
-        // zlib (CGzip): numbers in a workbook's sheets respelled as exact decimals (XLSXExactNumbers).
-        .target(name: "TallyReports", dependencies: ["TallyCore", "CXlsxWriter", "CGzip"]),
+        // ISA-L (CIsal) and zlib's CRC-32 (CGzip): numbers in a workbook's sheets respelled as exact decimals (XLSXExactNumbers).
+        .target(name: "TallyReports", dependencies: ["TallyCore", "CXlsxWriter", "CGzip", "CIsal"]),
 
         // Deterministic generator of realistic exports for all five datasets.
         .target(name: "TallyGenerator", dependencies: ["TallyCore", "CGzip"]),

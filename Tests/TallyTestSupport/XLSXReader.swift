@@ -200,6 +200,10 @@ public final class XLSXReader {
         guard let entry = archive[path] else { throw ReadError(description: "no part '\(path)' in the package") }
         var data = Data()
         _ = try archive.extract(entry) { data.append($0) }
+        // Checked here too: ZIPFoundation lets a stored CRC of 0 pass.
+        guard data.crc32(checksum: 0) == entry.checksum else {
+            throw ReadError(description: "part '\(path)': its CRC-32 does not match its data")
+        }
         return data
     }
 }

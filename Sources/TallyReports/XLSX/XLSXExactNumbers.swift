@@ -1,4 +1,5 @@
 import CGzip
+import CIsal
 import Foundation
 import TallyCore
 
@@ -127,21 +128,35 @@ public enum XLSXExactNumbers {
     /// numbers (``shortestNumbers(in:)``) and deflates the result onto `out`, so
     /// memory holds a chunk, never the whole sheet. A chunk is respelled up to
     /// its last `<`, so a `<v>` value is never cut in two.
+    ///
+    /// Inflates and deflates with Intel's ISA-L, deflating at its level 2:
+    /// on a statements overview's sheets that is ~15 times faster than
+    /// zlib's default level, for a package ~20% larger (docs/performance.md).
+    /// The same sheet gives the same bytes: the chunks are cut where the
+    /// inflated text says, not where a read happened to end.
     /// - Returns: the CRC-32 and size of the respelled XML, and whether any number changed.
     static func respellSheet(_ compressed: ArraySlice<UInt8>, into out: inout [UInt8], file: String) throws
         -> (crc: UInt32, size: Int, changed: Bool)
     {
         func failure(_ what: String, _ status: Int32) -> XLSXError {
-            XLSXError.invalidArgument(file: file, reason: "cannot respell a sheet's numbers: zlib \(what) (status \(status))")
+            XLSXError.invalidArgument(file: file, reason: "cannot respell a sheet's numbers: ISA-L \(what) (status \(status))")
         }
-        let version = ZLIB_VERSION, streamSize = Int32(MemoryLayout<z_stream>.size)
-        var inflater = z_stream(), deflater = z_stream()
-        var status = inflateInit2_(&inflater, -15, version, streamSize)
-        guard status == Z_OK else { throw failure("inflateInit2", status) }
-        defer { inflateEnd(&inflater) }
-        status = deflateInit2_(&deflater, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, version, streamSize)
-        guard status == Z_OK else { throw failure("deflateInit2", status) }
-        defer { deflateEnd(&deflater) }
+        let inflater = UnsafeMutablePointer<inflate_state>.allocate(capacity: 1)
+        defer { inflater.deallocate() }
+        isal_inflate_init(inflater)
+        inflater.pointee.crc_flag = UInt32(ISAL_DEFLATE)
+        let deflater = UnsafeMutablePointer<isal_zstream>.allocate(capacity: 1)
+        defer { deflater.deallocate() }
+        isal_deflate_init(deflater)
+        let levelBuffer = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: Int(compressed.count < 1 << 16 ? tally_isal_level2_buffer_min() : tally_isal_level2_buffer_default()),
+            alignment: 16)
+        defer { levelBuffer.deallocate() }
+        deflater.pointee.level = 2
+        deflater.pointee.level_buf = levelBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        deflater.pointee.level_buf_size = UInt32(levelBuffer.count)
+        deflater.pointee.gzip_flag = UInt16(IGZIP_DEFLATE)
+        deflater.pointee.flush = UInt16(NO_FLUSH)
 
         var crc = UInt32(crc32(0, nil, 0))
         var size = 0
@@ -149,23 +164,24 @@ public enum XLSXExactNumbers {
         var buffer = [UInt8](repeating: 0, count: 1 << 18)
 
         /// Deflates `bytes` onto `out` (all of it; `finish` ends the stream).
-        func emit(_ bytes: [UInt8], finish: Bool) throws {
-            crc = bytes.withUnsafeBufferPointer { UInt32(crc32(uLong(crc), $0.baseAddress, uInt($0.count))) }
-            size += bytes.count
-            var input = bytes
-            try input.withUnsafeMutableBufferPointer { inBuf in
-                deflater.next_in = inBuf.baseAddress
-                deflater.avail_in = uInt(inBuf.count)
-                while true {
-                    let code = buffer.withUnsafeMutableBufferPointer { outBuf -> Int32 in
-                        deflater.next_out = outBuf.baseAddress
-                        deflater.avail_out = uInt(outBuf.count)
-                        return deflate(&deflater, finish ? Z_FINISH : Z_NO_FLUSH)
-                    }
-                    guard code == Z_OK || code == Z_STREAM_END || code == Z_BUF_ERROR else { throw failure("deflate", code) }
-                    out += buffer[0..<(buffer.count - Int(deflater.avail_out))]
-                    if finish ? code == Z_STREAM_END : deflater.avail_out != 0 { break }
+        func emit(_ bytes: UnsafeBufferPointer<UInt8>, finish: Bool) throws {
+            if !bytes.isEmpty {   // a nil buffer would make crc32 return its initial value
+                crc = UInt32(crc32(uLong(crc), bytes.baseAddress, uInt(bytes.count)))
+                size += bytes.count
+            }
+            deflater.pointee.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress)
+            deflater.pointee.avail_in = UInt32(bytes.count)
+            deflater.pointee.end_of_stream = finish ? 1 : 0
+            while true {
+                let status = buffer.withUnsafeMutableBufferPointer { outBuf -> Int32 in
+                    deflater.pointee.next_out = outBuf.baseAddress
+                    deflater.pointee.avail_out = UInt32(outBuf.count)
+                    return isal_deflate(deflater)
                 }
+                guard status == COMP_OK else { throw failure("deflate", status) }
+                out += buffer[0..<(buffer.count - Int(deflater.pointee.avail_out))]
+                let done = finish ? deflater.pointee.internal_state.state == ZSTATE_END : deflater.pointee.avail_in == 0
+                if done { break }
             }
         }
 
@@ -173,57 +189,70 @@ public enum XLSXExactNumbers {
         var chunk = [UInt8](repeating: 0, count: 1 << 18)
         var source = Array(compressed)
         try source.withUnsafeMutableBufferPointer { inBuf in
-            inflater.next_in = inBuf.baseAddress
-            inflater.avail_in = uInt(inBuf.count)
-            var code = Z_OK
-            while code != Z_STREAM_END {
+            inflater.pointee.next_in = inBuf.baseAddress
+            inflater.pointee.avail_in = UInt32(inBuf.count)
+            var finished = false
+            while !finished {
                 var produced = 0
-                code = chunk.withUnsafeMutableBufferPointer { outBuf -> Int32 in
-                    inflater.next_out = outBuf.baseAddress
-                    inflater.avail_out = uInt(outBuf.count)
-                    let result = inflate(&inflater, Z_NO_FLUSH)
-                    produced = outBuf.count - Int(inflater.avail_out)
+                let status = chunk.withUnsafeMutableBufferPointer { outBuf -> Int32 in
+                    inflater.pointee.next_out = outBuf.baseAddress
+                    inflater.pointee.avail_out = UInt32(outBuf.count)
+                    let result = isal_inflate(inflater)
+                    produced = outBuf.count - Int(inflater.pointee.avail_out)
                     return result
                 }
-                guard code == Z_OK || code == Z_STREAM_END else { throw failure("inflate", code) }
-                guard produced > 0 || code == Z_STREAM_END || inflater.avail_in > 0 else { throw failure("inflate (truncated data)", code) }
+                guard status >= 0 else { throw failure("inflate", status) }
+                finished = inflater.pointee.block_state == ISAL_BLOCK_FINISH
+                guard produced > 0 || finished || inflater.pointee.avail_in > 0 else {
+                    throw failure("inflate (truncated data)", status)
+                }
                 pending += chunk[0..<produced]
-                let cut = code == Z_STREAM_END ? pending.count : (pending.lastIndex(of: UInt8(ascii: "<")) ?? 0)
+                let cut = finished ? pending.count : (pending.lastIndex(of: UInt8(ascii: "<")) ?? 0)
                 guard cut > 0 else { continue }
-                let part = Array(pending[0..<cut])
-                let respelled = shortestNumbers(in: part)
-                if respelled != part { changed = true }
-                try emit(respelled, finish: false)
+                try pending.withUnsafeBufferPointer { text in
+                    let part = UnsafeBufferPointer(rebasing: text[0..<cut])
+                    if let respelled = shortestNumbers(in: part) {
+                        changed = true
+                        try respelled.withUnsafeBufferPointer { try emit($0, finish: false) }
+                    } else {
+                        try emit(part, finish: false)
+                    }
+                }
                 pending.removeFirst(cut)
             }
         }
-        try emit([], finish: true)
+        try emit(UnsafeBufferPointer(start: nil, count: 0), finish: true)
         return (crc, size, changed)
     }
 
-    /// `xml` with the text of every `<v>` holding a decimal fraction replaced by its shortest round-trip form.
-    static func shortestNumbers(in xml: [UInt8]) -> [UInt8] {
+    /// `xml` with the text of every `<v>` holding a decimal fraction replaced
+    /// by its shortest round-trip form, or nil when no number's spelling changes.
+    static func shortestNumbers(in xml: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let open: [UInt8] = Array("<v>".utf8), close = UInt8(ascii: "<")
         var out: [UInt8] = []
-        out.reserveCapacity(xml.count)
-        xml.withUnsafeBufferPointer { bytes in
-            var copied = 0
-            var i = 0
-            while i + open.count <= bytes.count {
-                guard bytes[i] == open[0], bytes[i + 1] == open[1], bytes[i + 2] == open[2] else { i += 1; continue }
-                let start = i + open.count
-                var end = start
-                while end < bytes.count, bytes[end] != close { end += 1 }
-                if let shorter = shortest(UnsafeBufferPointer(rebasing: bytes[start..<end])) {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start]))
-                    out.append(contentsOf: shorter)
-                    copied = end
-                }
-                i = end
+        var copied = 0
+        var i = 0
+        while i + open.count <= xml.count {
+            guard xml[i] == open[0], xml[i + 1] == open[1], xml[i + 2] == open[2] else { i += 1; continue }
+            let start = i + open.count
+            var end = start
+            while end < xml.count, xml[end] != close { end += 1 }
+            if let shorter = shortest(UnsafeBufferPointer(rebasing: xml[start..<end])) {
+                if out.isEmpty { out.reserveCapacity(xml.count) }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: xml[copied..<start]))
+                out.append(contentsOf: shorter)
+                copied = end
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<bytes.count]))
+            i = end
         }
+        guard copied > 0 else { return nil }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: xml[copied..<xml.count]))
         return out
+    }
+
+    /// ``shortestNumbers(in:)`` of an array: the text itself when no spelling changes.
+    static func shortestNumbers(in xml: [UInt8]) -> [UInt8] {
+        xml.withUnsafeBufferPointer { shortestNumbers(in: $0) } ?? xml
     }
 
     /// The shortest spelling of a plain decimal (`-12.3400000000001`-like text), when it differs.
