@@ -102,6 +102,10 @@ struct SwipeLogTests {
             #expect(try matches() == [Timestamp(seconds: 400)], "budget \(budget)")
             try warehouse.queue.write { db in try SwipeLogSchema.derive(db, budget: budget) }
             #expect(try matches() == [Timestamp(seconds: 400)], "budget \(budget)")
+            // Dropped before the matches are stored, built again after them.
+            #expect(try warehouse.read { try Int.fetchOne($0.db, sql: """
+                SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'swipe_match_formed'
+                """) } == 1, "budget \(budget)")
         }
 
         var counted: [(Int64, SwipeAction, Timestamp)] = []

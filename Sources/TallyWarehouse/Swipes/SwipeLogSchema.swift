@@ -83,10 +83,12 @@ enum SwipeLogSchema {
             UPDATE input_file SET rows_superseded =
                 (SELECT count(*) FROM swipe_superseded s CROSS JOIN swipe_row r ON r.rowid = s.row WHERE r.file_id = input_file.id)
             WHERE table_name = 'swipes';
+            DROP INDEX IF EXISTS swipe_match_formed;
             DELETE FROM swipe_match;
             """)
         guard var pairs = scan.pairs else {
             try deriveMatches(db, budget: budget, likesAndReports: scan.likesAndReports)
+            try indexMatches(db)
             return nil
         }
         scan.pairs = nil  // the one reference: changed in place below, not copied
@@ -96,7 +98,19 @@ enum SwipeLogSchema {
             for (rowid, index) in scan.candidatePairs where superseded.contains(rowid) { pairs[index].action = .pass }
         }
         let fold = MatchFold(consume pairs)
-        return DerivationTail(compute: { fold.compute() }, store: { try fold.store($0) })
+        return DerivationTail(compute: { fold.compute() }, store: { db in
+            try fold.store(db)
+            try indexMatches(db)
+        })
+    }
+
+    /// Indexes the matches by the instant they formed, once they are all
+    /// stored: the index is dropped before the matches are deleted and
+    /// built after, one sort instead of an index entry put in place per
+    /// match. A run stopped in between leaves the table pending, and the
+    /// next rebuild builds it.
+    private static func indexMatches(_ db: Database) throws {
+        try db.execute(sql: "CREATE INDEX IF NOT EXISTS swipe_match_formed ON swipe_match(formed_at)")
     }
 
     /// Fills `swipe_superseded` with the rows that ``TallyCore/SwipeVersionRule``
