@@ -47,6 +47,52 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["a.csv"])
     }
 
+    @Test func aDestinationHoldingTheSameBytesIsLeftAsItIs() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fm = FileManager.default
+        func identity(_ url: URL) throws -> [FileAttributeKey: AnyHashable] {
+            let a = try fm.attributesOfItem(atPath: url.path)
+            return [.systemFileNumber: a[.systemFileNumber] as! AnyHashable, .modificationDate: a[.modificationDate] as! AnyHashable]
+        }
+        // Bytes at hand: compared before anything is written.
+        let text = folder.appendingPathComponent("c1.txt")
+        try Data("saldo 10,00\n".utf8).write(to: text)
+        let before = try identity(text)
+        Thread.sleep(forTimeInterval: 0.01)
+        let same = try AtomicFile(destination: text)
+        try same.write(Array("saldo 10,00\n".utf8))
+        try same.commit()
+        #expect(try identity(text) == before)
+        #expect(try fm.contentsOfDirectory(atPath: folder.path) == ["c1.txt"])
+        // The same size, other bytes: replaced.
+        let other = try AtomicFile(destination: text)
+        try other.write(Array("saldo 10,01\n".utf8))
+        try other.commit()
+        #expect(try String(contentsOf: text, encoding: .utf8) == "saldo 10,01\n")
+        #expect(try identity(text) != before)
+        // A file written through a writer (a CSV): compared at commit, its temporary removed.
+        let csvURL = folder.appendingPathComponent("a.csv")
+        for round in 0..<2 {
+            let set = OutputSet()
+            let csv = try CSVWriter(url: csvURL, columns: ["x"])
+            try csv.writeRow(["1"])
+            try set.add(csv)
+            let first = round == 0 ? nil : try identity(csvURL)
+            Thread.sleep(forTimeInterval: 0.01)
+            try set.commit()
+            if let first { #expect(try identity(csvURL) == first) }
+        }
+        #expect(try fm.contentsOfDirectory(atPath: folder.path).sorted() == ["a.csv", "c1.txt"])
+        // Longer or shorter than the destination: replaced.
+        for body in ["saldo 10,01\nmais\n", "s\n"] {
+            let file = try AtomicFile(destination: text)
+            try file.write(Array(body.utf8))
+            try file.commit()
+            #expect(try String(contentsOf: text, encoding: .utf8) == body)
+        }
+    }
+
     @Test func staleTemporariesOfDeadProcessesAreRemovedAndLiveOnesKept() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -13,6 +13,13 @@ import Glibc
 /// an fsync per file, which would wait on the disk once for each of thousands
 /// of per-couple files.
 ///
+/// A destination that already holds exactly the new bytes is left as it is
+/// (its modification time too): bytes at hand (``write(_:)``) are compared
+/// with it before anything is written, and a file written otherwise is
+/// compared at ``commit()`` and its temporary removed. A rerun whose reports
+/// did not change then renames nothing, and a sync tool watching the out
+/// folder sees only the reports whose content changed.
+///
 /// The temporary file is `.<name>.tmp-<pid>`. A run killed outright (SIGKILL,
 /// power loss) cannot remove it; the next run does, with
 /// ``removeStaleTemporaries(in:)``.
@@ -29,6 +36,8 @@ public final class AtomicFile {
     /// The destination's folder path and file name, as text.
     let destinationFolderAndName: (folder: Substring, name: Substring)
     private var committed = false
+    /// The destination already holds the bytes ``write(_:)`` was given: no temporary file was written.
+    private var unchanged = false
 
     /// Prepares a temporary file for `destination`, creating its folder
     /// unless the caller knows it exists (`creatingFolder: false`, for the
@@ -45,13 +54,17 @@ public final class AtomicFile {
         if creatingFolder { try FileSystemWords.createFolder(destination.deletingLastPathComponent()) }
     }
 
-    /// Writes `bytes` to the temporary file (replacing what it held). Errors
-    /// (a full disk, a file size limit) name the destination.
+    /// Writes `bytes` to the temporary file (replacing what it held), unless
+    /// the destination holds exactly `bytes` already. Errors (a full disk, a
+    /// file size limit) name the destination.
     public func write(_ bytes: some Sequence<UInt8>) throws {
         let whole: Void? = try bytes.withContiguousStorageIfAvailable {
-            try BufferedFileWriter.write(UnsafeRawBufferPointer($0), toPath: temporaryPath, destination: destination)
+            let raw = UnsafeRawBufferPointer($0)
+            unchanged = FileContents.file(atPath: destinationPath, holds: raw)
+            if !unchanged { try BufferedFileWriter.write(raw, toPath: temporaryPath, destination: destination) }
         }
         if whole != nil { return }
+        unchanged = false
         let writer = try BufferedFileWriter(url: temporary, destination: destination)
         do {
             try writer.write(bytes: bytes)
@@ -65,13 +78,20 @@ public final class AtomicFile {
     /// Takes `staged`, a complete file written by another process on the
     /// same file system (a dataflow worker's part), as the temporary file.
     public func adopt(_ staged: URL) throws {
+        unchanged = false
         guard rename(staged.path, temporaryPath) == 0 else {
             throw failure("cannot take \(staged.path) (written by a worker) as \(temporary.lastPathComponent)")
         }
     }
 
-    /// Renames the complete temporary file over the destination.
+    /// Renames the complete temporary file over the destination, or removes
+    /// it when the destination holds the same bytes.
     public func commit() throws {
+        if unchanged || FileContents.filesEqual(temporaryPath, destinationPath) {
+            unlink(temporaryPath)   // none when unchanged
+            committed = true
+            return
+        }
         guard rename(temporaryPath, destinationPath) == 0 else {
             throw failure("cannot move \(temporary.lastPathComponent) into place")
         }
