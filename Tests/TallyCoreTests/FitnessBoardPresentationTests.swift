@@ -24,6 +24,16 @@ struct FitnessBoardPresentationTests {
         #expect(shown == ["Ana  (…1111)", " Ana (…2222)"])
     }
 
+    @Test func aNameIsTrimmedOfWholeSpaceCharactersOnly() {
+        // A space that a combining mark follows is part of another character: kept.
+        let cases = ["Ana", " Ana", "Ana ", "  Ana  ", " ", "", "\u{301}Ana", " \u{301}Ana", "Ana \u{301}", "Ana\u{301} ", "Zoë", "👩‍👩‍👧 "]
+        for name in cases {
+            let characters = String(name.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+            #expect(DistinctNames.key(name) == characters, "\(Array(name.unicodeScalars))")
+        }
+        #expect(DistinctNames.key(" \u{301}Ana") == " \u{301}Ana")
+    }
+
     @Test func aShortIdIsShownWhole() {
         #expect(DistinctNames.shown([("u1", "Ana"), ("u2", "Ana")]) == ["Ana (u1)", "Ana (u2)"])
     }
