@@ -14,14 +14,12 @@ enum FileContents {
         guard fd >= 0 else { return false }
         defer { close(fd) }
         guard size(of: fd) == bytes.count else { return false }
-        var offset = 0
         var chunk = [UInt8](repeating: 0, count: min(max(bytes.count, 1), 1 << 20))
+        var offset = 0
         while offset < bytes.count {
-            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, min($0.count, bytes.count - offset)) }
-            guard got > 0 else { return false }
-            let same = chunk.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress! + offset, got) == 0 }
-            guard same else { return false }
-            offset += got
+            let n = min(chunk.count, bytes.count - offset)
+            guard readFully(fd, &chunk, n), memcmp(chunk, bytes.baseAddress! + offset, n) == 0 else { return false }
+            offset += n
         }
         return true
     }
