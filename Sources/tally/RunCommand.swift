@@ -18,7 +18,7 @@ extension Tally {
         @Flag(help: "Leave run-specific facts (timings, files skipped as unchanged) out of run.json, so the same inputs give byte-identical reports.")
         var reproducible = false
 
-        @Flag(help: "Write every report even when nothing they depend on changed since the last run into --out (by default such a run keeps them and rewrites run.json only).")
+        @Flag(help: "Compute every report even when nothing they depend on changed since the last run into --out (by default such a run keeps them and rewrites run.json only); a report whose bytes are already in --out is left as it is.")
         var rebuildReports = false
 
         func run() throws {
@@ -57,7 +57,7 @@ extension Tally {
         @Flag(help: "Leave run-specific facts out of run.json (see `tally run --help`).")
         var reproducible = false
 
-        @Flag(help: "Write every report even when nothing they depend on changed since the last run into --out (by default such a run keeps them and rewrites run.json only).")
+        @Flag(help: "Compute every report even when nothing changed since the last run (see `tally run --help`).")
         var rebuildReports = false
 
         func run() throws {
