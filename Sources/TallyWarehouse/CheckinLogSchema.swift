@@ -54,7 +54,10 @@ enum CheckinLogSchema {
     ///
     /// Both are found by hashing the keys in one scan of the log and
     /// comparing only rows whose hashes collide (``KeyHashes``), so the log is
-    /// sorted once, narrowly, by (challenge, createdAt, id).
+    /// sorted once, narrowly, by (challenge, createdAt, id). After an ingest
+    /// that only appended check-ins, only the new ones and the ids they
+    /// repeat are listed again (``WinnerTable``); the duplicates are marked
+    /// again in full.
     static let winners = Derivation(.checkinWinners, inputs: ["checkins"]) { db in
         var ids = KeyHashes()
         var workouts = KeyHashes()
@@ -63,21 +66,18 @@ enum CheckinLogSchema {
             ids.add(bytes: row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0), rowid: rowid)
             if let workout = row.bytes(2) { workouts.add(bytes: workout, rowid: rowid) }
         }
-        let superseded = try SupersededRows(db, candidates: ids.collisions(), sql: """
+        let candidates = ids.collisions()
+        let superseded = try SupersededRows(db, candidates: candidates, sql: """
             SELECT r.id, r.file_id, f.load_seq, r.line FROM checkin_row r JOIN input_file f ON f.id = r.file_id
             WHERE r.rowid = ?
             """, read: { c, rowid in CheckinVersionRule.Row(file: c.int64(1), loadSeq: c.int64(2), line: c.int64(3), row: rowid) },
             rule: { CheckinVersionRule.verdicts($0, key: "id") })
         let duplicates = try repeatedWorkouts(db, candidates: workouts.collisions(), losers: superseded.rows)
 
-        try db.execute(sql: "DELETE FROM checkin_winner")
-        try superseded.selectingWinners(db) { winning in
-            try db.execute(sql: """
-                INSERT INTO checkin_winner (challenge_id, created_at, id, log_row)
-                SELECT challenge_id, created_at, id, rowid FROM checkin_row WHERE \(winning)
-                ORDER BY challenge_id, created_at, id
-                """)
-        }
+        try winnerTable.refresh(db, superseded: superseded, candidates: candidates,
+                                since: DerivationMarks.lastRow(db, .checkinWinners))
+        // Every duplicate is marked again below (a scan that writes only the marked rows' pages).
+        try db.execute(sql: "UPDATE checkin_winner SET duplicate_of = NULL WHERE duplicate_of IS NOT NULL")
         let mark = try BulkStatement(db, sql: """
             UPDATE checkin_winner SET duplicate_of = ? WHERE challenge_id = ? AND created_at = ? AND id = ?
             """)
@@ -85,8 +85,14 @@ enum CheckinLogSchema {
             mark.bind(1, d.first); mark.bind(2, d.challengeId); mark.bind(3, d.createdAt); mark.bind(4, d.id)
             try mark.step()
         }
+        try DerivationMarks.record(db, .checkinWinners, log: "checkin_row")
         try superseded.storeCounts(db, table: "checkins")
     }
+
+    /// `checkin_winner` as a ``WinnerTable`` of the log (duplicates are marked apart).
+    private static let winnerTable = WinnerTable(table: "checkin_winner", log: "checkin_row",
+                                                 key: ("challenge_id, created_at, id", from: "challenge_id, created_at, id"),
+                                                 rest: ("log_row", from: "rowid"))
 
     /// A check-in whose workout an earlier check-in holds: its key in `checkin_winner` and the first one's id.
     private struct Duplicate {

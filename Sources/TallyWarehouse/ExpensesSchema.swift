@@ -97,27 +97,30 @@ enum ExpensesSchema {
     /// Repeated ids are found by hashing them in one scan of the versions
     /// and comparing only rows whose hashes collide (``KeyHashes``); the
     /// winners are then sorted once, narrowly, by (couple, id), instead of
-    /// ranking every wide version row in a window sorted by id.
+    /// ranking every wide version row in a window sorted by id. After an
+    /// ingest that only appended versions, only the new versions and the
+    /// ids they repeat are listed again (``WinnerTable``).
     static let winners = Derivation(.expenseWinners, inputs: ["expenses"]) { db in
         var ids = KeyHashes()
         try RawCursor(db, sql: "SELECT rowid, id FROM expense_version").forEach { row in
             ids.add(bytes: row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0), rowid: row.int64(0))
         }
-        let superseded = try SupersededRows(db, candidates: ids.collisions(), sql: """
+        let candidates = ids.collisions()
+        let superseded = try SupersededRows(db, candidates: candidates, sql: """
             SELECT v.id, v.file_id, v.updated_at, f.load_seq, v.line
             FROM expense_version v JOIN input_file f ON f.id = v.file_id WHERE v.rowid = ?
             """, read: { c, rowid in
                 ExpenseVersionRule.Version(updatedAt: Timestamp(microseconds: c.int64(2)), loadSeq: c.int64(3),
                                            line: c.int64(4), row: rowid)
             }, rule: ExpenseVersionRule.verdicts)
-        try db.execute(sql: "DELETE FROM expense_winner")
-        try superseded.selectingWinners(db) { winning in
-            try db.execute(sql: """
-                INSERT INTO expense_winner (couple_id, id, version_row)
-                SELECT coalesce(couple_id, ''), id, rowid FROM expense_version WHERE \(winning)
-                ORDER BY 1, 2
-                """)
-        }
+        try winnerTable.refresh(db, superseded: superseded, candidates: candidates,
+                                since: DerivationMarks.lastRow(db, .expenseWinners))
+        try DerivationMarks.record(db, .expenseWinners, log: "expense_version")
         try superseded.storeCounts(db, table: "expenses")
     }
+
+    /// `expense_winner` as a ``WinnerTable`` of the versions.
+    private static let winnerTable = WinnerTable(table: "expense_winner", log: "expense_version",
+                                                 key: ("couple_id, id", from: "coalesce(couple_id, ''), id"),
+                                                 rest: ("version_row", from: "rowid"))
 }

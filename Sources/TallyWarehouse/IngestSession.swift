@@ -91,12 +91,14 @@ public final class IngestSession {
     }
 
     /// Removes a loaded file with every row it brought (by foreign key, and
-    /// from the logs that have none).
+    /// from the logs that have none). The derived tables' next derivations
+    /// start from scratch (``DerivationMarks``).
     private func unload(fileId: Int64) throws {
         for log in WarehouseSchema.logsWithoutForeignKey {
             try db.execute(sql: "DELETE FROM \(log) WHERE file_id = ?", arguments: [fileId])
         }
         try db.execute(sql: "DELETE FROM input_file WHERE id = ?", arguments: [fileId])
+        try DerivationMarks.forgetAll(db)
     }
 
     /// Records the counts of a loaded file, and its size and sha256 when

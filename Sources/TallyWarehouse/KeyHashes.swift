@@ -19,6 +19,11 @@ struct KeyHashes {
         entries.append((KeyHashes.hash(key), rowid))
     }
 
+    /// Remembers a key by its hash (``hash(_:)``) as the key of row `rowid`.
+    mutating func add(hash: Int, rowid: Int64) {
+        entries.append((hash, rowid))
+    }
+
     /// How many rows were added.
     var count: Int { entries.count }
 
@@ -37,7 +42,9 @@ struct KeyHashes {
         return groups
     }
 
-    private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+    /// The hash a key's bytes are remembered by: the same for equal bytes
+    /// within one process (seeded per process, as `Hasher` is).
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
         var hasher = Hasher()
         hasher.combine(bytes: bytes)
         return hasher.finalize()

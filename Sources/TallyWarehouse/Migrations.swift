@@ -60,6 +60,7 @@ enum Migrations {
             try FitnessSchema.dropLeaderboardSnapshots(db)
             try PublicationSchema.dropCounter(db)
         }
+        migrator.registerMigration("v18: derivation marks", migrate: DerivationMarks.createTable)
         return migrator
     }
 }

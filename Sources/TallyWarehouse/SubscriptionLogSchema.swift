@@ -80,22 +80,21 @@ enum SubscriptionLogSchema {
     /// `subscription_event` shows the rest) and is counted in its file's
     /// `rows_superseded`.
     ///
-    /// One sort, of the ids alone, to find the repeated ones (usually none),
-    /// with a small page cache: SQLite sorts in memory up to the cache size,
-    /// and sorting in 4 MiB runs and merging them is faster than one large
-    /// run, and takes far less memory. The repeated ids' rows are then read
-    /// by id, one id's rows at a time, and handed to the rule.
+    /// Repeated ids (usually none) are found by hashing the ids in a scan
+    /// of the log (``KeyHashes``, in passes over parts of the hashes when
+    /// the log is large, so memory stays bounded); only the rows whose
+    /// hashes collide are then read by id, one id's rows at a time, and
+    /// handed to the rule. SQLite never sorts the ids themselves.
     static let events = Derivation(.subscriptionEvents, inputs: inputs) { db in
-        let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-        try db.execute(sql: "PRAGMA cache_size = -4096")
-        defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+        try listRepeatCandidates(db)
+        defer { try? db.execute(sql: "DROP TABLE temp.event_candidate") }
         struct Judged { var row: SubscriptionEventVersionRule.Row; var id: String; var userId: String }
         var superseded: [Int64] = []
         var rejected: [(judged: Judged, reason: String)] = []
         try KeyGroupCursor.forEachGroup(db, sql: """
             SELECT r.id, r.rowid, r.file_id, f.load_seq, r.line, f.table_name, r.user_id
             FROM subscription_event_row r JOIN input_file f ON f.id = r.file_id
-            WHERE r.id IN (SELECT id FROM subscription_event_row GROUP BY id HAVING count(*) > 1)
+            WHERE r.rowid IN (SELECT row FROM temp.event_candidate)
             ORDER BY r.id
             """, read: { c in
                 Judged(row: SubscriptionEventVersionRule.Row(
@@ -134,6 +133,32 @@ enum SubscriptionLogSchema {
             WHERE table_name IN ('events', 'appStoreConnectReport')
             """)
     }
+
+    /// Lists in `temp.event_candidate` the log rows whose id hashes like
+    /// another row's: every row of a repeated id, and a few others. The log
+    /// is hashed in passes of at most `perPass` rows' worth of hashes
+    /// (16 bytes each), each keeping the ids of one residue of the hash:
+    /// one pass at medium scale.
+    static func listRepeatCandidates(_ db: Database, perPass: Int = eventsPerHashPass) throws {
+        try db.execute(sql: "CREATE TEMP TABLE event_candidate (row INTEGER PRIMARY KEY)")
+        let insert = try BulkStatement(db, sql: "INSERT INTO temp.event_candidate (row) VALUES (?)")
+        let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM subscription_event_row") ?? 0
+        let passes = max(1, (rows + perPass - 1) / perPass)
+        for pass in 0..<passes {
+            var ids = KeyHashes()
+            try RawCursor(db, sql: "SELECT rowid, id FROM subscription_event_row").forEach { row in
+                let hash = KeyHashes.hash(row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0))
+                if passes == 1 || Int(UInt(bitPattern: hash) % UInt(passes)) == pass { ids.add(hash: hash, rowid: row.int64(0)) }
+            }
+            for rowid in ids.collisions().joined().sorted() {
+                insert.bind(1, rowid)
+                try insert.step()
+            }
+        }
+    }
+
+    /// The most rows hashed in one pass of ``listRepeatCandidates(_:)``: 64 MiB of hashes.
+    static let eventsPerHashPass = 4 << 20
 
     /// Stores a reject for each repeat of an id within its file (named by
     /// `record`, with the rule's `reason`), and adds them to the files'

@@ -190,4 +190,36 @@ struct SubscriptionEventLogTests {
         #expect(try stored(warehouse).isEmpty)
         #expect(try warehouse.integrityCheck() == "ok")
     }
+
+    /// The repeated ids' rows are found by hashing the log in passes, one
+    /// residue of the hash each when the log is large: any number of passes
+    /// finds every row of every repeated id.
+    @Test(arguments: [1, 3, 7, 100])
+    func repeatsAreFoundInAnyNumberOfHashPasses(perPass: Int) throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        try warehouse.ingest { s in
+            for name in ["a", "b"] {
+                let f = try s.beginFile(file(.events, "\(name)/events.csv"), absolutePath: "/\(name)/events.csv", bytes: 1, sha256: name)
+                for i in 0..<20 {
+                    // a's ids e0…e19, b's e10…e29: ten repeated across the files.
+                    let n = name == "a" ? i : i + 10
+                    try s.insert(event("e\(n)", user: "u\(n)", .renewed, at: Int64(100 + n)), file: f, line: i + 2)
+                }
+                try s.finishFile(f, read: 20, rejected: 0, superseded: 0, unknownFields: [])
+            }
+        }
+        let repeated = try warehouse.ingest { s in
+            try SubscriptionLogSchema.listRepeatCandidates(s.db, perPass: perPass)
+            defer { try? s.db.execute(sql: "DROP TABLE temp.event_candidate") }
+            return try String.fetchAll(s.db, sql: """
+                SELECT r.id FROM subscription_event_row r JOIN temp.event_candidate c ON c.row = r.rowid
+                WHERE r.id IN (SELECT id FROM subscription_event_row GROUP BY id HAVING count(*) > 1)
+                ORDER BY r.id
+                """)
+        }
+        #expect(repeated == (10..<20).flatMap { ["e\($0)", "e\($0)"] }.sorted())   // both rows of each
+        try warehouse.read { (r: WarehouseReader) throws in
+            #expect(try r.inputFiles().map(\.rowsSuperseded) == [10, 0])
+        }
+    }
 }
