@@ -95,6 +95,12 @@ extension BulkStatement {
                               Int32(bytes.count), BulkStatement.transient)
     }
 
+    /// Binds bytes as a BLOB without SQLite copying them: the bytes must stay
+    /// valid until ``step()`` returns.
+    func bind(_ index: Int32, blob bytes: UnsafeRawBufferPointer) {
+        _ = sqlite3_bind_blob64(handle, index, bytes.baseAddress, sqlite3_uint64(bytes.count), nil)
+    }
+
     /// Binds UTF-8 bytes as text without making a String (SQLite copies them).
     func bind(_ index: Int32, bytes: UnsafeBufferPointer<UInt8>?) {
         guard let bytes, let base = bytes.baseAddress else { sqlite3_bind_null(handle, index); return }

@@ -147,7 +147,9 @@ public final class IngestSession {
     /// commits, so that the loads and the need to derive from them are kept
     /// or lost together.
     func markDerivationsPending() throws {
-        // The swipes' person index and id filter (tens of MB) serve loads only.
+        // The swipes' person index and id filter (tens of MB) serve loads
+        // only; the filter is kept for the next ingest's.
+        try swipeStagerMade?.keepFilter(db)
         swipeStagerMade = nil
         for upsert in upsertStatements.values { try upsert.flushSuperseded() }   // a load not finished by finishFile
         for derivation in WarehouseSchema.derivations where !derivation.inputs.isDisjoint(with: changedTables) {

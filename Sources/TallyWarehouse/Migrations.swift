@@ -21,6 +21,15 @@ enum Migrations {
     /// `v0` (GRDB replaces them in `grdb_migrations` without running it again).
     static let formerNamesOfInputFiles: Set<String> = ["v1: input files"]
 
+    /// The migrations `db` records that this version does not know (a
+    /// newer tally applied them), former names aside.
+    static func unknownApplied(_ db: Database) throws -> [String] {
+        guard try db.tableExists("grdb_migrations") else { return [] }
+        let known = Set(names).union(formerNamesOfInputFiles)
+        return try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+            .filter { !known.contains($0) }
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         // Once named "v1: input files", beside "v1: expenses". On a warehouse
@@ -61,6 +70,7 @@ enum Migrations {
             try PublicationSchema.dropCounter(db)
         }
         migrator.registerMigration("v18: derivation marks", migrate: DerivationMarks.createTable)
+        migrator.registerMigration("v19: swipe id filter kept", migrate: SwipeIdFilter.createTable)
         return migrator
     }
 }

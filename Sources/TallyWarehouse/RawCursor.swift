@@ -44,6 +44,14 @@ final class RawCursor {
         return UnsafeBufferPointer(start: base, count: Int(sqlite3_column_bytes(handle, column)))
     }
 
+    /// A BLOB column's bytes (nil for NULL; empty for an empty blob), valid until the next step.
+    func blob(_ column: Int32) -> UnsafeRawBufferPointer? {
+        let base = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard base != nil || sqlite3_column_type(handle, column) != SQLITE_NULL else { return nil }
+        return UnsafeRawBufferPointer(start: base, count: count)
+    }
+
     /// A text column's bytes as raw memory (nil for NULL), valid until the next step.
     func bytes(_ column: Int32) -> UnsafeRawBufferPointer? { text(column).map(UnsafeRawBufferPointer.init) }
 

@@ -49,6 +49,14 @@ public final class Warehouse {
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: config)
+            // A newer tally's warehouse keeps things this one would not keep
+            // up to date (derivation marks, the swipe id filter): refused.
+            if let newer = try queue.read({ db in try Migrations.unknownApplied(db) }).last {
+                throw WarehouseError("""
+                    the warehouse \(path) was written by a newer tally (its schema has "\(newer)"): \
+                    open it with that version, or load the data into a new warehouse (--db)
+                    """)
+            }
             try WarehouseSchema.migrator.migrate(queue)
         } catch let error as DatabaseError {
             throw WarehouseError("cannot open the warehouse \(path): \(error.message ?? "\(error)")")

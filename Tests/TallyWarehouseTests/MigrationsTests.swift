@@ -70,4 +70,19 @@ struct MigrationsTests {
         #expect(reason == "bad amount")
         #expect(try warehouse.integrityCheck() == "ok")
     }
+
+    /// A warehouse a newer tally migrated further is refused, with what to
+    /// do: this version would not keep what the newer one keeps up to date.
+    @Test func aNewerTallysWarehouseIsRefused() throws {
+        let path = temporaryWarehousePath()
+        _ = try Warehouse(path: path)
+        let db = try DatabaseQueue(path: path)
+        try db.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')") }
+        try db.close()
+        #expect {
+            _ = try Warehouse(path: path)
+        } throws: { error in
+            "\(error)".contains("was written by a newer tally") && "\(error)".contains(path)
+        }
+    }
 }

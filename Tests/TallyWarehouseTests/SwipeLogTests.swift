@@ -160,4 +160,44 @@ struct SwipeLogTests {
         }
         #expect(rows == (0..<150).map { n in "id\(n) u\(n % 7) v\(n % 5) \(Int64(n) * 1_000_000) \(n + 2)" })
     }
+
+    /// The id filter is kept in the warehouse between ingests: the next
+    /// ingest's stager starts from it, not from hashing every stored id,
+    /// and still finds a repeat of an id stored earlier. A kept filter of
+    /// another layout, or too small for the swipes to come, is not used.
+    @Test func theKeptIdFilterFindsRepeatsOfEarlierIngests() throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        func load(_ name: String, ids: [String], bytes: Int64 = 100) throws -> Bool {
+            try warehouse.ingest { s in
+                let f = try s.beginFile(file(.swipes, "\(name)/swipes.ndjson"), absolutePath: "/\(name)/swipes.ndjson",
+                                        bytes: bytes, sha256: name)
+                for (line, id) in ids.enumerated() { try insert(s, id, "ana", "bia", .like, at: 100, file: f, line: line + 1) }
+                try s.finishFile(f, read: ids.count, rejected: 0, superseded: 0, unknownFields: [])
+                return try s.swipeStager().restoredFilter
+            }
+        }
+        func superseded() throws -> [String] {
+            try warehouse.read { r in
+                try String.fetchAll(r.db, sql: """
+                    SELECT r.id || '@' || f.display_path FROM swipe_superseded s JOIN swipe_row r ON r.rowid = s.row
+                    JOIN input_file f ON f.id = r.file_id ORDER BY 1
+                    """)
+            }
+        }
+        #expect(try load("a", ids: ["s1", "s2"]) == false)   // nothing kept yet
+        #expect(try load("b", ids: ["s3", "s1"]) == true)
+        #expect(try superseded() == ["s1@a/swipes.ndjson"])
+
+        // Another layout: made again from the stored ids, which it must hold to find s2.
+        try warehouse.queue.write { db in try db.execute(sql: "UPDATE swipe_id_filter SET layout = layout + 1") }
+        #expect(try load("c", ids: ["s2"]) == false)
+        #expect(try superseded() == ["s1@a/swipes.ndjson", "s2@a/swipes.ndjson"])
+        #expect(try warehouse.read { try Int64.fetchOne($0.db, sql: "SELECT layout FROM swipe_id_filter") } == SwipeIdFilter.layout)
+
+        // Swipes to come that outgrow the kept filter: a larger one, from the stored ids.
+        let grown = Int64(SwipeIdFilter.bits(expected: 1) / 16 * 40 * 2)
+        #expect(try load("d", ids: ["s3"], bytes: grown) == false)
+        #expect(try superseded() == ["s1@a/swipes.ndjson", "s2@a/swipes.ndjson", "s3@b/swipes.ndjson"])
+        #expect(try load("e", ids: ["s4"]) == true)
+    }
 }

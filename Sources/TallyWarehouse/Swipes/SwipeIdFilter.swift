@@ -1,3 +1,5 @@
+import GRDB
+
 /// A Bloom filter of the swipe ids loaded so far, to find repeated ids
 /// without sorting every swipe.
 ///
@@ -21,11 +23,67 @@ struct SwipeIdFilter {
 
     /// A filter sized for about `expected` ids.
     init(expected: Int) {
+        self.init(words: Array(repeating: 0, count: Self.bits(expected: expected) / 64))
+    }
+
+    private init(words: [UInt64]) {
+        self.words = words
+        blockMask = UInt64(words.count * 64 / 512 - 1)
+    }
+
+    /// The bits of a filter sized for about `expected` ids: a power of two.
+    static func bits(expected: Int) -> Int {
         let wanted = max(expected, 1) * 16
         var bits = 1 << 27
         while bits < wanted && bits < 1 << 30 { bits <<= 1 }
-        words = Array(repeating: 0, count: bits / 64)
-        blockMask = UInt64(bits / 512 - 1)
+        return bits
+    }
+
+    /// How many bits the filter has.
+    var bitCount: Int { words.count * 64 }
+
+    // MARK: - Kept in the warehouse
+
+    /// The version of the filter's layout: which bits an id sets (``ByteHash``,
+    /// the block and the probes). A stored filter of another layout is
+    /// never used, so this changes with any of them; a filter that misses
+    /// an id it was given would let a repeated swipe count twice.
+    static let layout: Int64 = 1
+
+    /// v19: the filter kept between ingests (one row), so that an ingest of
+    /// a month's swipes need not hash every id already stored again.
+    static func createTable(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE swipe_id_filter (
+                id INTEGER PRIMARY KEY CHECK (id = 1), layout INTEGER NOT NULL, bits BLOB NOT NULL
+            )
+            """)
+    }
+
+    /// The filter kept in the warehouse, when it is of this ``layout`` and
+    /// has at least `bits` bits; nil otherwise (the caller hashes the
+    /// stored ids again). A kept filter holds every id stored since it was
+    /// first kept (``store(_:)``, in the transaction of each ingest that
+    /// adds swipes), and perhaps ids since removed, which only cost a
+    /// candidate each.
+    static func stored(_ db: Database, bits: Int) throws -> SwipeIdFilter? {
+        let read = try RawCursor(db, sql: "SELECT bits FROM swipe_id_filter WHERE id = 1 AND layout = ? AND length(bits) >= ?",
+                                 arguments: [layout, bits / 8])
+        guard try read.next(), let blob = read.blob(0), blob.count % 64 == 0,
+              (blob.count * 8).nonzeroBitCount == 1 else { return nil }
+        var words = [UInt64](repeating: 0, count: blob.count / 8)
+        words.withUnsafeMutableBytes { $0.copyMemory(from: blob) }
+        return SwipeIdFilter(words: words)
+    }
+
+    /// Keeps the filter in the warehouse, replacing the one kept.
+    func store(_ db: Database) throws {
+        let write = try BulkStatement(db, sql: "INSERT OR REPLACE INTO swipe_id_filter (id, layout, bits) VALUES (1, ?, ?)")
+        write.bind(1, Self.layout)
+        try words.withUnsafeBytes { bytes in
+            write.bind(2, blob: bytes)
+            try write.step()
+        }
     }
 
     /// Adds `bytes`; returns true when they may have been added before.

@@ -14,19 +14,35 @@ public final class SwipeStager: @unchecked Sendable {   // used by one thread at
     var persons = SwipePersonIndex()
     var ids: SwipeIdFilter
 
-    /// Restores the people and the ids already stored, sizing the filter for
-    /// them plus about `incomingBytes` of new swipes.
+    /// Whether the id filter was the one kept in the warehouse (``SwipeIdFilter/stored(_:bits:)``),
+    /// not one made by hashing every stored id again.
+    let restoredFilter: Bool
+
+    /// Restores the people and the ids already stored, with a filter sized
+    /// for them plus about `incomingBytes` of new swipes: the filter kept in
+    /// the warehouse when it is that large, else a new one fed every stored id.
     init(_ db: Database, incomingBytes: Int64) throws {
-        let stored = try Int.fetchOne(db, sql: "SELECT count(*) FROM swipe_row") ?? 0
+        // At most the rows stored (rowids only grow; removed rows leave gaps).
+        let stored = try Int.fetchOne(db, sql: "SELECT max(rowid) FROM swipe_row") ?? 0
         // A swipe line takes ≥ 40 bytes even gzipped (typically ~78), so this
         // over-counts rows: the filter errs on the roomy side.
-        ids = SwipeIdFilter(expected: stored + Int(incomingBytes / 40))
+        let expected = stored + Int(incomingBytes / 40)
+        let kept = try SwipeIdFilter.stored(db, bits: SwipeIdFilter.bits(expected: expected))
+        ids = kept ?? SwipeIdFilter(expected: expected)
+        restoredFilter = kept != nil
         let people = try RawCursor(db, sql: "SELECT id, name FROM swipe_person ORDER BY id")
         while try people.next() {
             persons.restore(id: people.int64(0), name: people.withText(1) { String(decoding: $0, as: UTF8.self) })
         }
+        guard kept == nil else { return }
         let rows = try RawCursor(db, sql: "SELECT id FROM swipe_row")
         while try rows.next() { _ = rows.withText(0) { ids.insert($0) } }
+    }
+
+    /// Keeps the id filter in the warehouse for the next ingest; called in
+    /// the transaction that stores this stager's swipes.
+    func keepFilter(_ db: Database) throws {
+        try ids.store(db)
     }
 
     /// Adds swipe `r`, read at `line`, to `batch`; ``seal(_:)`` then numbers
