@@ -3,7 +3,7 @@ import GRDB
 /// How far a derived table has read its append-only log: the log's last
 /// rowid when the table was last derived, kept so that the next derivation
 /// after an ingest that only appended rows touches only what they change
-/// (``WinnerTable``; the swipes' matches, `SwipeLogSchema`).
+/// (``WinnerTable``).
 ///
 /// The contract: a mark `(table, lastRow)` says that every log row up to
 /// `lastRow` is still there, unchanged, as the derivation saw it, and that
@@ -38,18 +38,6 @@ enum DerivationMarks {
         try db.execute(sql: """
             INSERT OR REPLACE INTO derivation_mark (name, last_row) SELECT ?, coalesce(max(rowid), 0) FROM \(log)
             """, arguments: [table.rawValue])
-    }
-
-    /// Records that `table` reflects `log`'s rows up to `lastRow`.
-    static func record(_ db: Database, _ table: DerivedTable, lastRow: Int64) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO derivation_mark (name, last_row) VALUES (?, ?)",
-                       arguments: [table.rawValue, lastRow])
-    }
-
-    /// Forgets `table`'s mark: its next derivation starts from scratch
-    /// unless this one records it again.
-    static func forget(_ db: Database, _ table: DerivedTable) throws {
-        try db.execute(sql: "DELETE FROM derivation_mark WHERE name = ?", arguments: [table.rawValue])
     }
 
     /// Forgets every mark: log rows were removed.

@@ -74,22 +74,8 @@ enum SwipeLogSchema {
     /// pass too, which then need not scan the log again: their sort and fold
     /// are left as a tail. Otherwise the pass reads the log partition by
     /// partition (``deriveMatches(_:budget:likesAndReports:)``).
-    ///
-    /// After an ingest that only appended swipes (a ``DerivationMarks``
-    /// mark), only the pairs of the appended rows can change: the scan
-    /// collects those pairs' likes and reports alone, and the tail replaces
-    /// only those pairs' matches that changed. A repeat that supersedes a
-    /// row of another pair, or pairs too many for `budget`, make it a
-    /// derivation from scratch. The mark is forgotten in the first
-    /// transaction and recorded in the one that completes the matches, so
-    /// a run stopped in between derives them from scratch.
     private static func deriveLeavingTail(_ db: Database, budget: Int) throws -> DerivationTail? {
-        let lastRow = try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM swipe_row") ?? 0
-        let since = try DerivationMarks.lastRow(db, .swipeMatches)
-        try DerivationMarks.forget(db, .swipeMatches)
-        let touched = try since.map { try touchedPairs(db, since: $0) }
-        let supersededBefore = touched == nil ? [] : Set(try Int64.fetchAll(db, sql: "SELECT row FROM swipe_superseded"))
-        var scan = try scanLog(db, budget: budget, onlyPairs: touched)
+        var scan = try scanLog(db, budget: budget)
         try storeSupersededRepeats(db)
         try db.execute(sql: """
             DROP TABLE temp.swipe_candidate_row;
@@ -97,49 +83,25 @@ enum SwipeLogSchema {
             UPDATE input_file SET rows_superseded =
                 (SELECT count(*) FROM swipe_superseded s CROSS JOIN swipe_row r ON r.rowid = s.row WHERE r.file_id = input_file.id)
             WHERE table_name = 'swipes';
+            DROP INDEX IF EXISTS swipe_match_formed;
+            DELETE FROM swipe_match;
             """)
-        let superseded = Set(try Int64.fetchAll(db, sql: "SELECT row FROM swipe_superseded"))
-        let replacing: Set<UInt64>? = if let touched, scan.pairs != nil,
-            try pairsOf(supersededBefore.symmetricDifference(superseded), db).isSubset(of: touched) { touched } else { nil }
-        if replacing == nil { try db.execute(sql: "DROP INDEX IF EXISTS swipe_match_formed; DELETE FROM swipe_match") }
-        guard var pairs = scan.pairs, touched == nil || replacing != nil else {
+        guard var pairs = scan.pairs else {
             try deriveMatches(db, budget: budget, likesAndReports: scan.likesAndReports)
             try indexMatches(db)
-            try DerivationMarks.record(db, .swipeMatches, lastRow: lastRow)
             return nil
         }
         scan.pairs = nil  // the one reference: changed in place below, not copied
         // A superseded like or report does not count: it becomes a pass.
-        for (rowid, index) in scan.candidatePairs where superseded.contains(rowid) { pairs[index].action = .pass }
+        if !scan.candidatePairs.isEmpty {
+            let superseded = Set(try Int64.fetchAll(db, sql: "SELECT row FROM swipe_superseded"))
+            for (rowid, index) in scan.candidatePairs where superseded.contains(rowid) { pairs[index].action = .pass }
+        }
         let fold = MatchFold(consume pairs)
         return DerivationTail(compute: { fold.compute() }, store: { db in
-            if let replacing {
-                try fold.replace(replacing, db)
-            } else {
-                try fold.store(db)
-                try indexMatches(db)
-            }
-            try DerivationMarks.record(db, .swipeMatches, lastRow: lastRow)
+            try fold.store(db)
+            try indexMatches(db)
         })
-    }
-
-    /// The pairs (``PairRow/key(from:to:)``) of the rows after `since`,
-    /// whatever their action: a pass may supersede a like of its pair.
-    private static func touchedPairs(_ db: Database, since: Int64) throws -> Set<UInt64> {
-        var pairs = Set<UInt64>()
-        let rows = try RawCursor(db, sql: "SELECT from_person, to_person FROM swipe_row WHERE rowid > ?", arguments: [since])
-        while try rows.next() { pairs.insert(PairRow.key(from: rows.int64(0), to: rows.int64(1))) }
-        return pairs
-    }
-
-    /// The pairs of the log rows `rows`.
-    private static func pairsOf(_ rows: Set<Int64>, _ db: Database) throws -> Set<UInt64> {
-        var pairs = Set<UInt64>()
-        let read = try RawCursor(db, sql: "SELECT from_person, to_person FROM swipe_row WHERE rowid = ?")
-        for row in rows {
-            try read.forEach(row) { c in pairs.insert(PairRow.key(from: c.int64(0), to: c.int64(1))) }
-        }
-        return pairs
     }
 
     /// Indexes the matches by the instant they formed, once they are all
@@ -196,8 +158,7 @@ enum SwipeLogSchema {
     /// candidates' text index once per row (`id IN (SELECT …)`, ~9 text
     /// comparisons each) costs many times that. Memory grows with the candidates (8 bytes each),
     /// not with the swipes, beside the pairs' budget.
-    /// With `onlyPairs`, only the likes and reports of those pairs are collected.
-    private static func scanLog(_ db: Database, budget: Int, onlyPairs: Set<UInt64>? = nil) throws -> LogScan {
+    private static func scanLog(_ db: Database, budget: Int) throws -> LogScan {
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS swipe_candidate_row (row INTEGER PRIMARY KEY)")
         var candidates = Set<UInt64>()
         let ids = try RawCursor(db, sql: "SELECT id FROM swipe_id_candidate")
@@ -212,23 +173,17 @@ enum SwipeLogSchema {
         // A wrong guess costs time, never the result (collecting stops at
         // the budget; the partitioned pass follows). At large scale (50M
         // rows) collecting would fill the budget (5.6M pairs) only to drop it.
-        // Only some pairs' swipes: they are collected while they fit, whatever the log's size.
         let lastRow = try Int.fetchOne(db, sql: "SELECT max(rowid) FROM swipe_row") ?? 0
-        var collecting = room > 0 && (onlyPairs != nil || lastRow / 2 <= room)
-        if collecting && onlyPairs == nil { pairs.reserveCapacity(min(lastRow, room)) }  // reserved, not touched, until used
+        var collecting = room > 0 && lastRow / 2 <= room
+        if collecting { pairs.reserveCapacity(min(lastRow, room)) }  // reserved, not touched, until used
         let rows = try RawCursor(db, sql: "SELECT action, rowid, id, from_person, to_person, at FROM swipe_row")
         while try rows.next() {
             let action = rows.withText(0, SwipeAction.init(utf8:))
             let counted = action != nil && action != .pass
             if counted { scan.likesAndReports += 1 }
-            var collected = false
             if counted && collecting {
-                let row = PairRow(from: rows.int64(3), to: rows.int64(4), at: rows.int64(5), action: action!)
-                if let onlyPairs, !onlyPairs.contains(row.pair) {
-                    // not collected
-                } else if pairs.count < room {
-                    pairs.append(row)
-                    collected = true
+                if pairs.count < room {
+                    pairs.append(PairRow(from: rows.int64(3), to: rows.int64(4), at: rows.int64(5), action: action!))
                 } else {
                     collecting = false
                     pairs = []
@@ -239,7 +194,7 @@ enum SwipeLogSchema {
             let rowid = rows.int64(1)
             insert.bind(1, rowid)
             try insert.step()
-            if collected { scan.candidatePairs.append((rowid, pairs.count - 1)) }
+            if counted && collecting { scan.candidatePairs.append((rowid, pairs.count - 1)) }
         }
         if collecting { scan.pairs = pairs }
         return scan
@@ -254,17 +209,12 @@ enum SwipeLogSchema {
         var forward: Bool
 
         init(from: Int64, to: Int64, at: Int64, action: SwipeAction) {
-            self.pair = Self.key(from: from, to: to)
-            self.at = at
-            self.action = action
-            self.forward = from <= to
-        }
-
-        /// The pair of a swipe between two users: the lower person number in the high half.
-        static func key(from: Int64, to: Int64) -> UInt64 {
             let from = UInt64(from), to = UInt64(to)
             let (a, b) = from < to ? (from, to) : (to, from)
-            return a << 32 | b
+            self.pair = a << 32 | b
+            self.at = at
+            self.action = action
+            self.forward = from == a
         }
     }
 
@@ -334,27 +284,6 @@ enum SwipeLogSchema {
         /// Stores the matches and lets go of them (the tail is held until the run ends).
         func store(_ db: Database) throws {
             try Self.store(matches, db)
-            matches = []
-        }
-
-        /// Makes the stored matches of `pairs` these matches (the fold's
-        /// rows are all of those pairs' swipes): removes the ones that
-        /// changed or no longer match, adds the new; the others are left.
-        func replace(_ pairs: Set<UInt64>, _ db: Database) throws {
-            var held: [UInt64: Int64] = [:]
-            let read = try RawCursor(db, sql: "SELECT user_a, user_b, formed_at FROM swipe_match")
-            while try read.next() {
-                let pair = UInt64(read.int64(0)) << 32 | UInt64(read.int64(1))
-                if pairs.contains(pair) { held[pair] = read.int64(2) }
-            }
-            var formed: [UInt64: Int64] = [:]
-            for m in matches { formed[UInt64(m.a) << 32 | UInt64(m.b)] = m.formedAt }
-            let delete = try BulkStatement(db, sql: "DELETE FROM swipe_match WHERE user_a = ? AND user_b = ?")
-            for (pair, at) in held where formed[pair] != at {
-                delete.bind(1, Int64(pair >> 32)); delete.bind(2, Int64(pair & 0xffff_ffff))
-                try delete.step()
-            }
-            try Self.store(matches.filter { held[UInt64($0.a) << 32 | UInt64($0.b)] != $0.formedAt }, db)
             matches = []
         }
 
