@@ -22,7 +22,7 @@ public final class SwipeStager: @unchecked Sendable {   // used by one thread at
     /// for them plus about `incomingBytes` of new swipes: the filter kept in
     /// the warehouse when it is that large, else a new one fed every stored id.
     init(_ db: Database, incomingBytes: Int64) throws {
-        // At most the rows stored (rowids only grow; removed rows leave gaps).
+        // No fewer than the rows stored (removed rows leave gaps in the rowids), without counting them.
         let stored = try Int.fetchOne(db, sql: "SELECT max(rowid) FROM swipe_row") ?? 0
         // A swipe line takes ≥ 40 bytes even gzipped (typically ~78), so this
         // over-counts rows: the filter errs on the roomy side.
