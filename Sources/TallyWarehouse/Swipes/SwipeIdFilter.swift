@@ -39,9 +39,6 @@ struct SwipeIdFilter {
         return bits
     }
 
-    /// How many bits the filter has.
-    var bitCount: Int { words.count * 64 }
-
     // MARK: - Kept in the warehouse
 
     /// The version of the filter's layout: which bits an id sets (``ByteHash``,
