@@ -148,6 +148,24 @@ enum Random {
         }
     }
 
+    /// The direct division of equal and full splits gives the shares the weights give,
+    /// whatever the members' order (sorted, as statements pass them, or not, or repeated).
+    @Test func equalAndFullSplitsMatchTheWeightsPath() async {
+        await propertyCheck(count: 400, input: Gen.int64(), Gen.int(in: 1...8), Gen.int(in: 0...3), Gen.uint64()) { amount, count, shape, seed in
+            var rng = SplitMix(seed: seed)
+            var members = (0..<count).map { _ in Random.idPool.randomElement(using: &rng)! }
+            if shape < 2 { members.sort(by: ByteOrder.precedes) }
+            if shape == 1 { members = Array(Set(members)).sorted(by: ByteOrder.precedes) }
+            let expenseId = "e\(seed % 1000)"
+            let named = Random.idPool.randomElement(using: &rng)!
+            for r in [SplitRule.equal, SplitRule(type: .full, entries: [SplitEntry(memberId: named, value: nil)])] {
+                #expect(SplitCalculator.allocate(amount, rule: r, memberIds: members, expenseId: expenseId)
+                        == SplitCalculator.allocateByWeights(amount, rule: r, memberIds: members, expenseId: expenseId),
+                        "\(r) of \(amount) among \(members)")
+            }
+        }
+    }
+
     @Test func generatedSplitsAreValid() async {
         await propertyCheck(count: 300, input: Gen.int64(in: -1_000_000...1_000_000), Gen.int(in: 1...8),
                             Gen.int(in: 0...4), Gen.uint64()) { amount, count, type, seed in

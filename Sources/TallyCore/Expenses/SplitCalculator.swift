@@ -111,12 +111,51 @@ public enum SplitCalculator {
     /// divides equally among every member. With no members it returns `[]`.
     public static func allocate(_ amount: Int64, rule: SplitRule, memberIds: [String], expenseId: String) -> [Int64] {
         if memberIds.isEmpty { return [] }
+        // Most expenses split equally or go in full to one member: those are
+        // divided directly, without the weights' arrays (the same shares).
+        switch rule.type {
+        case .equal:
+            if let shares = dividedEqually(amount, memberIds: memberIds, expenseId: expenseId) { return shares }
+        case .full:
+            let index = firstPositions(memberIds)
+            if let i = rule.entries.lazy.compactMap({ index($0.memberId) }).first {
+                var shares = [Int64](repeating: 0, count: memberIds.count)
+                shares[i] = amount
+                return shares
+            }
+        default:
+            break
+        }
+        return allocateByWeights(amount, rule: rule, memberIds: memberIds, expenseId: expenseId)
+    }
+
+    /// ``allocate(_:rule:memberIds:expenseId:)`` through the weights, for every split type.
+    static func allocateByWeights(_ amount: Int64, rule: SplitRule, memberIds: [String], expenseId: String) -> [Int64] {
+        if memberIds.isEmpty { return [] }
         var weights = self.weights(of: rule, memberIds: memberIds)
         if !weights.contains(where: { $0 > 0 }) { weights = Array(repeating: 1, count: memberIds.count) }
         let magnitudes = divide(amount.magnitude, weights: weights, memberIds: memberIds, expenseId: expenseId)
         return magnitudes.map { share in
             amount < 0 ? Int64(bitPattern: 0 &- share) : Int64(bitPattern: share)
         }
+    }
+
+    /// `amount` divided equally among `memberIds` when they are in byte order
+    /// (a statement's members are), else nil. Every remainder is equal, so
+    /// the units left over go to the members in id order from the rotation's
+    /// position, as ``divide(_:weights:memberIds:expenseId:)`` gives them.
+    private static func dividedEqually(_ amount: Int64, memberIds: [String], expenseId: String) -> [Int64]? {
+        let count = memberIds.count
+        for i in 1..<count where ByteOrder.precedes(memberIds[i], memberIds[i - 1]) { return nil }
+        let (quotient, leftover) = amount.magnitude.quotientAndRemainder(dividingBy: UInt64(count))
+        func signed(_ share: UInt64) -> Int64 { amount < 0 ? Int64(bitPattern: 0 &- share) : Int64(bitPattern: share) }
+        var shares = [Int64](repeating: signed(quotient), count: count)
+        if leftover > 0 {
+            // count ≥ 2 here, so quotient + 1 cannot overflow.
+            let first = ByteOrder.byteSum(expenseId) % count
+            for k in 0..<Int(leftover) { shares[(first + k) % count] = signed(quotient + 1) }
+        }
+        return shares
     }
 
     /// Non-negative weights aligned with `memberIds`, at one common scale.

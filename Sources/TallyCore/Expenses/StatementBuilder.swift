@@ -94,9 +94,8 @@ public enum StatementBuilder {
                 paid[payer] += expense.amount
                 for i in 0..<count { share[i] += shares[i] }
                 categoryAmount[expense.tag, default: 0] += expense.amount
-                var byMember = categoryShares[expense.tag] ?? [Int64](repeating: 0, count: count)
-                for i in 0..<count { byMember[i] += shares[i] }
-                categoryShares[expense.tag] = byMember
+                // Added in place: a copy taken out and stored back would allocate on every expense.
+                add(shares, to: &categoryShares[expense.tag, default: [Int64](repeating: 0, count: count)])
                 if itemised {
                     lines.append(ItemisedExpense(expense: expense, shares: shares, fromAgreement: position >= realCount))
                 }
@@ -156,6 +155,10 @@ public enum StatementBuilder {
                 settlements: monthSettlements.sorted { byDateThenId($0.date, $0.id, $1.date, $1.id) })
         }
         return statement
+    }
+
+    private static func add(_ shares: [Int64], to total: inout [Int64]) {
+        for i in total.indices { total[i] += shares[i] }
     }
 
     /// The synthetic expenses `ledger`'s agreements add up to and including
