@@ -71,6 +71,14 @@ struct AtomicFileTests {
         try other.commit()
         #expect(try String(contentsOf: text, encoding: .utf8) == "saldo 10,01\n")
         #expect(try identity(text) != before)
+        // A file of a folder the caller made: written without a look at the destination, and moved into place.
+        let fresh = folder.appendingPathComponent("c2.txt")
+        let absent = try AtomicFile(destination: fresh, destinationAbsent: true)
+        try absent.write(Array("saldo 0,00\n".utf8))
+        #expect(fm.fileExists(atPath: absent.temporary.path))
+        try absent.commit()
+        #expect(try String(contentsOf: fresh, encoding: .utf8) == "saldo 0,00\n")
+        #expect(!fm.fileExists(atPath: absent.temporary.path))
         // A file written through a writer (a CSV): compared at commit, its temporary removed.
         let csvURL = folder.appendingPathComponent("a.csv")
         for round in 0..<2 {
@@ -83,7 +91,7 @@ struct AtomicFileTests {
             try set.commit()
             if let first { #expect(try identity(csvURL) == first) }
         }
-        #expect(try fm.contentsOfDirectory(atPath: folder.path).sorted() == ["a.csv", "c1.txt"])
+        #expect(try fm.contentsOfDirectory(atPath: folder.path).sorted() == ["a.csv", "c1.txt", "c2.txt"])
         // Longer or shorter than the destination: replaced.
         for body in ["saldo 10,01\nmais\n", "s\n"] {
             let file = try AtomicFile(destination: text)

@@ -14,10 +14,12 @@ enum CoupleStatementFiles {
     static func folder(in outDirectory: URL) -> URL { outDirectory.appendingPathComponent("statements") }
 
     /// `statement`'s text, written to its temporary file; `folderExists`
-    /// spares a check of the folder per couple when the caller made it.
-    static func text(_ statement: CoupleStatement, rendered: String, folder: URL, folderExists: Bool = false) throws -> AtomicFile {
+    /// spares a check of the folder per couple when the caller made it, and
+    /// `folderIsNew` (made in this run) the look for an earlier file.
+    static func text(_ statement: CoupleStatement, rendered: String, folder: URL, folderExists: Bool = false,
+                     folderIsNew: Bool = false) throws -> AtomicFile {
         let file = try AtomicFile(destination: folder.appendingPathComponent(CoupleFileName.stem(for: statement.couple.id) + ".txt", isDirectory: false),
-                                  creatingFolder: !folderExists)
+                                  creatingFolder: !folderExists, destinationAbsent: folderIsNew)
         try file.write(rendered.utf8)
         return file
     }

@@ -29,9 +29,11 @@ struct StatementsStage: ReportStage {
         let (config, locale, period, progress) = (context.config, context.locale, context.period, context.progress)
         let started = Date()
         let coupleWorkbooks = config.statements.coupleWorkbooks
+        let folder = CoupleStatementFiles.folder(in: context.outDirectory)
+        // A folder this run makes holds no earlier statement to compare with.
+        let folderIsNew = !FileManager.default.fileExists(atPath: folder.path)
         let output = try StatementsOutput(outDirectory: context.outDirectory, locale: locale, period: period,
                                           outputs: context.outputs, coupleWorkbooks: coupleWorkbooks)
-        let folder = CoupleStatementFiles.folder(in: context.outDirectory)
         let family = try Self.family(reader, config: config, period: period)
         // Rows whose couple does not exist belong to no partition: they join the family's rejects.
         var unattached = family.emptySummary()
@@ -54,7 +56,8 @@ struct StatementsStage: ReportStage {
             }
             let rendered = StatementText.render(result.rows.statement, locale: locale)
             let text = Result { HandedOver(value: try CoupleStatementFiles.text(result.rows.statement, rendered: rendered,
-                                                                                folder: folder, folderExists: true)) }
+                                                                                folder: folder, folderExists: true,
+                                                                                folderIsNew: folderIsNew)) }
             return CoupleResult(family: result, text: text, workbook: workbook, workbookSeconds: seconds)
         }, consume: { result in
             try output.add(result.family, textFile: try result.text.get().value, workbook: try result.workbook?.get().value,

@@ -38,12 +38,20 @@ public final class AtomicFile {
     private var committed = false
     /// The destination already holds the bytes ``write(_:)`` was given: no temporary file was written.
     private var unchanged = false
+    /// ``write(_:)`` compared its bytes with the destination: ``commit()`` need not compare the files again.
+    private var compared = false
+
+    /// The caller knows no file is at ``destination`` (its folder is new): ``write(_:)`` need not look.
+    private let destinationAbsent: Bool
 
     /// Prepares a temporary file for `destination`, creating its folder
     /// unless the caller knows it exists (`creatingFolder: false`, for the
     /// many files of one folder). A temporary file left under the same name
-    /// is replaced when the file is written.
-    public init(destination: URL, creatingFolder: Bool = true) throws {
+    /// is replaced when the file is written. `destinationAbsent` says the
+    /// caller made the folder in this run, so no earlier file can hold the
+    /// bytes (it spares a lookup per file among thousands).
+    public init(destination: URL, creatingFolder: Bool = true, destinationAbsent: Bool = false) throws {
+        self.destinationAbsent = destinationAbsent
         let path = destination.path
         let slash = path.lastIndex(of: "/")
         let name = path[(slash.map { path.index(after: $0) } ?? path.startIndex)...]
@@ -60,11 +68,12 @@ public final class AtomicFile {
     public func write(_ bytes: some Sequence<UInt8>) throws {
         let whole: Void? = try bytes.withContiguousStorageIfAvailable {
             let raw = UnsafeRawBufferPointer($0)
-            unchanged = FileContents.file(atPath: destinationPath, holds: raw)
+            unchanged = !destinationAbsent && FileContents.file(atPath: destinationPath, holds: raw)
+            compared = true
             if !unchanged { try BufferedFileWriter.write(raw, toPath: temporaryPath, destination: destination) }
         }
         if whole != nil { return }
-        unchanged = false
+        (unchanged, compared) = (false, false)
         let writer = try BufferedFileWriter(url: temporary, destination: destination)
         do {
             try writer.write(bytes: bytes)
@@ -78,16 +87,17 @@ public final class AtomicFile {
     /// Takes `staged`, a complete file written by another process on the
     /// same file system (a dataflow worker's part), as the temporary file.
     public func adopt(_ staged: URL) throws {
-        unchanged = false
+        (unchanged, compared) = (false, false)
         guard rename(staged.path, temporaryPath) == 0 else {
             throw failure("cannot take \(staged.path) (written by a worker) as \(temporary.lastPathComponent)")
         }
     }
 
     /// Renames the complete temporary file over the destination, or removes
-    /// it when the destination holds the same bytes.
+    /// it when the destination holds the same bytes (already known when
+    /// ``write(_:)`` compared them).
     public func commit() throws {
-        if unchanged || FileContents.filesEqual(temporaryPath, destinationPath) {
+        if unchanged || (!compared && FileContents.filesEqual(temporaryPath, destinationPath)) {
             unlink(temporaryPath)   // none when unchanged
             committed = true
             return
