@@ -51,16 +51,21 @@ probe() { /usr/bin/time -f '%e' python3 -c 's = 0
 for i in range(20_000_000): s += i' 2>&1 >/dev/null | tail -1; }
 probe_before=$(probe)
 
-# The previous output is moved aside and deleted after the runs, not before:
-# on a journal-less ext4 (this VM's), creating a file scans past every inode
-# freed in the last few minutes (the kernel's recently_deleted check), so
-# deleting ~11,000 report files just before the run measured as 3–5 s of
-# kernel time billed to the run's own file creation.
-previous=""
-if [ -e "$OUT" ] || [ -e "$WAREHOUSE" ]; then
-  previous="bench-data/previous-$$"; mkdir -p "$previous"
-  for old in "$OUT" "$WAREHOUSE"; do [ -e "$old" ] && mv "$old" "$previous/"; done
-fi
+# Outputs of earlier runs are moved aside (discard) and deleted once every
+# tally run is timed, not before: on a journal-less ext4 (this VM's),
+# creating a file scans past every inode freed in the last one to five
+# minutes (the kernel's recently_deleted check). Deleting ~11,000 report
+# files just before a run measured as 3–5 s of kernel time billed to the
+# run's own file creation; 800,000 (the many-couples shape's two out
+# folders) made the month's run that followed spend minutes creating files.
+TRASH=bench-data/trash-$$
+trap 'rm -rf "$TRASH"' EXIT
+discard() {
+  for old in "$@"; do
+    if [ -e "$old" ]; then mkdir -p "$TRASH"; mv "$old" "$TRASH/$(basename "$old")-$RANDOM"; fi
+  done
+}
+discard "$OUT" "$WAREHOUSE"
 /usr/bin/time -f '%e %M' -o "$OUT.time1" "$BIN" run --data "$DATA" --out "$OUT" --db "$WAREHOUSE/tally.sqlite" --period "$PERIOD" --quiet
 cp "$OUT/run.json" "$OUT.run1.json"
 /usr/bin/time -f '%e %M' -o "$OUT.time2" "$BIN" run --data "$DATA" --out "$OUT" --db "$WAREHOUSE/tally.sqlite" --period "$PERIOD" --quiet
@@ -78,8 +83,7 @@ if [ "$WORKBOOKS" != 0 ]; then
   cp "$OUT-workbooks/run.json" "$OUT.run3.json"
 fi
 
-[ -n "$previous" ] && rm -rf "$previous"
-rm -rf "$OUT-workbooks"
+discard "$OUT-workbooks"
 
 rm -f "$OUT.time-incremental" "$OUT.incremental-same"
 if [ "$INCREMENTAL" != 0 ]; then
@@ -90,7 +94,7 @@ if [ "$INCREMENTAL" != 0 ]; then
     touch "$MONTHS/.complete"
   fi
   months=$(cat "$MONTHS/.months")
-  rm -rf "$WAREHOUSE-months" "$OUT-incremental"
+  discard "$WAREHOUSE-months" "$OUT-incremental"
   mkdir -p "$WAREHOUSE-months"
   for month in $months; do
     [ "$month" = "$PERIOD" ] && continue
@@ -105,8 +109,13 @@ if [ "$INCREMENTAL" != 0 ]; then
   else
     echo "DIFFERENT ($(wc -l < "$OUT.incremental-diff") files: $OUT.incremental-diff)" > "$OUT.incremental-same"
   fi
-  rm -rf "$WAREHOUSE-months" "$OUT-incremental"
+  discard "$WAREHOUSE-months" "$OUT-incremental"
 fi
+
+# Every tally run is timed: what was set aside goes now, and is flushed, so
+# the inodes it frees are older than the kernel's window by the next bench.
+rm -rf "$TRASH"
+sync
 
 # The baseline: the same contract CSVs from the same files, with plain SQL.
 rm -f "$OUT.duckdb-time"
