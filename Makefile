@@ -5,7 +5,7 @@ SWIFT        ?= swift
 PERIOD       ?= 2026-10
 DATA         ?= sample-data
 OUT          ?= reports
-APT_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev libisal-dev pkg-config
+APT_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev libisal-dev libssl-dev pkg-config
 RELEASE_BIN   = .build/release/tally
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -18,7 +18,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
@@ -32,14 +31,15 @@ let package = Package(
         .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         // sqlite3_config, which Swift cannot call (variadic); libsqlite3-dev.
         .systemLibrary(name: "CSQLiteConfig", providers: [.apt(["libsqlite3-dev"])]),
+        // OpenSSL's libcrypto: SHA-256 of input files and reports (libssl-dev).
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // The domain: money, splits, balances, settlements, statements. No I/O.
         .target(name: "TallyCore"),
 
-        // Streaming readers (CSV, NDJSON, gzip) and typed, validated records.
+        // Streaming readers (CSV, NDJSON, gzip), typed, validated records, file fingerprints.
         .target(name: "TallyIngest", dependencies: [
-            "TallyCore", "CIsal",
-            .product(name: "Crypto", package: "swift-crypto"),
+            "TallyCore", "CIsal", "CLibCrypto",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -63,7 +63,6 @@ let package = Package(
         .target(name: "TallyPipeline", dependencies: [
             "TallyCore", "TallyIngest", "TallyWarehouse", "TallyReports", "TallyGenerator",
             .product(name: "Yams", package: "Yams"),
-            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -18,14 +17,16 @@ public final class FileByteSource: ByteSource {
     public private(set) var bytesConsumed: Int64 = 0
     private let descriptor: Int32
     /// The SHA-256 of the bytes read so far, when fingerprinting.
-    private var hasher: SHA256?
+    private var hasher: SHA256Hasher?
+    /// The digest once taken (taking it ends the hashing).
+    private var digestHex: String?
     private var reachedEnd = false
 
     /// Opens `url` for reading; with `fingerprinting`, the bytes are hashed
     /// as they are read (``fingerprint``).
     public init(url: URL, fingerprinting: Bool = false) throws(ReaderError) {
         self.url = url
-        hasher = fingerprinting ? SHA256() : nil
+        hasher = fingerprinting ? SHA256Hasher() : nil
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw ReaderError(.cannotOpen, file: url, reason: "cannot open the file: \(Self.lastErrorText())")
@@ -49,7 +50,7 @@ public final class FileByteSource: ByteSource {
             if got >= 0 {
                 bytesConsumed += Int64(got)
                 if got == 0 { reachedEnd = true }
-                hasher?.update(bufferPointer: UnsafeRawBufferPointer(start: base, count: got))
+                hasher?.update(UnsafeRawBufferPointer(start: base, count: got))
                 return got
             }
             if errno == EINTR { continue }
@@ -61,7 +62,8 @@ public final class FileByteSource: ByteSource {
     /// read with `fingerprinting` on; nil before the end or without it.
     public var fingerprint: (bytes: Int64, sha256: String)? {
         guard reachedEnd, let hasher else { return nil }
-        return (bytesConsumed, FileFingerprint.hex(hasher.finalize()))
+        if digestHex == nil { digestHex = hasher.hexDigest() }
+        return (bytesConsumed, digestHex!)
     }
 
     static func lastErrorText() -> String {

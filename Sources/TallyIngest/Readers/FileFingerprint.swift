@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The size and SHA-256 of a file, computed by streaming it in 1 MiB reads, so
@@ -14,9 +13,4 @@ public enum FileFingerprint {
         return file.fingerprint!   // read to its end
     }
 
-    /// A digest as lowercase hex.
-    static func hex(_ digest: SHA256.Digest) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
-    }
 }

@@ -1,10 +1,10 @@
-import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 import TallyCore
 import TallyWarehouse
+import TallyIngest
 
 /// Decides whether a run may keep the reports already in its out folder.
 ///
@@ -24,15 +24,15 @@ struct ReportReuse {
     /// The digest of what the reports of `request` depend on, as the warehouse holds it now.
     static func key(_ request: RunRequest, config: TallyConfig, period: YearMonth, warehouse: Warehouse,
                     ignored: [RunManifest.Ignored]) throws -> String {
-        var hasher = SHA256()
-        func add(_ text: String) { hasher.update(data: Data((text + "\u{1}").utf8)) }
+        let hasher = SHA256Hasher()
+        func add(_ text: String) { hasher.update(text + "\u{1}") }
         add("tally \(TallyRunner.version)")
         add(executableDigest())
         add(String(reflecting: config))
         add("period \(period) as-of \(request.asOf?.description ?? "-")")
         add(try warehouse.read { try $0.reportInputsDigest() })
         for file in ignored { add("ignored \(file.path): \(file.why)") }
-        return hex(hasher.finalize())
+        return hasher.hexDigest()
     }
 
     /// The digest of the files in `folder` (relative path, size, modification
@@ -64,9 +64,9 @@ struct ReportReuse {
             }
         }
         walk("")
-        var hasher = SHA256()
-        for entry in entries.sorted() { hasher.update(data: Data((entry + "\n").utf8)) }
-        return hex(hasher.finalize())
+        let hasher = SHA256Hasher()
+        for entry in entries.sorted() { hasher.update(entry + "\n") }
+        return hasher.hexDigest()
     }
 
     /// The running executable's SHA-256: a rebuilt tally may compute reports differently.
@@ -74,12 +74,8 @@ struct ReportReuse {
         let path = Bundle.main.executablePath ?? CommandLine.arguments[0]
         guard let handle = FileHandle(forReadingAtPath: path) else { return "unknown build" }
         defer { try? handle.close() }
-        var hasher = SHA256()
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
-        return hex(hasher.finalize())
-    }
-
-    private static func hex(_ digest: SHA256.Digest) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
+        let hasher = SHA256Hasher()
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(chunk) }
+        return hasher.hexDigest()
     }
 }
