@@ -1,6 +1,6 @@
 /// Users ranked by their month's average activity score: highest first,
 /// standard competition ranks (1, 2, 2, 4) for equal averages, then user id
-/// (byte order) among ties. Averages are compared as shown, to one decimal,
+/// (byte order) among ties (``CompetitionRanking``). Averages are compared as shown, to one decimal,
 /// so two users the report shows as `72.4` share a rank.
 ///
 /// ```swift
@@ -13,18 +13,9 @@ public enum ActivityRanking {
     }
 
     public static func rank(_ summaries: [ActivitySummary]) -> [Ranked] {
-        let keyed = summaries.map { (key: shownTenths($0.averageScore), summary: $0) }
-        let sorted = keyed.sorted { a, b in
-            if a.key != b.key { return a.key > b.key }
-            return a.summary.userId.utf8.lexicographicallyPrecedes(b.summary.userId.utf8)
-        }
-        var ranked: [Ranked] = []
-        ranked.reserveCapacity(sorted.count)
-        for (i, item) in sorted.enumerated() {
-            let rank = i > 0 && item.key == sorted[i - 1].key ? ranked[i - 1].rank : i + 1
-            ranked.append(Ranked(rank: rank, summary: item.summary))
-        }
-        return ranked
+        let keyed = summaries.map { (tenths: shownTenths($0.averageScore), summary: $0) }
+        return CompetitionRanking.rank(keyed, ahead: { $0.tenths > $1.tenths }, id: { $0.summary.userId })
+            .map { Ranked(rank: $0.rank, summary: $0.item.summary) }
     }
 
     /// The average in tenths as the reports show it (half away from zero).

@@ -106,22 +106,10 @@ public enum LeaderboardBuilder {
         return rank(rows)
     }
 
-    /// Sorts by points then minutes (both descending), then user id; assigns
-    /// standard competition ranks: a row's rank is 1 + the number of rows
-    /// strictly ahead of it.
+    /// Sorts by points then minutes (both descending), then user id, with
+    /// standard competition ranks (``CompetitionRanking``).
     public static func rank(_ rows: [RankedRow]) -> [RankedRow] {
-        var sorted = rows.sorted { a, b in
-            if a.checkins != b.checkins { return a.checkins > b.checkins }
-            if a.minutes != b.minutes { return a.minutes > b.minutes }
-            return a.userId.utf8.lexicographicallyPrecedes(b.userId.utf8)
-        }
-        for i in sorted.indices {
-            if i > 0, sorted[i].checkins == sorted[i - 1].checkins, sorted[i].minutes == sorted[i - 1].minutes {
-                sorted[i].rank = sorted[i - 1].rank
-            } else {
-                sorted[i].rank = i + 1
-            }
-        }
-        return sorted
+        CompetitionRanking.rank(rows, ahead: { a, b in (a.checkins, a.minutes) > (b.checkins, b.minutes) }, id: \.userId)
+            .map { var row = $0.item; row.rank = $0.rank; return row }
     }
 }
