@@ -6,7 +6,7 @@ import TallyIngest
 extension IngestSession {
     public func insert(_ r: ChallengeRecord, file: Int64, line: Int) throws -> Bool {
         let c = r.challenge
-        let s = try upsert("challenge", ["id", "group_id", "name", "start_date", "end_date"], key: ["id"])
+        let s = try upsert("challenge")
         s.bind(1, c.id); s.bind(2, c.groupId); s.bind(3, c.name); s.bind(4, c.startDate.description)
         s.bind(5, c.endDate.description)
         return try finishUpsert(s, file: file, line: line, next: 6)
@@ -15,8 +15,7 @@ extension IngestSession {
     /// A membership span; the same group, user and joinedAt twice in a file is a duplicate.
     public func insert(_ r: GroupMemberRecord, file: Int64, line: Int) throws -> Bool {
         let m = r.membership
-        let s = try upsert("group_member", ["group_id", "user_id", "joined_at", "left_at"],
-                                     key: ["group_id", "user_id", "joined_at"])
+        let s = try upsert("group_member")
         s.bind(1, m.groupId); s.bind(2, m.userId); s.bind(3, m.joinedAt.microseconds); s.bind(4, m.leftAt?.microseconds)
         return try finishUpsert(s, file: file, line: line, next: 5)
     }

@@ -6,7 +6,7 @@ import TallyIngest
 /// Store Connect reports.
 extension IngestSession {
     public func insert(_ r: SwipeUserRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("swipe_user", ["id", "created_at", "gender", "city", "subscription"], key: ["id"])
+        let s = try upsert("swipe_user")
         s.bind(1, r.id); s.bind(2, r.createdAt?.microseconds); s.bind(3, r.gender); s.bind(4, r.city); s.bind(5, r.subscription)
         return try finishUpsert(s, file: file, line: line, next: 6)
     }
@@ -65,7 +65,7 @@ extension IngestSession {
     }
 
     public func insert(_ r: ProductRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("product", ["product_id", "app", "plan", "period", "price", "currency"], key: ["product_id"])
+        let s = try upsert("product")
         let e = r.entry
         s.bind(1, e.productId); s.bind(2, e.app); s.bind(3, e.plan); s.bind(4, e.yearly ? "yearly" : "monthly")
         s.bind(5, e.price); s.bind(6, e.currency.code)
@@ -114,8 +114,7 @@ extension IngestSession {
     }
 
     public func insert(_ r: ConnectionRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("partner_connection", ["user_id", "partner_id", "connected_at", "disconnected_at"],
-                                     key: ["user_id", "partner_id", "connected_at"])
+        let s = try upsert("partner_connection")
         let c = r.connection
         s.bind(1, c.userId); s.bind(2, c.partnerId); s.bind(3, c.connectedAt.microseconds); s.bind(4, c.disconnectedAt?.microseconds)
         return try finishUpsert(s, file: file, line: line, next: 5)

@@ -91,13 +91,19 @@ public final class IngestSession {
     }
 
     /// Removes a loaded file with every row it brought (by foreign key, and
-    /// from the logs that have none). The derived tables' next derivations
-    /// start from scratch (``DerivationMarks``).
+    /// from the logs that have none). A keyed table's keys whose counting
+    /// row it brought take back the row that counts among those set aside
+    /// (``KeyedTable/restore(keys:in:)``). The derived tables' next
+    /// derivations start from scratch (``DerivationMarks``).
     private func unload(fileId: Int64) throws {
+        let inputTable = try String.fetchOne(db, sql: "SELECT table_name FROM input_file WHERE id = ?", arguments: [fileId])
+        let keyed = inputTable.flatMap { KeyedTable.forInputTable[$0] }
+        let keys = try keyed?.keys(countingFrom: fileId, in: db) ?? []
         for log in WarehouseSchema.logsWithoutForeignKey {
             try db.execute(sql: "DELETE FROM \(log) WHERE file_id = ?", arguments: [fileId])
         }
         try db.execute(sql: "DELETE FROM input_file WHERE id = ?", arguments: [fileId])
+        try keyed?.restore(keys: keys, in: db)
         try DerivationMarks.forgetAll(db)
     }
 
@@ -233,9 +239,10 @@ public final class IngestSession {
     /// An upsert that replaces a row from another file, and leaves a row from
     /// the same file alone (a duplicate key within one file). Prepared once
     /// per session and table.
-    func upsert(_ table: String, _ columns: [String], key: [String]) throws -> UpsertStatement {
+    func upsert(_ table: String) throws -> UpsertStatement {
         if let cached = upsertStatements[table] { return cached }
-        let made = try UpsertStatement(db, table: table, columns: columns + ["file_id", "line"], key: key)
+        guard let keyed = KeyedTable.named[table] else { preconditionFailure("\(table) is not a keyed table") }
+        let made = try UpsertStatement(db, keyed)
         upsertStatements[table] = made
         return made
     }

@@ -71,6 +71,7 @@ enum Migrations {
         }
         migrator.registerMigration("v18: derivation marks", migrate: DerivationMarks.createTable)
         migrator.registerMigration("v19: swipe id filter kept", migrate: SwipeIdFilter.createTable)
+        migrator.registerMigration("v20: keyed tables' rows set aside", migrate: KeyedTable.createSupersededTables)
         return migrator
     }
 }

@@ -5,17 +5,19 @@ import TallyCore
 /// A keyed row stored as ``TallyCore/ReferenceRowRule`` decides, without a
 /// statement journal.
 ///
-/// The table holds one row per key: the row that counts so far. A row
-/// whose key is new is inserted (`ON CONFLICT DO NOTHING`). A row whose key
-/// is taken is judged with the held row by the rule (rows arrive in load
-/// order, so judging each arrival against the held row gives the rule's
-/// verdicts over the whole group: `ReferenceRowRuleTests`): when the new row
-/// counts, the held row's file gains a superseded row and the new row
-/// replaces it (`UPDATE OR FAIL`); when it is rejected, nothing is stored
-/// (the caller words the reject with the table's key).
+/// The table holds one row per key: the row that counts so far; its
+/// ``KeyedTable/supersededTable`` holds the rows set aside. A row whose key
+/// is new is inserted (`ON CONFLICT DO NOTHING`). A row whose key is taken
+/// is judged with the held row by the rule (rows arrive in load order, so
+/// judging each arrival against the held row gives the rule's verdicts over
+/// the whole group: `ReferenceRowRuleTests`): when the new row counts, the
+/// held row is copied to the rows set aside, its file gains a superseded
+/// row, and the new row replaces it (`UPDATE OR FAIL`); when it is
+/// rejected, nothing is stored (the caller words the reject with the
+/// table's key).
 ///
 /// A taken key costs a failed insert, a look-up of the held row's file and
-/// line, and the replacement: the files' load order comes from a cache, and
+/// line, its copy and the replacement: the files' load order comes from a cache, and
 /// the superseded rows are counted in memory, per file, until
 /// ``flushSuperseded()`` adds them to `input_file` (once per loaded file,
 /// not once per row: a month's copy of a reference table replaces every row
@@ -34,6 +36,10 @@ final class UpsertStatement {
     private let insert: BulkStatement
     private let held: BulkStatement
     private let replace: BulkStatement
+    /// Copies the held row of the bound key to the rows set aside.
+    private let setAsideHeld: BulkStatement
+    /// Stores the bound row with the rows set aside.
+    private let setAsideArriving: BulkStatement
     private let supersede: BulkStatement
     private let loadSeq: BulkStatement
     private let keyDescription: String
@@ -42,9 +48,11 @@ final class UpsertStatement {
     /// Rows superseded per file since the last ``flushSuperseded()``.
     private var superseded: [Int64: Int64] = [:]
 
-    /// `columns` end with `file_id` and `line`; `key` names the conflict target.
-    init(_ db: Database, table: String, columns: [String], key: [String]) throws {
-        precondition(columns.suffix(2) == ["file_id", "line"], "\(table): an upsert's last columns are file_id and line")
+    /// Binds, in order, `keyed`'s columns, then `file_id` and `line`.
+    init(_ db: Database, _ keyed: KeyedTable) throws {
+        let table = keyed.name
+        let columns = keyed.columns + ["file_id", "line"]
+        let key = keyed.key
         let number = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, "?\($0 + 1)") })
         let matches = key.map { "\($0) = \(number[$0]!)" }.joined(separator: " AND ")
         insert = try BulkStatement(db, sql: """
@@ -59,22 +67,31 @@ final class UpsertStatement {
             UPDATE OR FAIL \(table) SET \(columns.filter { !key.contains($0) }.map { "\($0) = \(number[$0]!)" }.joined(separator: ", "))
             WHERE \(matches)
             """)
+        setAsideHeld = try BulkStatement(db, sql: """
+            INSERT INTO \(keyed.supersededTable) (\(columns.joined(separator: ", ")))
+            SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE \(matches)
+            """)
+        setAsideArriving = try BulkStatement(db, sql: """
+            INSERT INTO \(keyed.supersededTable) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { number[$0]! }.joined(separator: ", ")))
+            """)
         supersede = try BulkStatement(db, sql: "UPDATE input_file SET rows_superseded = rows_superseded + ? WHERE id = ?")
         loadSeq = try BulkStatement(db, sql: "SELECT load_seq FROM input_file WHERE id = ?")
-        keyDescription = key.joined(separator: ", ")
+        keyDescription = keyed.keyDescription
     }
 
-    func bind(_ index: Int32, _ value: String?) { for s in [insert, held, replace] { s.bind(index, value) } }
-    func bind(_ index: Int32, _ value: Int64?) { for s in [insert, held, replace] { s.bind(index, value) } }
-    func bind(_ index: Int32, _ value: Int?) { for s in [insert, held, replace] { s.bind(index, value) } }
-    func bind(_ index: Int32, _ value: Double?) { for s in [insert, held, replace] { s.bind(index, value) } }
+    /// The statements a row's values are bound to.
+    private var bound: [BulkStatement] { [insert, held, replace, setAsideHeld, setAsideArriving] }
+
+    func bind(_ index: Int32, _ value: String?) { for s in bound { s.bind(index, value) } }
+    func bind(_ index: Int32, _ value: Int64?) { for s in bound { s.bind(index, value) } }
+    func bind(_ index: Int32, _ value: Int?) { for s in bound { s.bind(index, value) } }
+    func bind(_ index: Int32, _ value: Double?) { for s in bound { s.bind(index, value) } }
 
     /// Stores the bound row of `file` at `line` (bound too) as the rule
     /// decides; false when the rule rejects it (a repeat within its file).
     func step(file: Int64, line: Int) throws -> Bool {
         if try insert.step() > 0 {
-            replace.clearBindings()
-            held.clearBindings()
+            for s in [held, replace, setAsideHeld, setAsideArriving] { s.clearBindings() }
             return true
         }
         guard let h = try held.firstIntegers(2) else { preconditionFailure("a key taken on insert has no row") }
@@ -84,17 +101,21 @@ final class UpsertStatement {
         switch verdicts[1] {
         case .counts:
             superseded[holder.file, default: 0] += 1
+            let copied = try setAsideHeld.step()
+            precondition(copied == 1, "the held row was not set aside")
             let replaced = try replace.step()
             precondition(replaced == 1, "the held row was not replaced")
+            setAsideArriving.clearBindings()
             return true
         case .rejected:
-            replace.clearBindings()
+            for s in [replace, setAsideHeld, setAsideArriving] { s.clearBindings() }
             return false
         case .superseded:
             // The held row's file was loaded later (not a case the ingest's
             // load order makes, but the rule's answer is kept all the same).
             superseded[file, default: 0] += 1
-            replace.clearBindings()
+            try setAsideArriving.step()
+            for s in [replace, setAsideHeld] { s.clearBindings() }
             return true
         }
     }
