@@ -88,7 +88,7 @@ public struct KeyedTable: Sendable {
             WHERE \(key.map { "s.\($0) = ?" }.joined(separator: " AND "))
             """)
         let moveBack = try db.cachedStatement(sql: """
-            INSERT INTO \(name) (\(list)) SELECT \(list) FROM \(supersededTable) WHERE \(keyMatch) AND file_id = ?
+            INSERT OR FAIL INTO \(name) (\(list)) SELECT \(list) FROM \(supersededTable) WHERE \(keyMatch) AND file_id = ?
             """)
         let forget = try db.cachedStatement(sql: "DELETE FROM \(supersededTable) WHERE \(keyMatch) AND file_id = ?")
         let recount = try db.cachedStatement(sql: "UPDATE input_file SET rows_superseded = rows_superseded - 1 WHERE id = ?")

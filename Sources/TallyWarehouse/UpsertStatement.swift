@@ -23,11 +23,12 @@ import TallyCore
 /// not once per row: a month's copy of a reference table replaces every row
 /// the previous month's copy holds).
 ///
-/// `INSERT … ON CONFLICT DO UPDATE` (and `OR REPLACE`) needs a statement
+/// `INSERT … ON CONFLICT DO UPDATE` (and `OR REPLACE`, and a plain
+/// `INSERT … SELECT`, which may abort after writing) needs a statement
 /// journal inside the ingest's transaction, and SQLite keeps that journal in
 /// a temporary file for the rest of the transaction once one statement's
 /// outgrows 64 KiB, each upsert then copying the pages it touches there
-/// (docs/performance.md). Neither statement here needs the journal while
+/// (docs/performance.md). No statement here needs the journal while
 /// the table's file key is checked at commit (`DeferredForeignKeys`).
 ///
 /// The statements number their parameters alike (`?1` … in column order),
@@ -68,11 +69,11 @@ final class UpsertStatement {
             WHERE \(matches)
             """)
         setAsideHeld = try BulkStatement(db, sql: """
-            INSERT INTO \(keyed.supersededTable) (\(columns.joined(separator: ", ")))
+            INSERT OR FAIL INTO \(keyed.supersededTable) (\(columns.joined(separator: ", ")))
             SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE \(matches)
             """)
         setAsideArriving = try BulkStatement(db, sql: """
-            INSERT INTO \(keyed.supersededTable) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { number[$0]! }.joined(separator: ", ")))
+            INSERT OR FAIL INTO \(keyed.supersededTable) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { number[$0]! }.joined(separator: ", ")))
             """)
         supersede = try BulkStatement(db, sql: "UPDATE input_file SET rows_superseded = rows_superseded + ? WHERE id = ?")
         loadSeq = try BulkStatement(db, sql: "SELECT load_seq FROM input_file WHERE id = ?")
