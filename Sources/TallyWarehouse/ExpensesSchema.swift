@@ -61,6 +61,12 @@ enum ExpensesSchema {
             """)
     }
 
+    /// v21: cards indexed by couple, as the statements scan every table of
+    /// a couple's rows in couple order (``WarehouseReader/forEachCoupleKey(only:_:)``).
+    static func indexCardsByCouple(_ db: Database) throws {
+        try db.execute(sql: "CREATE INDEX card_couple ON card(couple_id)")
+    }
+
     /// v14: the winners listed narrowly, not copied whole (a copy of every
     /// winning version is written twice in WAL mode and needs an index by
     /// couple): `expense_winner` lists each winner's couple, id and row of

@@ -72,6 +72,7 @@ enum Migrations {
         migrator.registerMigration("v18: derivation marks", migrate: DerivationMarks.createTable)
         migrator.registerMigration("v19: swipe id filter kept", migrate: SwipeIdFilter.createTable)
         migrator.registerMigration("v20: keyed tables' rows set aside", migrate: KeyedTable.createSupersededTables)
+        migrator.registerMigration("v21: cards by couple", migrate: ExpensesSchema.indexCardsByCouple)
         return migrator
     }
 }

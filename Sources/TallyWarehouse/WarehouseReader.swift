@@ -66,78 +66,58 @@ public struct WarehouseReader {
         }
     }
 
-    /// Winning expense versions that cannot be used and rows whose couple is
-    /// unknown: rejects that belong to no couple. The queries find the rows
-    /// a rule may reject (winning versions with a parse error, rows whose
-    /// couple lookup fails); ``WinningExpenseRejectRule`` and ``OrphanRule``
-    /// decide and word each reject. (The failed versions are found in one
-    /// scan of the versions, the unknown couples in one of the winners:
-    /// through the `expense` view, each query would fetch every winner's version.)
-    public func unattachedExpenseRejects() throws -> [Reject] {
-        try reading(.expenseWinners)
-        // Winning versions with a parse error whose couple exists (those of
-        // an unknown couple are found by the winners' scan below).
-        var rejects = try Row.fetchAll(db, sql: """
-            SELECT f.display_path, v.line, v.id, v.error, v.deleted_at IS NOT NULL, v.couple_id
-            FROM expense_version v JOIN input_file f ON f.id = v.file_id
-            WHERE v.error IS NOT NULL
-              AND EXISTS (SELECT 1 FROM expense_winner w
-                          WHERE w.couple_id = coalesce(v.couple_id, '') AND w.id = v.id AND w.version_row = v.rowid)
-              AND EXISTS (SELECT 1 FROM couple c WHERE c.id = coalesce(v.couple_id, ''))
-            """).compactMap { row -> Reject? in
-            WinningExpenseRejectRule.reject(error: row[3], deleted: row[4], coupleId: (row[5] as String?) ?? "", coupleExists: true)
-                .map { Reject(dataset: "expenses", file: row[0], line: row[1], id: row[2], reason: $0) }
-        }
-        let children: [(table: String, child: OrphanRule.Child)] = [
-            ("member", .member), ("card", .card), ("agreement", .agreement), ("settlement", .settlement)]
-        for (table, child) in children {
-            rejects += try Row.fetchAll(db, sql: """
-                SELECT f.display_path, t.line, t.id, t.couple_id
-                FROM \(table) t JOIN input_file f ON f.id = t.file_id
-                WHERE NOT EXISTS (SELECT 1 FROM couple c WHERE c.id = t.couple_id)
-                """).compactMap { row -> Reject? in
-                OrphanRule.reject(child, parentId: row[3], parentExists: false)
-                    .map { Reject(dataset: "expenses", file: row[0], line: row[1], id: row[2], reason: $0) }
-            }
-        }
-        // Winners whose couple lookup fails.
-        rejects += try Row.fetchAll(db, sql: """
-            SELECT f.display_path, v.line, v.id, v.error, v.deleted_at IS NOT NULL, w.couple_id
-            FROM expense_winner w CROSS JOIN expense_version v ON v.rowid = w.version_row
-            JOIN input_file f ON f.id = v.file_id
-            WHERE NOT EXISTS (SELECT 1 FROM couple c WHERE c.id = w.couple_id)
-            """).compactMap { row -> Reject? in
-            WinningExpenseRejectRule.reject(error: row[3], deleted: row[4], coupleId: row[5], coupleExists: false)
-                .map { Reject(dataset: "expenses", file: row[0], line: row[1], id: row[2], reason: $0) }
-        }
-        return rejects
-    }
-
-    /// Streams every couple (or only the couple `only`, when given), in id
-    /// byte order, with everything loaded for it. Memory holds one couple at a time.
-    public func forEachCouple(only: String? = nil, _ body: (CouplePartition) throws -> Void) throws {
+    /// Streams every couple key (or only `only`, when given), in id byte
+    /// order, with every row loaded under it as read (``CoupleRows``): the
+    /// couple's row if any, its members, cards, agreements and settlements,
+    /// and the winning version of each of its expenses, live, deleted or
+    /// failed. A key no `couples` row has is streamed too (its rows are
+    /// orphans); a failed winning version with no couple id is under the key
+    /// `""`. The scans only group rows by key: ``TallyCore/StatementsFamily/partition(_:)``
+    /// decides what counts. Memory holds one key at a time.
+    public func forEachCoupleKey(only: String? = nil, _ body: (CoupleRows) throws -> Void) throws {
         try reading(.expenseWinners)
         // Display paths repeat on every row: one String per file.
         var paths = StringCache()
+        func source(_ c: RawCursor, _ file: Int32) -> SourceRef {
+            SourceRef(file: paths.string(c.text(file) ?? .init(start: nil, count: 0)), line: Int(c.int64(file + 1)))
+        }
         // One couple: each query keeps its rows of that couple only.
         let arguments: StatementArguments = only.map { [$0] } ?? []
         func onlyCouple(_ column: String, where keyword: String) -> String { only == nil ? "" : "\(keyword) \(column) = ?" }
+        let couples = try PartitionCursor(db, sql: """
+            SELECT id, name, currency FROM couple \(onlyCouple("id", where: "WHERE")) ORDER BY id
+            """, arguments: arguments) { c -> Couple? in
+            Currency(code: c.textValue(2)).map { Couple(id: c.textValue(0), name: c.textValue(1), currency: $0) }
+        }
         let members = try PartitionCursor(db, sql: """
-            SELECT couple_id, id, display_name FROM member \(onlyCouple("couple_id", where: "WHERE")) ORDER BY couple_id, id
-            """, arguments: arguments) { c in Member(id: c.textValue(1), coupleId: c.textValue(0), displayName: c.textValue(2)) }
+            SELECT m.couple_id, m.id, m.display_name, f.display_path, m.line
+            FROM member m JOIN input_file f ON f.id = m.file_id \(onlyCouple("m.couple_id", where: "WHERE"))
+            ORDER BY m.couple_id, m.id
+            """, arguments: arguments) { c in
+            CoupleRows.SourcedMember(member: Member(id: c.textValue(1), coupleId: c.textValue(0), displayName: c.textValue(2)),
+                                     source: source(c, 3))
+        }
+        let cards = try PartitionCursor(db, sql: """
+            SELECT k.couple_id, k.id, f.display_path, k.line
+            FROM card k JOIN input_file f ON f.id = k.file_id \(onlyCouple("k.couple_id", where: "WHERE"))
+            ORDER BY k.couple_id, k.id
+            """, arguments: arguments) { c in CoupleRows.Sourced(id: c.textValue(1), source: source(c, 2)) }
         let expenses = try PartitionCursor(db, sql: """
             SELECT w.couple_id, w.id, e.paid_by, e.amount, e.currency, e.date, e.description, e.tag,
-                   e.agreement_id, e.split_type, e.split, f.display_path, e.line
+                   e.agreement_id, e.split_type, e.split, f.display_path, e.line, e.deleted_at IS NOT NULL, e.error
             FROM expense_winner w CROSS JOIN expense_version e ON e.rowid = w.version_row
-            JOIN input_file f ON f.id = e.file_id
-            WHERE e.deleted_at IS NULL AND e.error IS NULL \(onlyCouple("w.couple_id", where: "AND"))
+            JOIN input_file f ON f.id = e.file_id \(onlyCouple("w.couple_id", where: "WHERE"))
             ORDER BY w.couple_id, w.id
-            """, arguments: arguments) { c -> ExpenseFact? in
-            guard let currency = Currency(code: c.textValue(4)), let date = c.date(5),
-                  case .success(let split) = SplitRuleParser.parse(type: c.string(9), split: c.string(10)) else { return nil }
-            return ExpenseFact(id: c.textValue(1), coupleId: c.textValue(0), paidBy: c.textValue(2), amount: c.int64(3), currency: currency,
-                               date: date, description: c.textValue(6), tag: c.textValue(7), agreementId: c.string(8), split: split,
-                               source: SourceRef(file: paths.string(c.text(11) ?? .init(start: nil, count: 0)), line: Int(c.int64(12))))
+            """, arguments: arguments) { c -> CoupleRows.WinningExpense in
+            let deleted = c.int64(13) != 0, error = c.string(14)
+            var fact: ExpenseFact?
+            if !deleted, error == nil, let currency = Currency(code: c.textValue(4)), let date = c.date(5),
+               case .success(let split) = SplitRuleParser.parse(type: c.string(9), split: c.string(10)) {
+                fact = ExpenseFact(id: c.textValue(1), coupleId: c.textValue(0), paidBy: c.textValue(2), amount: c.int64(3),
+                                   currency: currency, date: date, description: c.textValue(6), tag: c.textValue(7),
+                                   agreementId: c.string(8), split: split, source: source(c, 11))
+            }
+            return CoupleRows.WinningExpense(id: c.textValue(1), source: source(c, 11), fact: fact, deleted: deleted, error: error)
         }
         let settlements = try PartitionCursor(db, sql: """
             SELECT s.couple_id, s.id, s.from_member, s.to_member, s.amount, s.currency, s.date, f.display_path, s.line
@@ -146,8 +126,7 @@ public struct WarehouseReader {
             """, arguments: arguments) { c -> SettlementFact? in
             guard let currency = Currency(code: c.textValue(5)), let date = c.date(6) else { return nil }
             return SettlementFact(id: c.textValue(1), coupleId: c.textValue(0), fromMember: c.textValue(2), toMember: c.textValue(3),
-                                  amount: c.int64(4), currency: currency, date: date,
-                                  source: SourceRef(file: paths.string(c.text(7) ?? .init(start: nil, count: 0)), line: Int(c.int64(8))))
+                                  amount: c.int64(4), currency: currency, date: date, source: source(c, 7))
         }
         let agreements = try PartitionCursor(db, sql: """
             SELECT a.couple_id, a.id, a.description, a.amount, a.currency, a.paid_by, a.split_type, a.split, a.tag,
@@ -161,16 +140,20 @@ public struct WarehouseReader {
                              paidBy: c.textValue(5), split: split, tag: c.textValue(8), dayOfMonth: Int(c.int64(9)), startDate: start,
                              endDate: c.date(11), sourceFile: paths.string(c.text(12) ?? .init(start: nil, count: 0)), sourceLine: Int(c.int64(13)))
         }
-        let couples = try Row.fetchCursor(db, sql: "SELECT id, name, currency FROM couple \(onlyCouple("id", where: "WHERE")) ORDER BY id",
-                                          arguments: arguments)
-        while let row = try couples.next() {
-            let id: String = row[0]
-            guard let currency = Currency(code: row[2]) else { continue }
-            let partition = CouplePartition(
-                couple: Couple(id: id, name: row[1], currency: currency),
-                members: try members.take(key: id), expenses: try expenses.take(key: id),
-                settlements: try settlements.take(key: id), agreements: try agreements.take(key: id))
-            try body(partition)
+        let heads: [any KeyedScan] = [couples, members, cards, expenses, settlements, agreements]
+        while true {
+            var next: [UInt8]?
+            for scan in heads {
+                if let key = try scan.nextKey(), next.map({ key.lexicographicallyPrecedes($0) }) ?? true { next = key }
+            }
+            guard let key = next else { return }
+            var rows = CoupleRows(key: String(decoding: key, as: UTF8.self), couple: try couples.take(key: key).first)
+            rows.members = try members.take(key: key)
+            rows.cards = try cards.take(key: key)
+            rows.expenses = try expenses.take(key: key)
+            rows.settlements = try settlements.take(key: key)
+            rows.agreements = try agreements.take(key: key)
+            try body(rows)
         }
     }
 
@@ -188,39 +171,54 @@ public struct WarehouseReader {
 /// compared as bytes: the statements stage reads every expense through one
 /// of these, and GRDB `Row`s would cost a value copy per column and a String
 /// key per row.
-final class PartitionCursor<Value> {
+final class PartitionCursor<Value>: KeyedScan {
     private let cursor: RawCursor
     private let decode: (RawCursor) -> Value?
     /// The row read but not handed out yet: its key's bytes and its value.
     private var pendingKey: [UInt8] = []
     private var pendingValue: Value?
     private var hasPending = false
+    private var ended = false
 
     init(_ db: Database, sql: String, arguments: StatementArguments = [], decode: @escaping (RawCursor) -> Value?) throws {
         self.cursor = try RawCursor(db, sql: sql, arguments: arguments)
         self.decode = decode
     }
 
+    /// The key of the next row not handed out yet; nil after the last row.
+    func nextKey() throws -> [UInt8]? {
+        if !hasPending {
+            guard !ended, try cursor.next() else { ended = true; return nil }
+            pendingKey.removeAll(keepingCapacity: true)
+            if let bytes = cursor.text(0) { pendingKey.append(contentsOf: bytes) }
+            pendingValue = decode(cursor)
+            hasPending = true
+        }
+        return pendingKey
+    }
+
     /// The values whose key is `key`, skipping any smaller keys (rows of unknown partitions).
-    func take(key: String) throws -> [Value] {
+    func take(key: String) throws -> [Value] { try take(key: Array(key.utf8)) }
+
+    /// The values whose key's bytes are `wanted`, skipping any smaller keys.
+    func take(key wanted: [UInt8]) throws -> [Value] {
         var values: [Value] = []
-        let wanted = Array(key.utf8)
-        while true {
-            if !hasPending {
-                guard try cursor.next() else { return values }
-                pendingKey.removeAll(keepingCapacity: true)
-                if let bytes = cursor.text(0) { pendingKey.append(contentsOf: bytes) }
-                pendingValue = decode(cursor)
-                hasPending = true
-            }
-            if pendingKey == wanted {
+        while let key = try nextKey() {
+            if key == wanted {
                 if let pendingValue { values.append(pendingValue) }
                 hasPending = false
-            } else if pendingKey.lexicographicallyPrecedes(wanted) {
+            } else if key.lexicographicallyPrecedes(wanted) {
                 hasPending = false
             } else {
-                return values
+                break
             }
         }
+        return values
     }
+}
+
+/// A scan of rows in key order whose next key can be looked at (the
+/// cursors a merge of several scans by key advances together).
+protocol KeyedScan: AnyObject {
+    func nextKey() throws -> [UInt8]?
 }

@@ -102,7 +102,7 @@ struct FamilyScheduleTests {
         let run = try Self.runs[set]!.get()
         let (family, partitions) = try run.warehouse.read { reader in
             var partitions: [CouplePartition] = []
-            try reader.forEachCouple { partitions.append($0) }
+            try reader.forEachCoupleKey { if let p = StatementsFamily.partition($0).partition { partitions.append(p) } }
             return (try StatementsStage.family(reader, config: run.config, period: Self.period), partitions)
         }
         #expect(partitions.count > 10)

@@ -12,7 +12,7 @@ struct DeclaredReadsTests {
         defer { try? reads.close() }
         for connection in [warehouse as any WarehouseReading, reads] {
             #expect(throws: UndeclaredDerivedTable(table: .expenseWinners)) {
-                try connection.read(declaring: [.checkinWinners]) { try $0.forEachCouple { _ in } }
+                try connection.read(declaring: [.checkinWinners]) { try $0.forEachCoupleKey { _ in } }
             }
             #expect(throws: UndeclaredDerivedTable(table: .checkinWinners)) {
                 try connection.read(declaring: []) { try $0.unattachedCheckinRejects() }
@@ -24,7 +24,7 @@ struct DeclaredReadsTests {
                 try connection.read(declaring: [.swipeMatches]) { try $0.forEachSubscriber { _, _, _, _ in } }
             }
             // Declared, or read with no declaration (outside a stage), the same reads succeed.
-            #expect(try connection.read(declaring: [.expenseWinners]) { try $0.unattachedExpenseRejects() }.isEmpty)
+            #expect(try connection.read(declaring: [.expenseWinners]) { try unattachedRejects($0) }.isEmpty)
             #expect(try connection.read { try $0.unattachedCheckinRejects() }.isEmpty)
             // Tables that are not derived need no declaration.
             #expect(try connection.read(declaring: []) { try $0.inputFiles() }.isEmpty)

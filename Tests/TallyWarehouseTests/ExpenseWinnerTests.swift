@@ -37,7 +37,9 @@ struct ExpenseWinnerTests {
     func statementExpenses(_ warehouse: Warehouse) throws -> [String: [String]] {
         try warehouse.read { (r: WarehouseReader) throws in
             var out: [String: [String]] = [:]
-            try r.forEachCouple { p in out[p.couple.id] = p.expenses.map { "\($0.id)=\($0.amount)" } }
+            try r.forEachCoupleKey { rows in
+                if let p = StatementsFamily.partition(rows).partition { out[p.couple.id] = p.expenses.map { "\($0.id)=\($0.amount)" } }
+            }
             return out
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TallyCore
 @testable import TallyIngest
 @testable import TallyWarehouse
 
@@ -33,4 +34,13 @@ func twoLoads(of name: String, dataset: String, table: String) -> String {
         (1, '/d/a/\(dataset)/\(name)', 'a/\(dataset)/\(name)', '\(dataset)', '\(table)', 1, 'a', 1),
         (2, '/d/b/\(dataset)/\(name)', 'b/\(dataset)/\(name)', '\(dataset)', '\(table)', 1, 'b', 2);
     """
+}
+
+/// The rejects of the expenses' rows that belong to no statement (failed
+/// winning versions, rows of unknown couples), as the statements family
+/// decides them over the warehouse's couple keys.
+func unattachedRejects(_ reader: WarehouseReader) throws -> [Reject] {
+    var rejects: [Reject] = []
+    try reader.forEachCoupleKey { rejects += StatementsFamily.partition($0).rejects }
+    return rejects
 }

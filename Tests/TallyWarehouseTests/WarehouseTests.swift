@@ -67,7 +67,7 @@ struct WarehouseTests {
         }
         try warehouse.read { (r: WarehouseReader) throws in
             var names: [String] = []
-            try r.forEachCouple { names.append($0.couple.name) }
+            try r.forEachCoupleKey { if let p = StatementsFamily.partition($0).partition { names.append(p.couple.name) } }
             #expect(names == ["Ana e Bia"])
         }
     }
@@ -163,7 +163,7 @@ struct WarehouseTests {
             try s.insert(version("e2", updated: 20, amount: 0, error: "amount '12,50' is not a decimal"), file: f, line: 4)
         }
         try warehouse.read { (r: WarehouseReader) throws in
-            let rejects = try r.unattachedExpenseRejects()
+            let rejects = try unattachedRejects(r)
             // e2's winner cannot be used; e1's winner is fine but its couple is unknown; e1@10 is superseded, not judged.
             #expect(rejects.count == 2)
             #expect(rejects.contains { $0.id == "e1" && $0.line == 3 && $0.reason == "expense of unknown couple 'c1'" })

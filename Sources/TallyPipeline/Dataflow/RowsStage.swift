@@ -106,9 +106,9 @@ struct RowsStage {
     }
 
     /// The versions of one expense id: ``ExpenseVersionRule``. The winner
-    /// goes to its couple; a winner without a body (a deletion, a version
-    /// that failed validation) has no couple to go to, and
-    /// ``WinningExpenseRejectRule`` decides it without one.
+    /// goes to its couple's key, live, deleted or failed (a version without
+    /// a body names no couple: its key is `""`), where
+    /// ``StatementsFamily/partition(_:)`` decides what it comes to.
     private func expenses(_ versions: [(ExpenseVersion, RowOrigin)], emit: FlowEmit) {
         let verdicts = ExpenseVersionRule.verdicts(versions.enumerated().map { i, v in
             ExpenseVersionRule.Version(updatedAt: v.0.updatedAt, loadSeq: Int64(v.1.file), line: Int64(v.1.line), row: Int64(i))
@@ -116,16 +116,7 @@ struct RowsStage {
         for ((version, origin), verdict) in zip(versions, verdicts) {
             switch verdict {
             case .counts:
-                if let body = version.body {
-                    emit(.couples, FlowKeys.entity(body.coupleId), .winningExpense(version, origin))
-                } else if let reason = WinningExpenseRejectRule.reject(error: version.error, deleted: version.deletedAt != nil,
-                                                                         coupleId: "", coupleExists: false) {
-                    let file = plan.file(origin.file)
-                    var summary = StatementsFamily.Summary()
-                    summary.rejects.append(Reject(dataset: file.dataset, file: file.relativePath, line: origin.line,
-                                                  id: version.id, reason: reason))
-                    emit(.merge, FlowKeys.file(origin.file), .statementsSummary(summary))
-                }
+                emit(.couples, FlowKeys.entity(version.body?.coupleId ?? ""), .winningExpense(version, origin))
             case .superseded:
                 plan.emitSuperseded(origin, emit)
             case .rejected:

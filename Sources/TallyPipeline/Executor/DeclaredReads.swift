@@ -9,7 +9,7 @@ import TallyWarehouse
 /// ```swift
 /// let reads = DeclaredReads(connection, declared: [.checkinWinners])
 /// try reads.read { try $0.forEachChallenge { _ in } }   // declared: reads
-/// try reads.read { try $0.forEachCouple { _ in } }      // throws: expense winners undeclared
+/// try reads.read { try $0.forEachCoupleKey { _ in } }   // throws: expense winners undeclared
 /// ```
 final class DeclaredReads: WarehouseReading {
     let base: any WarehouseReading

@@ -45,18 +45,17 @@ extension TallyRunner {
         let warehouse = try Warehouse(path: path)
         // A run stopped before rebuilding the derived tables leaves them to its successor.
         _ = try RunGraph.derive(try warehouse.pendingDerivations(), in: warehouse)
-        let (fx, partition) = try warehouse.read { reader -> ([FxRate], CouplePartition?) in
-            var found: CouplePartition?
-            try reader.forEachCouple(only: coupleId) { found = $0 }
+        let (fx, rows) = try warehouse.read { reader -> ([FxRate], CoupleRows?) in
+            var found: CoupleRows?
+            try reader.forEachCoupleKey(only: coupleId) { found = $0 }
             return (try reader.fxRates(), found)
-        }
-        guard let partition else {
-            throw StatementRequestError(description: "no couple '\(coupleId)' in the warehouse \(path)", warehouseMissing: false)
         }
         let family = StatementsFamily(settings: .init(
             period: period, fx: FxTable(fx), trendMonths: config.statements.trendMonths,
             exactTransferLimit: config.statements.exactTransferLimit, itemised: true))
-        let result = family.compute(partition)
+        guard let rows, let result = family.compute(key: rows).statement else {
+            throw StatementRequestError(description: "no couple '\(coupleId)' in the warehouse \(path)", warehouseMissing: false)
+        }
         let statement = result.rows.statement
         let folder = CoupleStatementFiles.folder(in: request.outDirectory)
         let outputs = OutputSet()

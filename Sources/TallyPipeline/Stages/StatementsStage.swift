@@ -8,8 +8,10 @@ import TallyWarehouse
 /// Monthly couple statements: the family's rules, partitions, merge and
 /// finalisation are ``StatementsFamily`` (TallyCore); its renderers
 /// ``StatementsCSV``, ``StatementsWorkbook``, ``StatementText`` and
-/// ``CoupleWorkbook`` (TallyReports). Couples stream from the warehouse one
-/// at a time, are computed on every core, and are written in couple order.
+/// ``CoupleWorkbook`` (TallyReports). Couple keys stream from the warehouse
+/// one at a time with their rows as read (``CoupleRows``), are computed on
+/// every core (``StatementsFamily/compute(key:)``), and are written in
+/// couple order.
 ///
 /// Writes `statements/balances.csv`, `transfers.csv`, `categories.csv`,
 /// `categories_by_member.csv`, `statements.xlsx` (the studio's overview) and
@@ -35,16 +37,15 @@ struct StatementsStage: ReportStage {
         let output = try StatementsOutput(outDirectory: context.outDirectory, locale: locale, period: period,
                                           outputs: context.outputs, coupleWorkbooks: coupleWorkbooks)
         let family = try Self.family(reader, config: config, period: period)
-        // Rows whose couple does not exist belong to no partition: they join the family's rejects.
-        var unattached = family.emptySummary()
-        unattached.rejects = RejectList(try reader.unattachedExpenseRejects())
-        output.merge(unattached)
         progress.begin("statements")
 
         // Per couple, in parallel: the family's computation, the couple's text
         // file and (when on) its workbook; in couple order: the rows written, the summary merged.
-        let batches = PartitionBatches<CouplePartition, CoupleResult>(compute: { partition in
-            var result = family.compute(partition)
+        let batches = PartitionBatches<CoupleRows, CoupleResult>(compute: { rows in
+            let computed = family.compute(key: rows)
+            // Rows that belong to no statement join the family's rejects.
+            guard var result = computed.statement else { return CoupleResult(unattached: computed.unattached) }
+            result.summary.merge(computed.unattached)
             var workbook: Result<HandedOver<AtomicFile>, Error>?
             var seconds = 0.0
             if coupleWorkbooks {
@@ -60,11 +61,12 @@ struct StatementsStage: ReportStage {
                                                                                 folderIsNew: folderIsNew)) }
             return CoupleResult(family: result, text: text, workbook: workbook, workbookSeconds: seconds)
         }, consume: { result in
-            try output.add(result.family, textFile: try result.text.get().value, workbook: try result.workbook?.get().value,
+            guard let family = result.family, let text = result.text else { return output.merge(result.unattached) }
+            try output.add(family, textFile: try text.get().value, workbook: try result.workbook?.get().value,
                            workbookSeconds: result.workbookSeconds)
             progress.update("statements", bytes: 0, rows: output.couples, detail: "couples")
         })
-        try reader.forEachCouple { try batches.add($0) }
+        try reader.forEachCoupleKey { try batches.add($0) }
         try batches.flush()
         let outcome = try output.finish(family, started: started)
         let seconds = String(format: "%.3f", Date().timeIntervalSince(started))
@@ -87,11 +89,24 @@ struct StatementsStage: ReportStage {
 
     /// What the computing threads hand over for one couple.
     private struct CoupleResult: Sendable {
-        var family: PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>
+        /// The couple's statement; nil for a key no couple has.
+        var family: PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>?
+        /// The rejects of a key no couple has.
+        var unattached = StatementsFamily.Summary()
         /// The couple's text in its temporary file, or why it could not be written.
-        var text: Result<HandedOver<AtomicFile>, Error>
+        var text: Result<HandedOver<AtomicFile>, Error>?
         /// The couple's workbook in its temporary file, or why it could not be written; nil when off.
         var workbook: Result<HandedOver<AtomicFile>, Error>?
-        var workbookSeconds: Double
+        var workbookSeconds = 0.0
+
+        init(family: PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>, text: Result<HandedOver<AtomicFile>, Error>,
+             workbook: Result<HandedOver<AtomicFile>, Error>?, workbookSeconds: Double) {
+            self.family = family
+            self.text = text
+            self.workbook = workbook
+            self.workbookSeconds = workbookSeconds
+        }
+
+        init(unattached: StatementsFamily.Summary) { self.unattached = unattached }
     }
 }

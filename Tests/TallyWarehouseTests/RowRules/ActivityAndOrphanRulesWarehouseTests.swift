@@ -154,7 +154,7 @@ struct RowRulesWarehouseTests {
                 }
             }
         }
-        let rejects = try warehouse.read { try $0.unattachedExpenseRejects() }.map { "\($0.line) \($0.id) \($0.reason)" }
+        let rejects = try warehouse.read { try unattachedRejects($0) }.map { "\($0.line) \($0.id) \($0.reason)" }
         #expect(Set(rejects) == expected && rejects.count == expected.count, "seed \(seed)")
     }
 

@@ -2,10 +2,10 @@ import TallyCore
 import TallyIngest
 import TallyReports
 
-/// The statements' partition stage of a dataflow run: the rows that counted
-/// for one couple id become the couple's partition (``CouplePartition``),
-/// computed by ``StatementsFamily``; rows whose couple does not exist are
-/// rejected by ``OrphanRule`` and ``WinningExpenseRejectRule``.
+/// The statements' partition stage of a dataflow run: the rows routed to
+/// one couple key become its ``CoupleRows``, computed by
+/// ``StatementsFamily/compute(key:)`` (which decides what counts, orphans
+/// included).
 ///
 /// With an out folder in the plan, the couple's text file (and workbook,
 /// when on) is written here into the staging folder (``FlowPlan/staging(_:)``).
@@ -19,76 +19,49 @@ final class CouplesStage {
 
     init(plan: FlowPlan) { self.plan = plan }
 
-    /// Computes the couple `key`'s partition, or rejects its rows when the couple does not exist.
+    /// Computes the couple key `key` from its rows.
     func run(key: [UInt8], _ records: [FlowRecord], emit: FlowEmit) throws {
-        let coupleId = String(decoding: key, as: UTF8.self)
-        var couple: CoupleRecord?
-        var members: [Member] = []
-        var expenses: [ExpenseFact] = []
-        var settlements: [SettlementFact] = []
-        var agreements: [Agreement] = []
-        var orphans: [(OrphanRule.Child, RowOrigin, String)] = []
-        var orphanExpenses: [(ExpenseVersion, RowOrigin)] = []
+        var rows = CoupleRows(key: String(decoding: key, as: UTF8.self))
         for record in records {
             switch record {
             case .coupleRow(let row):
-                let path = plan.file(row.origin.file).relativePath
+                let source = SourceRef(file: plan.file(row.origin.file).relativePath, line: row.origin.line)
                 switch row.value {
                 case .couple(let r):
-                    couple = r
+                    rows.couple = Couple(id: r.id, name: r.name, currency: r.currency)
                 case .member(let r):
-                    members.append(Member(id: r.id, coupleId: r.coupleId, displayName: r.displayName))
-                    orphans.append((.member, row.origin, r.id))
+                    rows.members.append(.init(member: Member(id: r.id, coupleId: r.coupleId, displayName: r.displayName), source: source))
                 case .card(let r):
-                    orphans.append((.card, row.origin, r.id))
+                    rows.cards.append(.init(id: r.id, source: source))
                 case .agreement(var r):
-                    r.sourceFile = path
-                    r.sourceLine = row.origin.line
-                    agreements.append(r)
-                    orphans.append((.agreement, row.origin, r.id))
+                    r.sourceFile = source.file
+                    r.sourceLine = source.line
+                    rows.agreements.append(r)
                 case .settlement(let r):
-                    settlements.append(SettlementFact(id: r.id, coupleId: r.coupleId, fromMember: r.fromMember, toMember: r.toMember,
-                                                      amount: r.amount, currency: r.currency, date: r.date,
-                                                      source: SourceRef(file: path, line: row.origin.line)))
-                    orphans.append((.settlement, row.origin, r.id))
+                    rows.settlements.append(SettlementFact(id: r.id, coupleId: r.coupleId, fromMember: r.fromMember, toMember: r.toMember,
+                                                           amount: r.amount, currency: r.currency, date: r.date, source: source))
                 case .fx, .challenge, .membership, .swipeUser, .product, .connection:
                     preconditionFailure("not a couple's row: \(row.table)")
                 }
             case .winningExpense(let v, let origin):
-                guard let b = v.body else { preconditionFailure("a winning expense without a body") }
-                expenses.append(ExpenseFact(id: v.id, coupleId: b.coupleId, paidBy: b.paidBy, amount: b.amount, currency: b.currency,
-                                            date: b.date, description: b.description, tag: b.tag, agreementId: b.agreementId,
-                                            split: b.split, source: SourceRef(file: plan.file(origin.file).relativePath, line: origin.line)))
-                orphanExpenses.append((v, origin))
+                let source = SourceRef(file: plan.file(origin.file).relativePath, line: origin.line)
+                let fact = v.body.map { b in
+                    ExpenseFact(id: v.id, coupleId: b.coupleId, paidBy: b.paidBy, amount: b.amount, currency: b.currency,
+                                date: b.date, description: b.description, tag: b.tag, agreementId: b.agreementId,
+                                split: b.split, source: source)
+                }
+                rows.expenses.append(.init(id: v.id, source: source, fact: fact, deleted: v.deletedAt != nil, error: v.error))
             default:
                 preconditionFailure("not a couple's row: \(record)")
             }
         }
-        guard let couple else {
-            // Rows whose couple does not exist belong to no partition: they join the family's rejects.
-            var summary = StatementsFamily.Summary()
-            for (child, origin, id) in orphans {
-                if let reason = OrphanRule.reject(child, parentId: coupleId, parentExists: false) {
-                    summary.rejects.append(reject(origin, id: id, reason: reason))
-                }
-            }
-            for (v, origin) in orphanExpenses {
-                if let reason = WinningExpenseRejectRule.reject(error: v.error, deleted: v.deletedAt != nil,
-                                                                coupleId: coupleId, coupleExists: false) {
-                    summary.rejects.append(reject(origin, id: v.id, reason: reason))
-                }
-            }
-            emit(.merge, key, .statementsSummary(summary))
+        let computed = try statements().compute(key: rows)
+        guard var result = computed.statement else {
+            // Rows that belong to no statement join the family's rejects.
+            emit(.merge, key, .statementsSummary(computed.unattached))
             return
         }
-        func byId<T>(_ rows: inout [T], _ id: (T) -> String) { rows.sort { ByteOrder.precedes(id($0), id($1)) } }
-        byId(&members, \.id)
-        byId(&expenses, \.id)
-        byId(&settlements, \.id)
-        byId(&agreements, \.id)
-        let partition = CouplePartition(couple: Couple(id: couple.id, name: couple.name, currency: couple.currency),
-                                        members: members, expenses: expenses, settlements: settlements, agreements: agreements)
-        var result = try statements().compute(partition)
+        result.summary.merge(computed.unattached)
         if let folder = plan.staging("statements") {
             // The couple's own files are written here, where it is computed; the merge moves them into place.
             let statement = result.rows.statement
@@ -100,11 +73,6 @@ final class CouplesStage {
             result.rows.statement.itemised = nil
         }
         emit(.merge, key, .statement(result))
-    }
-
-    private func reject(_ origin: RowOrigin, id: String, reason: String) -> Reject {
-        let file = plan.file(origin.file)
-        return Reject(dataset: file.dataset, file: file.relativePath, line: origin.line, id: id, reason: reason)
     }
 
     /// The statements family of the plan, with the fx rates read once per stage instance.

@@ -1,0 +1,136 @@
+/// Every row loaded under one couple key, as read: the couple's own row
+/// (nil when no `couples` row has the key), its members, cards, agreements
+/// and settlements, and the winning version of each of its expenses, live,
+/// deleted or failed. Whatever feeds the statements (the warehouse's scans
+/// in key order, the dataflow's sorted lines) hands each key's rows here,
+/// and ``StatementsFamily/partition(_:)`` decides what counts: one place
+/// applies ``WinningExpenseRejectRule`` and ``OrphanRule``.
+///
+/// ```swift
+/// var rows = CoupleRows(key: "c9")
+/// rows.cards = [.init(id: "card1", source: SourceRef(file: "expenses/cards.csv", line: 4))]
+/// StatementsFamily.partition(rows).rejects.map(\.reason)   // ["card of unknown couple 'c9'"]
+/// ```
+public struct CoupleRows: Sendable {
+    /// A row known by its id and where it was read.
+    public struct Sourced: Sendable, Hashable {
+        public var id: String
+        public var source: SourceRef
+
+        public init(id: String, source: SourceRef) {
+            self.id = id
+            self.source = source
+        }
+    }
+
+    /// A member and where it was read.
+    public struct SourcedMember: Sendable, Hashable {
+        public var member: Member
+        public var source: SourceRef
+
+        public init(member: Member, source: SourceRef) {
+            self.member = member
+            self.source = source
+        }
+    }
+
+    /// The winning version of an expense id: its fact when it is live and
+    /// valid, else whether it deletes the expense or why it failed.
+    public struct WinningExpense: Sendable, Hashable {
+        public var id: String
+        public var source: SourceRef
+        /// The live expense; nil for a deletion or a version that failed validation.
+        public var fact: ExpenseFact?
+        public var deleted: Bool
+        /// Why the version failed validation at ingest, if it did.
+        public var error: String?
+
+        public init(id: String, source: SourceRef, fact: ExpenseFact?, deleted: Bool, error: String?) {
+            self.id = id
+            self.source = source
+            self.fact = fact
+            self.deleted = deleted
+            self.error = error
+        }
+    }
+
+    /// The couple id the rows name.
+    public var key: String
+    public var couple: Couple?
+    public var members: [SourcedMember] = []
+    public var cards: [Sourced] = []
+    public var agreements: [Agreement] = []
+    public var settlements: [SettlementFact] = []
+    public var expenses: [WinningExpense] = []
+
+    public init(key: String, couple: Couple? = nil) {
+        self.key = key
+        self.couple = couple
+    }
+
+    /// What a key's rows come to: the couple's partition when the couple
+    /// exists, and the rejects of rows that belong to no statement (failed
+    /// winning versions; every row of an unknown couple).
+    public struct Assembly: Sendable {
+        public var partition: CouplePartition?
+        public var rejects: [Reject]
+    }
+}
+
+extension StatementsFamily {
+    /// Decides what `rows` come to: a deleted winner counts nowhere, a
+    /// failed one is rejected with its validation's reason, and without a
+    /// couple every other row is an orphan (``WinningExpenseRejectRule``,
+    /// ``OrphanRule``); with one, the live rows make its partition, each
+    /// kind in id byte order.
+    public static func partition(_ rows: CoupleRows) -> CoupleRows.Assembly {
+        let exists = rows.couple != nil
+        var rejects: [Reject] = []
+        func reject(_ source: SourceRef, _ id: String, _ reason: String?) {
+            guard let reason else { return }
+            rejects.append(Reject(dataset: "expenses", file: source.file, line: source.line, id: id, reason: reason))
+        }
+        var expenses: [ExpenseFact] = []
+        for expense in rows.expenses {
+            if let fact = expense.fact, expense.error == nil, !expense.deleted, exists {
+                expenses.append(fact)
+            } else {
+                reject(expense.source, expense.id, WinningExpenseRejectRule.reject(
+                    error: expense.error, deleted: expense.deleted, coupleId: rows.key, coupleExists: exists))
+            }
+        }
+        guard let couple = rows.couple else {
+            for m in rows.members { reject(m.source, m.member.id, OrphanRule.reject(.member, parentId: rows.key, parentExists: false)) }
+            for c in rows.cards { reject(c.source, c.id, OrphanRule.reject(.card, parentId: rows.key, parentExists: false)) }
+            for a in rows.agreements {
+                reject(SourceRef(file: a.sourceFile, line: a.sourceLine), a.id,
+                       OrphanRule.reject(.agreement, parentId: rows.key, parentExists: false))
+            }
+            for s in rows.settlements { reject(s.source, s.id, OrphanRule.reject(.settlement, parentId: rows.key, parentExists: false)) }
+            return CoupleRows.Assembly(partition: nil, rejects: rejects)
+        }
+        func byId<T>(_ values: [T], _ id: (T) -> String) -> [T] { values.sorted { ByteOrder.precedes(id($0), id($1)) } }
+        let partition = CouplePartition(couple: couple, members: byId(rows.members.map(\.member), \.id),
+                                        expenses: byId(expenses, \.id), settlements: byId(rows.settlements, \.id),
+                                        agreements: byId(rows.agreements, \.id))
+        return CoupleRows.Assembly(partition: partition, rejects: rejects)
+    }
+
+    /// One key's outcome: the couple's statement, when it exists, and the
+    /// summary of its rows that belong to no statement.
+    public struct KeyResult: Sendable {
+        public var statement: PartitionResult<Rows, Summary>?
+        public var unattached: Summary
+    }
+
+    /// The family's computation of one key's rows: ``partition(_:)``, then
+    /// ``compute(_:)`` of the couple's partition. Every schedule (the
+    /// warehouse's scan, the dataflow's partitions, one couple's statement)
+    /// computes keys through here.
+    public func compute(key rows: CoupleRows) -> KeyResult {
+        let assembly = Self.partition(rows)
+        var unattached = Summary()
+        unattached.rejects = RejectList(assembly.rejects)
+        return KeyResult(statement: assembly.partition.map(compute), unattached: unattached)
+    }
+}
