@@ -8,10 +8,10 @@ extension ReportLocale {
     /// `[$$-409]#,##0.00;-[$$-409]#,##0.00`, es-ES
     /// `#,##0.00 [$€-C0A];-#,##0.00 [$€-C0A]` (JPY: `#,##0`, no decimals).
     ///
-    /// The format code always uses `,` and `.`. The tag tells a viewer which
-    /// locale the amount belongs to: LibreOffice then shows the locale's own
-    /// separators (`R$ 2.261,36` on an English desktop too, as the report's
-    /// sentences spell it), Excel keeps the symbol and the locale.
+    /// The format code always uses `,` and `.`; the tag records which locale's
+    /// currency the amount is in (Excel lists it as "R$ Portuguese (Brazil)").
+    /// Separators still follow the viewer: Excel and LibreOffice both show
+    /// `R$ 2,261.36` on an English desktop (LibreOffice 7.4, measured).
     public func excelMoneyFormat(for currency: Currency) -> String {
         let symbol = "[$" + currencySymbol(for: currency) + "-" + excelLanguageID + "]"
         let space = symbolNeedsSpace(currencySymbol(for: currency)) ? " " : ""
