@@ -57,6 +57,68 @@ struct KPIReadableReportsTests {
         return nil
     }
 
+    /// The Summary row (1-based) whose first cell is `heading`.
+    func headingRow(_ book: XLSXReader, _ heading: String, after: Int = 1) throws -> Int? {
+        for row in after...80 where try book.cell("Summary", "A\(row)")?.string == heading { return row }
+        return nil
+    }
+
+    @Test("the Summary prints on A4 landscape at 70% or more; columns are as wide as their labels and values, not the notes")
+    func summaryPrintsLegibly() throws {
+        let book = try SampleRun.get().book()
+        #expect(try book.paperSize("Summary") == 9)
+        #expect(try book.sheetElement("Summary", "pageSetup")?["orientation"] == "landscape")
+        let scale = try book.printScale("Summary")
+        #expect(scale >= 70, "prints at \(scale)%")
+        let widths = try book.columnWidths("Summary")
+        // Metric: "Free→paid conversion" (20 characters, bold); no column is sized by a sentence.
+        #expect(try #require(widths[0]) < 27, "\(widths)")
+        for sheet in ["Summary", "Conversion", "Retention", "MRR by plan"] {
+            let widest = try book.columnWidths(sheet).values.max() ?? 0
+            #expect(widest <= 30, "\(sheet): a column \(widest) characters wide")
+        }
+        // Every sheet of the workbook prints on A4 (sample-data's locale is pt-BR).
+        #expect(try book.sheetNames.allSatisfy { try book.paperSize($0) == 9 })
+    }
+
+    @Test("headings over numbers and money align right like them; Change and Target are separate columns; the total sits under MRR")
+    func headingsAlign() throws {
+        let book = try SampleRun.get().book()
+        let header = try #require(try headingRow(book, "Metric"))
+        #expect(try book.strings("Summary", header) == ["Metric", "App", "Scope", "This month", "Last month", "Change", "Target",
+                                                         "Status", "Detail"])
+        for column in ["D", "E", "F", "G", "I"] { #expect(try book.isRightAligned("Summary", "\(column)\(header)"), "\(column)") }
+        for column in ["A", "B", "C", "H"] { #expect(try !book.isRightAligned("Summary", "\(column)\(header)"), "\(column)") }
+        let conversion = try #require(try summaryRow(book, metric: "Free→paid conversion", app: "FisioFlow"))
+        #expect(try book.cell("Summary", "F\(conversion)")?.number == 22.2)
+        #expect(try book.cell("Summary", "G\(conversion)")?.string == "15.0%–20.0%")
+        #expect(try book.isRightAligned("Summary", "G\(conversion)"), "the target is right-aligned under its heading")
+        let totals = try #require(try headingRow(book, "Currency", after: header))
+        #expect(try book.strings("Summary", totals) == ["Currency", nil, "Paid subscribers", "MRR", "Last month", "Change",
+                                                         "Rate to BRL", "Rate date", "MRR in BRL"])
+        for column in ["C", "D", "E", "F", "G", "H", "I"] { #expect(try book.isRightAligned("Summary", "\(column)\(totals)")) }
+        // The MRR sheet: the money heading right, the currency after it indented, so "R$2,395.11" and "BRL" never touch.
+        #expect(try book.strings("MRR", 1) == ["App", "Plan", "Subscribers", "MRR", "Currency"])
+        #expect(try book.isRightAligned("MRR", "D1"))
+        #expect(try book.horizontalAlignment("MRR", "E1") == "left" && book.horizontalAlignment("MRR", "E2") == "left")
+        #expect(try book.sheetXML("MRR").contains("indent=\"1\"") || book.text("xl/styles.xml").contains("indent=\"1\""))
+        for column in ["D", "E", "F", "G", "H", "I", "J", "K"] { #expect(try book.isRightAligned("MRR movements", "\(column)1"), "\(column)") }
+    }
+
+    @Test("money formats carry their locale: the KPIs' in English, the statements' in pt-BR")
+    func moneyFormatsCarryTheLocale() throws {
+        let run = try SampleRun.get()
+        let book = try run.book()
+        let mrr = try #require(try summaryRow(book, metric: "MRR", app: "FisioFlow"))
+        #expect(try book.numberFormat("Summary", "D\(mrr)") == "[$R$-409]#,##0.00;-[$R$-409]#,##0.00")
+        #expect(try book.numberFormat("Summary", "F\(mrr)") == "+[$R$-409]#,##0.00;-[$R$-409]#,##0.00;[$R$-409]#,##0.00")
+        #expect(try book.numberFormat("MRR", "D2") == "[$R$-409]#,##0.00;-[$R$-409]#,##0.00")
+        let statements = try XLSXReader(url: run.out.appendingPathComponent("statements/statements.xlsx"))
+        let sheet = try #require(statements.sheetNames.first { $0 == "Saldos" })
+        #expect(try statements.numberFormat(sheet, "G2") == "[$R$-416] #,##0.00;-[$R$-416] #,##0.00")
+        #expect(try statements.paperSize(sheet) == 9)
+    }
+
     @Test("the daily charts' category axis shows dates: a date format on the axis and on the date cells")
     func dailyAxisShowsDates() throws {
         let book = try SampleRun.get().book()
@@ -94,7 +156,8 @@ struct KPIReadableReportsTests {
         let book = try SampleRun.get().book()
         let summary = try XMLNode.parse(Data(try book.sheetXML("Summary").utf8))
         let ranges = summary.descendants("conditionalFormatting")
-        #expect(ranges.count == 1 && ranges.first?.attributes["sqref"]?.hasPrefix("H5:H") == true, "the Status column")
+        let firstHeadline = try #require(try headingRow(book, "Metric")) + 1
+        #expect(ranges.count == 1 && ranges.first?.attributes["sqref"]?.hasPrefix("H\(firstHeadline):H") == true, "the Status column")
         let rules = ranges.flatMap { $0.descendants("cfRule") }
         #expect(rules.count == 4 && rules.allSatisfy { $0.attributes["dxfId"] != nil })
         let formulas = Set(rules.flatMap { $0.descendants("formula") }.map(\.text))
@@ -122,7 +185,8 @@ struct KPIReadableReportsTests {
             // The pivot the chart draws lists complete cohorts only (2026-03…2026-09); its note names 2026-10.
             #expect(try book.cell(sheet, "\(noteColumn)2")?.string == "2026-03")
             #expect(try book.cell(sheet, "\(noteColumn)8")?.string == "2026-09")
-            let note = try #require(try book.cell(sheet, "\(noteColumn)10")?.string)
+            // The note is written as lines over the empty cells beside it, above the chart.
+            let note = try [10, 11].compactMap { try book.cell(sheet, "\(noteColumn)\($0)")?.string }.joined(separator: " ")
             #expect(note.contains("complete cohorts only") && note.contains("2026-10"), "\(note)")
         }
         // In the tables and the CSV an open cohort is "pending", never below.
@@ -192,7 +256,10 @@ struct KPIReadableReportsTests {
         let book = try run.book()
         var found = false
         for row in 5...80 where try book.cell("Summary", "A\(row)")?.string == "Studio total (BRL)" {
-            #expect(try book.cell("Summary", "H\(row)")?.number == NSDecimalNumber(decimal: Decimal(string: total[7])!).doubleValue)
+            // Under "MRR" (with last month and the change beside it) and under "MRR in BRL", the column it sums.
+            let amount = NSDecimalNumber(decimal: Decimal(string: total[7])!).doubleValue
+            #expect(try book.cell("Summary", "D\(row)")?.number == amount)
+            #expect(try book.cell("Summary", "I\(row)")?.number == amount)
             found = true
         }
         #expect(found)
@@ -221,7 +288,8 @@ struct KPIReadableReportsTests {
         }
         #expect(noted)
         let row = try #require(totalRow)
-        #expect(try book.cell("Summary", "H\(row)")?.string == "—", "no partial sum in the total cell")
+        #expect(try book.cell("Summary", "D\(row)")?.string == "—", "no partial sum in the total cell")
+        #expect(try book.cell("Summary", "I\(row)")?.string == "—", "no partial sum in the total cell")
         #expect(run.yenSummary.contains { $0.contains("no studio total: no fx rate for BRL, USD") })
     }
 

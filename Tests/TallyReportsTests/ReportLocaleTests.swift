@@ -81,12 +81,15 @@ import TallyCore
         #expect(ReportLocale.enUS.formatShortMonth(october2026) == "Oct 2026")
     }
 
-    @Test func excelFormatsPlaceTheSymbolLikeTheText() {
-        #expect(ReportLocale.ptBR.excelMoneyFormat(for: brl) == "\"R$\" #,##0.00;-\"R$\" #,##0.00")
-        #expect(ReportLocale.enUS.excelMoneyFormat(for: usd) == "\"$\"#,##0.00;-\"$\"#,##0.00")
-        #expect(ReportLocale.enUS.excelMoneyFormat(for: Currency(code: "CHF")!) == "\"CHF\" #,##0.00;-\"CHF\" #,##0.00")
-        #expect(ReportLocale.esES.excelMoneyFormat(for: eur) == "#,##0.00 \"€\";-#,##0.00 \"€\"")
-        #expect(ReportLocale.ptBR.excelMoneyFormat(for: jpy) == "\"¥\" #,##0;-\"¥\" #,##0")
+    @Test("money formats place the symbol like the text and carry the locale, as Excel writes them")
+    func excelFormatsPlaceTheSymbolLikeTheText() {
+        #expect(ReportLocale.ptBR.excelMoneyFormat(for: brl) == "[$R$-416] #,##0.00;-[$R$-416] #,##0.00")
+        #expect(ReportLocale.ptBR.excelMoneyFormat(for: usd) == "[$US$-416] #,##0.00;-[$US$-416] #,##0.00")
+        #expect(ReportLocale.enUS.excelMoneyFormat(for: usd) == "[$$-409]#,##0.00;-[$$-409]#,##0.00")
+        #expect(ReportLocale.enUS.excelMoneyFormat(for: brl) == "[$R$-409]#,##0.00;-[$R$-409]#,##0.00")
+        #expect(ReportLocale.enUS.excelMoneyFormat(for: Currency(code: "CHF")!) == "[$CHF-409] #,##0.00;-[$CHF-409] #,##0.00")
+        #expect(ReportLocale.esES.excelMoneyFormat(for: eur) == "#,##0.00 [$€-C0A];-#,##0.00 [$€-C0A]")
+        #expect(ReportLocale.ptBR.excelMoneyFormat(for: jpy) == "[$¥-416] #,##0;-[$¥-416] #,##0")
         #expect(ReportLocale.ptBR.excelDateFormat == "dd/mm/yyyy")
         #expect(ReportLocale.esES.excelDateFormat == "dd/mm/yyyy")
         #expect(ReportLocale.enUS.excelDateFormat == "mm/dd/yyyy")
@@ -128,5 +131,11 @@ import TallyCore
         #expect(ReportLocale.esES.owesSentence(from: "Ana", to: "Bia", amount: amount) == "Ana debe 10,00 R$ a Bia")
         #expect(ReportLocale.ptBR.statementTitle(coupleName: "Ana & Bia", period: october2026)
                 == "Extrato do casal Ana & Bia — outubro de 2026")
+    }
+
+    @Test("A4 in Brazil and Spain, US Letter in the United States")
+    func paperFollowsTheLocale() {
+        #expect(ReportLocale.ptBR.paper == .a4 && ReportLocale.esES.paper == .a4 && ReportLocale.enUS.paper == .letter)
+        #expect(XLSXPrintSetup.Paper.a4.rawValue == 9 && XLSXPrintSetup.Paper.letter.rawValue == 1)
     }
 }

@@ -39,7 +39,7 @@ import TallyTestSupport
         #expect(try reader.cell("Saldos", "G3") == .number(-1234.56))
         #expect(try reader.cell("Saldos", "A6") == .string("c3"))
         #expect(try reader.cell("Saldos", "H6") == .number(3500))
-        #expect(try reader.numberFormat("Saldos", "H6") == "\"¥\" #,##0;-\"¥\" #,##0")
+        #expect(try reader.numberFormat("Saldos", "H6") == "[$¥-416] #,##0;-[$¥-416] #,##0")
         #expect(try reader.rowCount("Saldos") == 7)
         let balancesXML = try reader.sheetXML("Saldos")
         #expect(balancesXML.contains("<pane ySplit=\"1\" topLeftCell=\"A2\" activePane=\"bottomLeft\" state=\"frozen\"/>"))
@@ -95,9 +95,9 @@ import TallyTestSupport
         #expect(en.sheetNames == ["Summary", "Balances", "Transfers", "Categories"])
         #expect(es.sheetNames == ["Resumen", "Saldos", "Transferencias", "Categorías"])
         #expect(try en.cell("Balances", "L1") == .string("Closing"))
-        #expect(try en.numberFormat("Balances", "G2") == "\"R$\"#,##0.00;-\"R$\"#,##0.00")
+        #expect(try en.numberFormat("Balances", "G2") == "[$R$-409]#,##0.00;-[$R$-409]#,##0.00")
         #expect(try en.cell("Categories", "D3") == .string("Untagged"))
-        #expect(try es.numberFormat("Saldos", "G2") == "#,##0.00 \"R$\";-#,##0.00 \"R$\"")
+        #expect(try es.numberFormat("Saldos", "G2") == "#,##0.00 [$R$-C0A];-#,##0.00 [$R$-C0A]")
         #expect(try es.cell("Resumen", "A1") == .string("Gastos por categoría — octubre de 2026"))
     }
 

@@ -48,6 +48,70 @@ struct WorkbookPrintSetupTests {
         #expect(try book.sheetXML("Dados").contains("<oddFooter>&amp;C&amp;P / &amp;N</oddFooter>"))
     }
 
+    @Test("the paper is A4 unless the workbook asks for another (Letter for a US report); none leaves it to the printer")
+    func paperSize() throws {
+        let (folder, book) = try writeBook(rows: 5)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try book.paperSize("Dados") == 9)
+        for (setup, expected) in [(XLSXPrintSetup.standard.on(.letter), 1), (.none, nil)] as [(XLSXPrintSetup, Int?)] {
+            let (other, url, workbook) = try freshBook("paper", .init(printSetup: setup))
+            defer { try? FileManager.default.removeItem(at: other) }
+            try workbook.addWorksheet(named: "A").write("x", row: 0, column: 0)
+            try workbook.close()
+            #expect(try XLSXReader(url: url).paperSize("A") == expected)
+        }
+        let (en, url, activity) = try { () throws -> (URL, URL, ActivityWorkbook) in
+            let folder = try temporaryFolder()
+            let url = folder.appendingPathComponent("activity.xlsx")
+            return (folder, url, try ActivityWorkbook(path: url.path, locale: .enUS, period: october2026))
+        }()
+        defer { try? FileManager.default.removeItem(at: en) }
+        try activity.close()
+        let read = try XLSXReader(url: url)
+        #expect(try read.sheetNames.allSatisfy { try read.paperSize($0) == 1 }, "an en-US workbook prints on Letter")
+    }
+
+    @Test("narrow margins print a wide sheet larger: 0.25 in at the sides")
+    func narrowMargins() throws {
+        var scales: [Int] = []
+        for setup in [XLSXPrintSetup.standard.narrow, .standard] {
+            let (folder, url, book) = try freshBook("margins", .init(printSetup: setup))
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let sheet = try book.addWorksheet(named: "A")
+            for column in 0..<20 { try sheet.write("heading \(column + 10)", row: 0, column: column) }
+            try book.close()
+            let read = try XLSXReader(url: url)
+            #expect(try read.sheetElement("A", "pageMargins")?["left"] == (setup.narrowMargins ? "0.25" : "0.7"))
+            scales.append(try read.printScale("A"))
+        }
+        // 20 columns stored 13.29 wide (1860 px) on A4 landscape: 11.19 in (1074 px) between the margins, or 10.29 in (988 px).
+        #expect(scales == [57, 53])
+    }
+
+    @Test("a note written as lines spans the empty cells beside it and leaves the column as wide as its values")
+    func notesDoNotWidenColumns() throws {
+        let (folder, url, book) = try freshBook("note", .init())
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sheet = try book.addWorksheet(named: "A")
+        try sheet.write("Metric", row: 0, column: 0)
+        let note = String(repeating: "a long explanation of the figures ", count: 6)
+        let rows = try sheet.writeLines(note, row: 1, column: 0, width: 80)
+        try book.close()
+        let read = try XLSXReader(url: url)
+        #expect(rows == 3)
+        #expect(try (2...4).compactMap { try read.cell("A", "A\($0)")?.string }.allSatisfy { $0.count <= 80 })
+        #expect(try (2...4).compactMap { try read.cell("A", "A\($0)")?.string }.joined(separator: " ") + " " == note)
+        #expect(try read.columnWidths("A")[0].map { $0 < 10 } == true, "sized by 'Metric', not by the note")
+    }
+
+    @Test("a money format tagged with its locale is as wide as its symbol and digits")
+    func taggedMoneyWidth() {
+        let tagged = XLSXNumberWidth(numberFormat: ReportLocale.ptBR.excelMoneyFormat(for: brl))
+        let quoted = XLSXNumberWidth(numberFormat: "\"R$\" #,##0.00;-\"R$\" #,##0.00")
+        #expect(tagged.width(of: 1234.56) == quoted.width(of: 1234.56))
+        #expect(tagged.width(of: 1234.56) == "R$ 1,234.56".count)
+    }
+
     @Test func aLongTableRepeatsItsHeaderOnEveryPage() throws {
         let (folder, book) = try writeBook(rows: 120)
         defer { try? FileManager.default.removeItem(at: folder) }

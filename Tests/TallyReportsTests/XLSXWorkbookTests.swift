@@ -46,7 +46,7 @@ import TallyTestSupport
         #expect(try reader.strings("Dados", 1) == ["Nome", "Valor", "Data", "Parte"])
         #expect(try reader.cell("Dados", "A2") == .string("Ação & <café>"))
         #expect(try reader.cell("Dados", "B2") == .number(-1234.56))
-        #expect(try reader.numberFormat("Dados", "B2") == "\"R$\" #,##0.00;-\"R$\" #,##0.00")
+        #expect(try reader.numberFormat("Dados", "B2") == "[$R$-416] #,##0.00;-[$R$-416] #,##0.00")
         #expect(try reader.cell("Dados", "C2") == .number(excelSerial(LocalDate(year: 2026, month: 10, day: 3)!)))
         #expect(try reader.cell("Dados", "C2") == .number(46_298))
         #expect(try reader.numberFormat("Dados", "C2") == "dd/mm/yyyy")

@@ -129,4 +129,51 @@ extension XLSXReader {
         guard style < xfs.count else { return nil }
         return xfs[style].descendants("alignment").first?.attributes["horizontal"]
     }
+
+    /// The stored width of each column that has one (0-based column → width in characters of
+    /// Excel's unit, the width of a digit of the default font, padding included).
+    public func columnWidths(_ sheet: String) throws -> [Int: Double] {
+        var widths: [Int: Double] = [:]
+        for col in try XMLNode.parse(Data(sheetXML(sheet).utf8)).descendants("col") {
+            guard let min = col.attributes["min"].flatMap(Int.init), let max = col.attributes["max"].flatMap(Int.init),
+                  let width = col.attributes["width"].flatMap(Double.init) else { continue }
+            for column in min...max { widths[column - 1] = width }
+        }
+        return widths
+    }
+
+    /// The paper size of a sheet (`9` A4, `1` US Letter), nil when left to the printer.
+    public func paperSize(_ sheet: String) throws -> Int? {
+        try sheetElement(sheet, "pageSetup")?["paperSize"].flatMap(Int.init)
+    }
+
+    /// The scale (percent) a sheet prints at: its `scale`, or under fit to one page wide the
+    /// scale that fits its columns (A to the last written or sized column) into the printable
+    /// width: the paper's width (its long side in landscape) less the side margins, at 96
+    /// pixels an inch, against the columns' widths at 7 pixels a character (Calibri 11's digit,
+    /// Excel's unit; 8.43 for a column without a width). Never above 100.
+    public func printScale(_ sheet: String) throws -> Int {
+        let setup = try sheetElement(sheet, "pageSetup") ?? [:]
+        let fits = try sheetElement(sheet, "pageSetUpPr")?["fitToPage"] == "1"
+        guard fits, (setup["fitToWidth"].flatMap(Int.init) ?? 1) >= 1 else {
+            return setup["scale"].flatMap(Int.init) ?? 100
+        }
+        let paper: (width: Double, height: Double) = setup["paperSize"] == "9" ? (8.27, 11.69) : (8.5, 11)
+        let across = setup["orientation"] == "landscape" ? paper.height : paper.width
+        let margins = try sheetElement(sheet, "pageMargins") ?? [:]
+        let printable = (across - (margins["left"].flatMap(Double.init) ?? 0.7) - (margins["right"].flatMap(Double.init) ?? 0.7)) * 96
+        let widths = try columnWidths(sheet)
+        let lastUsed = try lastColumn(sheet)
+        let content = (0...max(lastUsed, widths.keys.max() ?? 0)).map { (widths[$0] ?? 8.43) * 7 }.reduce(0, +)
+        return min(100, Int((printable / content * 100).rounded(.down)))
+    }
+
+    /// The last column (0-based) of the sheet's used range, from its `dimension`.
+    public func lastColumn(_ sheet: String) throws -> Int {
+        let ref = try sheetElement(sheet, "dimension")?["ref"] ?? "A1"
+        let last = ref.split(separator: ":").last.map(String.init) ?? ref
+        var column = 0
+        for scalar in last.unicodeScalars where ("A"..."Z").contains(scalar) { column = column * 26 + Int(scalar.value) - 64 }
+        return column - 1
+    }
 }

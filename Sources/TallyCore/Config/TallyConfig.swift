@@ -10,6 +10,7 @@ public struct TallyConfig: Sendable, Equatable {
     public var statements = Statements()
     public var leaderboards = Leaderboards()
     public var kpis = KPIs()
+    public var csv = CSV()
     /// The product catalogue: known plans and prices, used beside `subscriptions/products`.
     public var products: [Product] = []
 
@@ -52,6 +53,14 @@ public struct TallyConfig: Sendable, Equatable {
         /// The currency the studio's MRR total is given in (converted with
         /// `expenses/fx` rates); nil: totals per currency only.
         public var reportingCurrency: Currency?
+        public init() {}
+    }
+
+    /// The CSV reports.
+    public struct CSV: Sendable, Equatable {
+        /// Also write spreadsheet-ready copies in this dialect (`<family>/excel/<name>.csv`);
+        /// ``CSVDialect/rfc4180`` (the default) writes the contract's files alone.
+        public var dialect = CSVDialect.rfc4180
         public init() {}
     }
 

@@ -33,7 +33,7 @@ public enum ConfigLoader {
         var config = TallyConfig()
         guard let root else { return config }
         let reader = NodeReader(file: file)
-        try reader.mapping(root, path: "", keys: ["timezone", "locale", "statements", "leaderboards", "kpis", "products"]) { key, node in
+        try reader.mapping(root, path: "", keys: ["timezone", "locale", "statements", "leaderboards", "kpis", "csv", "products"]) { key, node in
             switch key {
             case "timezone":
                 config.timezone = try reader.string(node, path: key)
@@ -77,6 +77,14 @@ public enum ConfigLoader {
                     case "conversionTargetMax": config.kpis.conversionTargetMax = try reader.fraction(v, path: path)
                     default: config.kpis.retentionTarget = try reader.fraction(v, path: path)
                     }
+                }
+            case "csv":
+                try reader.mapping(node, path: key, keys: ["dialect"]) { k, v in
+                    let name = try reader.string(v, path: "csv.\(k)")
+                    guard let dialect = CSVDialect(name: name) else {
+                        throw reader.error(v, "csv.dialect '\(name)' is not one of \(CSVDialect.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    config.csv.dialect = dialect
                 }
             default:
                 guard let items = node.sequence else { throw reader.error(node, "products must be a list") }

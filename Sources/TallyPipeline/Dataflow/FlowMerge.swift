@@ -57,7 +57,7 @@ final class FlowMerge {
                                table: file.tableName, bytes: read.bytes, reason: reason, earlierVersionKept: false)
         }
         let (families, kept) = TallyRunner.families(ReportStages.all, refusals: refusals)
-        let outputs = OutputSet()
+        let outputs = OutputSet(csvDialect: plan.config.csv.dialect)
         var reports: [ReportOutcome] = []
         for family in families {
             switch family.name {

@@ -98,7 +98,7 @@ enum RunGraph {
     static func addFamilies(_ families: [any ReportStage], context: ReportContext,
                             to graph: inout StageGraph<Value>) -> [OutputSet] {
         families.map { family in
-            let outputs = OutputSet()
+            let outputs = OutputSet(csvDialect: context.config.csv.dialect)
             let reads = Set(family.datasets.map(Product.dataset)).union(family.derivedTables.map(Product.derived))
             graph.add(StageNode(name: family.name, reads: reads, demand: family.cores.demand) {
                 let connection = try context.warehouse.openReadConnection()

@@ -112,7 +112,7 @@ public struct TallyRunner {
         }
         let context = ReportContext(config: config, locale: locale, period: period, timezone: timezone,
                                     outDirectory: request.outDirectory, warehouse: warehouse, reads: warehouse,
-                                    logger: logger, progress: progress, outputs: OutputSet(), asOf: request.asOf)
+                                    logger: logger, progress: progress, outputs: OutputSet(csvDialect: config.csv.dialect), asOf: request.asOf)
         let (families, keptFamilies) = Self.families(ReportStages.all, refusals: refusals)
         for kept in keptFamilies { logger.notice("\(kept.family): not written, the reports in \(request.outDirectory.path) are kept: \(kept.why)") }
         let (reports, derivations) = try RunGraph.run(families, context: context, pending: pending)

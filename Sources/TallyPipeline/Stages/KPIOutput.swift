@@ -12,10 +12,12 @@ import TallyReports
 /// movements add up.
 ///
 /// ```swift
-/// let outcome = try KPIOutput.write(family.finalise(summary), outDirectory: out, outputs: outputs, started: started)
+/// let outcome = try KPIOutput.write(family.finalise(summary), locale: locale, outDirectory: out, outputs: outputs, started: started)
 /// ```
 enum KPIOutput {
-    static func write(_ final: KPIsFamily.Report, outDirectory: URL, outputs: OutputSet, started: Date) throws -> ReportOutcome {
+    /// `locale` decides only the workbook's paper (the KPIs are in English whatever the locale).
+    static func write(_ final: KPIsFamily.Report, locale: ReportLocale, outDirectory: URL, outputs: OutputSet,
+                      started: Date) throws -> ReportOutcome {
         let report = final.kpis
         let folder = outDirectory.appendingPathComponent("kpis")
         var files: [RunManifest.Output] = []
@@ -26,7 +28,7 @@ enum KPIOutput {
             files.append(.init(path: "kpis/\(table.layout.name)", rows: writer.rowCount))
         }
         let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("kpis.xlsx"))
-        try KPIWorkbook.write(report, path: workbookFile.temporary.path)
+        try KPIWorkbook.write(report, path: workbookFile.temporary.path, paper: locale.paper)
         outputs.add(workbookFile)
         let text = KPIText.render(report)
         let textFile = try AtomicFile(destination: folder.appendingPathComponent("kpis.txt"))

@@ -27,7 +27,7 @@ struct KPIStage: ReportStage {
         let started = Date()
         context.progress.begin("kpis")
         let final = try context.reads.read { reader in try build(reader, context) }
-        var outcome = try KPIOutput.write(final, outDirectory: context.outDirectory, outputs: context.outputs, started: started)
+        var outcome = try KPIOutput.write(final, locale: context.locale, outDirectory: context.outDirectory, outputs: context.outputs, started: started)
         outcome.name = name
         context.progress.step(["stage": "kpis", "users": "\(final.subscribers)", "seconds": String(format: "%.3f", outcome.seconds)])
         return outcome

@@ -9,7 +9,7 @@ public final class CSVWriter {
     /// The header names.
     public let columns: [String]
     /// Per column: whether its values are neutralised free text.
-    private let isFreeText: [Bool]
+    public let isFreeText: [Bool]
     /// The file being written (under its temporary name until committed).
     public let file: AtomicFile
     private let writer: BufferedFileWriter

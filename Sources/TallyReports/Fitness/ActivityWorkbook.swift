@@ -37,7 +37,7 @@ public final class ActivityWorkbook {
         book = try XLSXWorkbook(path: path, options: XLSXWorkbook.Options(
             constantMemory: constantMemory, created: period.firstDay,
             title: "\(locale.fitness(.activityTitle)) — \(locale.formatMonth(period))", subject: period.description,
-            author: "tally"))
+            author: "tally", printSetup: XLSXPrintSetup.standard.on(locale.paper)))
         formats = (try book.format(.date(locale.excelDateFormat)), try book.format(.date(locale.excelMonthFormat)),
                    try book.format(.integer), try book.format(XLSXStyle(numberFormat: "0.0")),
                    try book.format(XLSXStyle(numberFormat: "0.00")))

@@ -44,7 +44,8 @@ public final class LeaderboardsWorkbook {
         book = try XLSXWorkbook(path: path, options: XLSXWorkbook.Options(
             constantMemory: constantMemory, temporaryDirectory: XLSXWorkbook.ramTemporaryDirectory, created: asOf,
             title: "\(locale.fitness(.leaderboardTitle)) — \(asOf)",
-            subject: asOf.description, author: "tally", maxRowsPerSheet: maxRowsPerSheet, chartSourceRows: 0))
+            subject: asOf.description, author: "tally", maxRowsPerSheet: maxRowsPerSheet, chartSourceRows: 0,
+            printSetup: XLSXPrintSetup.standard.on(locale.paper)))
         let date = try book.format(.date(locale.excelDateFormat))
         // Centred, heading and values, so a change never touches the left-aligned name beside it.
         let change = XLSXStyle(numberFormat: Self.changeFormat, alignment: .center)

@@ -16,12 +16,22 @@ import TallyCore
 /// tables and left out of the cohort charts, whose axis runs 0–100%. The
 /// creation date is the period's first day, so the bytes are the same on
 /// every run.
+///
+/// Printed, every sheet is landscape on `paper` with narrow margins, and
+/// columns are as wide as their headings and values: notes run as lines
+/// over empty cells (``XLSXWorksheet/writeLines(_:row:column:width:format:)``)
+/// and never widen a column; headings over numbers and money align right like
+/// them. The Summary prints one page wide at a legible scale.
+///
+/// ```swift
+/// try KPIWorkbook.write(report, path: "out/kpis/kpis.xlsx", paper: ReportLocale.ptBR.paper)   // A4
+/// ```
 public enum KPIWorkbook {
-    /// Writes the workbook for `report` to `path`.
-    public static func write(_ report: KPIReport, path: String) throws {
+    /// Writes the workbook for `report` to `path`, printing on `paper`.
+    public static func write(_ report: KPIReport, path: String, paper: XLSXPrintSetup.Paper = .a4) throws {
         let book = try XLSXWorkbook(path: path, options: XLSXWorkbook.Options(
             created: report.period.firstDay, title: "Product KPIs — \(report.period)", subject: report.period.description,
-            author: "tally"))
+            author: "tally", printSetup: XLSXPrintSetup.standard.narrow.on(paper)))
         let writer = try Writer(book: book, report: report)
         try writer.summary()
         try writer.swipes()
@@ -46,6 +56,12 @@ public enum KPIWorkbook {
     private struct Writer {
         /// The daily charts' category axis: the date cells shown as days, not serial numbers.
         static let axisDay = "d mmm"
+        /// The longest line of a note, in characters: about the width of the tables it explains.
+        static let noteWidth = 110
+        /// The Summary's Scope column, in characters; longer scopes are written on two lines.
+        static let scopeWidth = 24.0
+        /// The longest line of a note above a chart (1.6 × 480 pixels wide), in characters.
+        static let chartNoteWidth = 100
         static var openCohort: String { KPIWorkbook.openCohort }
 
         let book: XLSXWorkbook
@@ -59,11 +75,22 @@ public enum KPIWorkbook {
         let signedInteger: XLSXFormat
         let points: XLSXFormat
         let note: XLSXFormat
+        /// Headings: over text (left), over numbers and money (right), over text after numbers (indented).
+        let header: XLSXFormat
+        let rightHeader: XLSXFormat
+        let indentedHeader: XLSXFormat
+        /// Text aligned like the numbers around it, and text indented after them.
+        let rightText: XLSXFormat
+        let indentedBold: XLSXFormat
+        /// The Summary's scope: wraps within its column.
+        let scope: XLSXFormat
         /// Conditional fills: a figure below its target, within it, above it, and a cohort still open.
         let belowFill: XLSXFormat
         let withinFill: XLSXFormat
         let aboveFill: XLSXFormat
         let openFill: XLSXFormat
+        /// A currency without a rate to the reporting currency, under the rates.
+        let noRate: XLSXFormat
 
         init(book: XLSXWorkbook, report: KPIReport) throws {
             self.book = book
@@ -77,10 +104,17 @@ public enum KPIWorkbook {
             signedInteger = try book.format(XLSXStyle(numberFormat: "+#,##0;-#,##0;0"))
             points = try book.format(XLSXStyle(numberFormat: "+0.0 \"pp\";-0.0 \"pp\";0.0 \"pp\""))
             note = try book.format(XLSXStyle(italic: true))
+            header = try book.format(.header)
+            rightHeader = try book.format(XLSXStyle(bold: true, fillColor: XLSXStyle.header.fillColor, bottomBorder: true, alignment: .right))
+            indentedHeader = try book.indentedLeft(.header)
+            rightText = try book.format(XLSXStyle(alignment: .right))
+            indentedBold = try book.indentedLeft(XLSXStyle(bold: true))
+            scope = try book.format(XLSXStyle(wraps: true))
             belowFill = try book.format(XLSXStyle(fillColor: 0xF8CBAD))
             withinFill = try book.format(XLSXStyle(fillColor: 0xC6EFCE))
             aboveFill = try book.format(XLSXStyle(fillColor: 0x9BD39F))
             openFill = try book.format(XLSXStyle(fillColor: 0xE7E6E6))
+            noRate = try book.format(XLSXStyle(fillColor: 0xF8CBAD, alignment: .right))
         }
 
         func money(_ currency: Currency) throws -> XLSXFormat {
@@ -111,24 +145,40 @@ public enum KPIWorkbook {
             return table
         }
 
+        /// Writes `names` as a heading row at `row`: right-aligned over the columns in `right`,
+        /// indented over the text column right after a right-aligned one.
+        func headings(_ names: [String], on sheet: XLSXWorksheet, row: Int, right: Set<Int>) throws {
+            for (i, name) in names.enumerated() {
+                let format = right.contains(i) ? rightHeader : (i > 0 && right.contains(i - 1) ? indentedHeader : header)
+                try sheet.write(name, row: row, column: i, format: format)   // an empty name: a blank in the heading's fill
+            }
+        }
+
         func summary() throws {
             // Bounded: a fixed set of headlines per app and currency of the products catalogue, one MRR total per currency.
             let sheet = try book.addWorksheet(named: "Summary")
-            try sheet.write("Product KPIs — \(report.period)", row: 0, column: 0, format: title)
-            try sheet.write("This month's figures against last month and against the product's targets. "
-                            + "Rates show numerator/denominator; a rate's change is in percentage points (pp); "
-                            + "cohorts still inside their window are left out of headlines. Status: red below target, green within, deeper green above.",
-                            row: 1, column: 0, format: note)
-            let header = try book.format(.header)
-            for (i, name) in ["Metric", "App", "Scope", "This month", "Last month", "Change", "Target", "Status", "Detail"].enumerated() {
-                try sheet.write(name, row: 3, column: i, format: header)
-            }
+            try sheet.writeSpanning("Product KPIs — \(report.period)", row: 0, column: 0, format: title)
+            let noteRows = try sheet.writeLines(
+                "This month's figures against last month and against the product's targets. "
+                + "Detail shows a rate's numerator / denominator; a rate's change is in percentage points (pp); "
+                + "cohorts still inside their window are left out of headlines. Status: red below target, green within, deeper green above.",
+                row: 1, column: 0, width: Self.noteWidth, format: note)
+            let headerRow = 2 + noteRows
+            // Metric, App, Scope | This month, Last month, Change, Target (right) | Status (indented) | Detail (right).
+            try headings(["Metric", "App", "Scope", "This month", "Last month", "Change", "Target", "Status", "Detail"],
+                         on: sheet, row: headerRow, right: [3, 4, 5, 6, 8])
+            try sheet.setColumnWidth(2, Self.scopeWidth)
             let headlines = KPIHeadline.of(report)
+            let first = headerRow + 1
             for (i, h) in headlines.enumerated() {
-                let row = 4 + i
+                let row = first + i
                 try sheet.write(h.metric, row: row, column: 0, format: bold)
                 try sheet.write(h.app, row: row, column: 1)
-                try sheet.write(h.scope, row: row, column: 2)
+                // A long scope is broken into lines here, and its row given their height: viewers neither
+                // grow a row for wrapped text on their own nor break it at the same words.
+                let lines = XLSXWorksheet.lines(h.scope, width: Int(Self.scopeWidth))
+                if lines.count > 1 { try sheet.setRowHeight(row, points: 15 * Double(lines.count)) }
+                try sheet.write(lines.joined(separator: "\n"), row: row, column: 2, format: scope)
                 try value(h.current, sheet: sheet, row: row, column: 3)
                 if let previous = h.previous { try value(previous, sheet: sheet, row: row, column: 4) }
                 switch h.change {
@@ -137,44 +187,45 @@ public enum KPIWorkbook {
                 case .points(let tenths)?: try sheet.write(Double(tenths) / 10, row: row, column: 5, format: points)
                 case nil: break
                 }
-                if let target = h.target { try sheet.write(target, row: row, column: 6) }
-                if let status = h.status, status != .unknown { try sheet.write(status.rawValue, row: row, column: 7, format: bold) }
-                if case .rate(let r) = h.current { try sheet.write("\(r.numerator) / \(r.denominator)", row: row, column: 8) }
+                if let target = h.target { try sheet.write(target, row: row, column: 6, format: rightText) }
+                if let status = h.status, status != .unknown { try sheet.write(status.rawValue, row: row, column: 7, format: indentedBold) }
+                if case .rate(let r) = h.current { try sheet.write("\(r.numerator) / \(r.denominator)", row: row, column: 8, format: rightText) }
             }
-            if !headlines.isEmpty { try statusColours(sheet, rows: 4...(3 + headlines.count), column: 7) }
-            try mrrTotals(sheet, row: 5 + headlines.count)
-            try sheet.freeze(rows: 4)
+            if !headlines.isEmpty { try statusColours(sheet, rows: first...(first + headlines.count - 1), column: 7) }
+            try mrrTotals(sheet, row: first + headlines.count + 1)
+            try sheet.freeze(rows: headerRow + 1)
         }
 
         /// The MRR totals block of the Summary, from `row`: per currency, then the studio total or why there is none.
+        /// Its amounts sit in the headline table's columns (MRR under This month, then Last month and Change), so
+        /// every figure is under a heading that names it.
         func mrrTotals(_ sheet: XLSXWorksheet, row first: Int) throws {
             let totals = report.mrrTotals
-            let header = try book.format(.header)
-            try sheet.write("MRR totals at end of \(report.period)", row: first, column: 0, format: bold)
+            try sheet.writeSpanning("MRR totals at end of \(report.period)", row: first, column: 0, format: bold)
             let target = totals.reportingCurrency
-            let names = ["Currency", "Paid subscribers", "MRR", "Last month", "Change"]
+            let names = ["Currency", "", "Paid subscribers", "MRR", "Last month", "Change"]
                 + (target.map { ["Rate to \($0.code)", "Rate date", "MRR in \($0.code)"] } ?? [])
-            for (i, name) in names.enumerated() { try sheet.write(name, row: first + 1, column: i, format: header) }
+            try headings(names, on: sheet, row: first + 1, right: Set(2..<names.count))
             var row = first + 2
             for c in totals.currencies {
                 let format = try money(c.currency)
                 let before = report.previousMRRTotals.currencies.first { $0.currency == c.currency }?.mrr ?? 0
                 try sheet.write(c.currency.code, row: row, column: 0)
-                try sheet.write(Int64(c.subscribers), row: row, column: 1, format: integer)
-                try sheet.write(minor: c.mrr, currency: c.currency, row: row, column: 2, format: format)
-                try sheet.write(minor: before, currency: c.currency, row: row, column: 3, format: format)
-                try sheet.write(minor: c.mrr - before, currency: c.currency, row: row, column: 4, format: try signedMoney(c.currency))
+                try sheet.write(Int64(c.subscribers), row: row, column: 2, format: integer)
+                try sheet.write(minor: c.mrr, currency: c.currency, row: row, column: 3, format: format)
+                try sheet.write(minor: before, currency: c.currency, row: row, column: 4, format: format)
+                try sheet.write(minor: c.mrr - before, currency: c.currency, row: row, column: 5, format: try signedMoney(c.currency))
                 if let target {
                     if let rate = c.rate {
-                        try sheet.write(Double(rate.rate.description) ?? 0, row: row, column: 5)
-                        try sheet.write(rate.date, row: row, column: 6, format: day)
+                        try sheet.write(Double(rate.rate.description) ?? 0, row: row, column: 6)
+                        try sheet.write(rate.date, row: row, column: 7, format: day)
                     } else if c.currency == target {
-                        try sheet.write("—", row: row, column: 5)
+                        try sheet.write("—", row: row, column: 6, format: rightText)
                     } else {
-                        try sheet.write("no rate", row: row, column: 5, format: belowFill)
+                        try sheet.write("no rate", row: row, column: 6, format: noRate)
                     }
                     if let converted = c.converted {
-                        try sheet.write(minor: converted, currency: target, row: row, column: 7, format: try money(target))
+                        try sheet.write(minor: converted, currency: target, row: row, column: 8, format: try money(target))
                     }
                 }
                 row += 1
@@ -183,17 +234,19 @@ public enum KPIWorkbook {
                 try sheet.write("Studio total (\(target.code))", row: row, column: 0, format: bold)
                 if let total = totals.studioTotal {
                     let format = try book.format(XLSXStyle.money(ReportLocale.enUS.excelMoneyFormat(for: target)).bolded)
-                    try sheet.write(minor: total, currency: target, row: row, column: 7, format: format)
+                    try sheet.write(minor: total, currency: target, row: row, column: 3, format: format)
+                    try sheet.write(minor: total, currency: target, row: row, column: 8, format: format)
                     if let before = report.previousMRRTotals.studioTotal {
-                        try sheet.write(minor: before, currency: target, row: row, column: 3, format: try money(target))
-                        try sheet.write(minor: total - before, currency: target, row: row, column: 4, format: try signedMoney(target))
+                        try sheet.write(minor: before, currency: target, row: row, column: 4, format: try money(target))
+                        try sheet.write(minor: total - before, currency: target, row: row, column: 5, format: try signedMoney(target))
                     }
                 } else {
-                    try sheet.write("—", row: row, column: 7)
+                    try sheet.write("—", row: row, column: 3, format: rightText)
+                    try sheet.write("—", row: row, column: 8, format: rightText)
                 }
                 row += 1
             }
-            try sheet.write(totals.note, row: row, column: 0, format: note)
+            try sheet.writeLines(totals.note, row: row, column: 0, width: Self.noteWidth, format: note)
         }
 
         func value(_ value: KPIHeadline.Value, sheet: XLSXWorksheet, row: Int, column: Int) throws {
@@ -245,9 +298,8 @@ public enum KPIWorkbook {
         func pivot(on sheet: XLSXWorksheet, column: Int, corner: String, labels: [String], series: [String],
                    value: (Int, Int) -> Double?, format: XLSXFormat) throws -> ClosedRange<Int>? {
             guard !labels.isEmpty, !series.isEmpty else { return nil }
-            let header = try book.format(.header)
             try sheet.write(corner, row: 0, column: column, format: header)
-            for (j, name) in series.enumerated() { try sheet.write(name, row: 0, column: column + 1 + j, format: header) }
+            for (j, name) in series.enumerated() { try sheet.write(name, row: 0, column: column + 1 + j, format: rightHeader) }
             for (i, label) in labels.enumerated() {
                 try sheet.write(label, row: 1 + i, column: column)
                 for j in series.indices {
@@ -281,12 +333,14 @@ public enum KPIWorkbook {
             try chart.setValueAxisBounds(0...1)
             try chart.setLegend(.bottom)
             let noteRow = cohortList.count + 2
+            var chartRow = noteRow + 1
             if !open.isEmpty {
-                try sheet.write("The chart shows complete cohorts only; still inside the window (greyed in the table, "
-                                + "vs target \"pending\"): \(open.map(\.description).joined(separator: ", ")).",
-                                row: noteRow, column: column, format: note)
+                let lines = try sheet.writeLines("The chart shows complete cohorts only; still inside the window (greyed in the table, "
+                                                 + "vs target \"pending\"): \(open.map(\.description).joined(separator: ", ")).",
+                                                 row: noteRow, column: column, width: Self.chartNoteWidth, format: note)
+                chartRow = noteRow + lines
             }
-            try sheet.insertChart(chart, row: noteRow + 1, column: column, xScale: 1.6, yScale: 1.2)
+            try sheet.insertChart(chart, row: chartRow, column: column, xScale: 1.6, yScale: 1.2)
         }
 
         /// Greys the rows of a cohort table whose window is still open (`complete` column `completeColumn`).
@@ -336,7 +390,7 @@ public enum KPIWorkbook {
         }
 
         func mrr() throws {
-            _ = try table("MRR", [.init("App"), .init("Plan"), .init("Subscribers", format: integer), .init("MRR"),
+            _ = try table("MRR", [.init("App"), .init("Plan"), .init("Subscribers", format: integer), .init("MRR", alignment: .right),
                                   .init("Currency")]) { table in
                 for r in report.mrr {
                     let format = try money(r.currency)
@@ -375,9 +429,9 @@ public enum KPIWorkbook {
                 let flat = plans.allSatisfy { plan in Set(months.map { minor["\(plan)|\($0)"] ?? 0 }).count == 1 }
                 if flat {
                     let total = totals[months[0]] ?? 0
-                    try sheet.write("No chart: \(plans.joined(separator: ", ")) stayed at \(Money.plain(total, currency)) \(currency.code) "
-                                    + "every month from \(months[0]) to \(months[months.count - 1]); a chart would repeat one bar.",
-                                    row: months.count + 2, column: column, format: note)
+                    try sheet.writeLines("No chart: \(plans.joined(separator: ", ")) stayed at \(Money.plain(total, currency)) \(currency.code) "
+                                         + "every month from \(months[0]) to \(months[months.count - 1]); a chart would repeat one bar.",
+                                         row: months.count + 2, column: column, width: Self.chartNoteWidth, format: note)
                 } else {
                     let chart = try book.addChart(.stackedColumn)
                     for (j, plan) in plans.enumerated() {
@@ -397,8 +451,9 @@ public enum KPIWorkbook {
 
         func movements() throws {
             let buckets = MRRMovement.allCases
-            _ = try table("MRR movements", [.init("App"), .init("Month", format: month), .init("Currency"), .init("Start MRR")]
-                          + buckets.map { .init($0.rawValue.capitalized) } + [.init("End MRR"), .init("Net change")]
+            _ = try table("MRR movements", [.init("App"), .init("Month", format: month), .init("Currency"), .init("Start MRR", alignment: .right)]
+                          + buckets.map { .init($0.rawValue.capitalized, alignment: .right) }
+                          + [.init("End MRR", alignment: .right), .init("Net change", alignment: .right)]
                           + buckets.map { .init("\($0.rawValue.capitalized) users", format: integer) }) { table in
                 for r in report.movements {
                     let format = try money(r.currency)

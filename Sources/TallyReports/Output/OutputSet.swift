@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 
 /// The report files of one run, written in full before any is moved into
 /// place: a run that fails while writing (a full disk, a bad value) leaves
@@ -8,11 +9,19 @@ import Foundation
 /// during that loop leaves each report either its previous or its new
 /// complete version. run.json, committed after the set, is the marker that
 /// a run finished.
+///
+/// With a spreadsheet ``CSVDialect`` (`csv.dialect` in `tally.yml`), every CSV
+/// added also gets its spreadsheet-ready copy (``CSVSpreadsheetCopy``) in the
+/// `excel/` folder beside it, moved into place with the others.
 public final class OutputSet {
     private var files: [AtomicFile] = []
     private var entityFolders: [(folder: URL, fileExtension: String)] = []
+    /// The dialect of the CSV copies; ``CSVDialect/rfc4180`` writes none.
+    public let csvDialect: CSVDialect
 
-    public init() {}
+    public init(csvDialect: CSVDialect = .rfc4180) {
+        self.csvDialect = csvDialect
+    }
 
     /// Adds a finished file, to be moved into place with the others.
     public func add(_ file: AtomicFile) {
@@ -23,6 +32,10 @@ public final class OutputSet {
     public func add(_ csv: CSVWriter) throws {
         try csv.close()
         files.append(csv.file)
+        if csvDialect.writesCopies {
+            files.append(try CSVSpreadsheetCopy.write(report: csv.file.temporary, destination: csv.file.destination,
+                                                      isFreeText: csv.isFreeText, dialect: csvDialect))
+        }
     }
 
     /// Takes over `other`'s files and entity folders (to be moved into place

@@ -31,6 +31,7 @@ public struct XLSXFormat {
         }
         if let color = style.fontColor { format_set_font_color(format, lxw_color_t(color)) }
         if style.underline { format_set_underline(format, UInt8(LXW_UNDERLINE_SINGLE.rawValue)) }
+        if style.wraps { format_set_text_wrap(format) }
         if style.bottomBorder { format_set_bottom(format, UInt8(LXW_BORDER_THIN.rawValue)) }
         switch style.alignment {
         case .left?: format_set_align(format, UInt8(LXW_ALIGN_LEFT.rawValue))
@@ -68,13 +69,23 @@ struct XLSXNumberWidth: Sendable {
         var shown = 0
         var escaped = false
         var bracket = false
+        // Inside `[$R$-416]` (a currency with its locale): the symbol is shown, the language id is not.
+        var bracketSymbol: Bool?
         for scalar in section.unicodeScalars {
             if escaped { literal += 1; shown += 1; escaped = false; continue }
             if inQuotes {
                 if scalar == "\"" { inQuotes = false } else { literal += 1; shown += 1 }
                 continue
             }
-            if bracket { if scalar == "]" { bracket = false }; continue }
+            if bracket {
+                if scalar == "]" { bracket = false; bracketSymbol = nil; continue }
+                switch bracketSymbol {
+                case nil: bracketSymbol = scalar == "$"
+                case true?: if scalar == "-" { bracketSymbol = false } else { literal += 1; shown += 1 }
+                case false?: break
+                }
+                continue
+            }
             switch scalar {
             case "\"": inQuotes = true
             case "\\": escaped = true

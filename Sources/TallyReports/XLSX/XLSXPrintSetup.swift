@@ -9,23 +9,65 @@
 ///   ignore manual page breaks under fit-to-page scaling, so such a sheet
 ///   carries the scale itself).
 /// - The footer shows `page / pages`.
+/// - The paper is A4 unless the workbook says otherwise (Letter for a
+///   US report: ``ReportLocale/paper``).
+///
+/// ```swift
+/// let options = XLSXWorkbook.Options(printSetup: .standard.on(locale.paper))   // A4 for pt-BR, Letter for en-US
+/// ```
 public struct XLSXPrintSetup: Hashable, Sendable {
+    /// A paper size, by its number in the sheet's `pageSetup` (`paperSize`).
+    public enum Paper: Int, Hashable, Sendable {
+        /// US Letter, 8.5 × 11 in.
+        case letter = 1
+        /// A4, 210 × 297 mm.
+        case a4 = 9
+
+        /// The paper's width and height in inches (portrait).
+        public var inches: (width: Double, height: Double) {
+            switch self {
+            case .letter: return (8.5, 11)
+            case .a4: return (210 / 25.4, 297 / 25.4)
+            }
+        }
+    }
+
     public var landscape: Bool
     /// Scale each page to the sheet's width.
     public var fitToWidth: Bool
     /// A page footer in Excel's header/footer syntax (`&C&P / &N`); nil for none.
     public var footer: String?
+    /// The paper size written to the sheet; nil leaves it to the printer's default.
+    public var paper: Paper?
+    /// Excel's narrow margins (0.25 in at the sides) instead of its normal ones (0.7 in):
+    /// a wide table prints larger.
+    public var narrowMargins = false
 
-    public init(landscape: Bool = true, fitToWidth: Bool = true, footer: String? = "&C&P / &N") {
+    public init(landscape: Bool = true, fitToWidth: Bool = true, footer: String? = "&C&P / &N", paper: Paper? = .a4) {
         self.landscape = landscape
         self.fitToWidth = fitToWidth
         self.footer = footer
+        self.paper = paper
+    }
+
+    /// This setup with narrow side margins (``narrowMargins``).
+    public var narrow: XLSXPrintSetup {
+        var copy = self
+        copy.narrowMargins = true
+        return copy
+    }
+
+    /// This setup on `paper`.
+    public func on(_ paper: Paper) -> XLSXPrintSetup {
+        var copy = self
+        copy.paper = paper
+        return copy
     }
 
     /// Landscape, one page wide, numbered pages.
     public static let standard = XLSXPrintSetup()
-    /// libxlsxwriter's defaults: portrait, 100%, no footer.
-    public static let none = XLSXPrintSetup(landscape: false, fitToWidth: false, footer: nil)
+    /// libxlsxwriter's defaults: portrait, 100%, no footer, the printer's paper.
+    public static let none = XLSXPrintSetup(landscape: false, fitToWidth: false, footer: nil, paper: nil)
 
     /// The printable width and height of a landscape page in pixels at 100%: the smaller
     /// of A4 and US Letter, less Excel's default margins (0.7 in at the sides, 0.75 in top and

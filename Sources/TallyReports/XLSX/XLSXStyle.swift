@@ -22,10 +22,14 @@ public struct XLSXStyle: Hashable, Sendable {
     public var fontColor: UInt32?
     /// A single underline.
     public var underline: Bool
+    /// Text wraps onto more lines within the column's width (the row grows); such a cell
+    /// never widens its column when widths are fitted.
+    public var wraps: Bool
 
     public init(bold: Bool = false, italic: Bool = false, fontSize: Double? = nil, numberFormat: String? = nil,
                 fillColor: UInt32? = nil, bottomBorder: Bool = false, alignment: Alignment? = nil,
-                fontColor: UInt32? = nil, underline: Bool = false) {
+                fontColor: UInt32? = nil, underline: Bool = false, wraps: Bool = false) {
+        self.wraps = wraps
         self.fontColor = fontColor
         self.underline = underline
         self.bold = bold

@@ -28,6 +28,8 @@ extension XLSXWorksheet {
     func applyPrintSetup(widths: [Int: Double]) throws {
         let setup = printSetup
         if setup.landscape { worksheet_set_landscape(pointer) }
+        if let paper = setup.paper { worksheet_set_paper(pointer, UInt8(paper.rawValue)) }
+        if setup.narrowMargins { worksheet_set_margins(pointer, 0.25, 0.25, 0.75, 0.75) }
         if let footer = setup.footer { try check(worksheet_set_footer(pointer, footer), "setting the footer") }
         let pageRows = Int(XLSXPrintSetup.landscapePage.height / XLSXPrintSetup.rowHeight)
         let charts = placedCharts.map { chart in

@@ -139,6 +139,38 @@ public final class XLSXWorksheet {
         try write(text, row: row, column: column, format: format)
     }
 
+    /// Writes `text` as lines of at most `width` characters (broken between words), one per row
+    /// from `row`, each spanning the empty columns to its right without widening its own: a note
+    /// under or beside a table that prints within the table's width. Returns the rows used.
+    ///
+    /// ```swift
+    /// let used = try sheet.writeLines(longNote, row: 1, column: 0, width: 100, format: italic)   // rows 1..<(1 + used)
+    /// ```
+    @discardableResult
+    public func writeLines(_ text: String, row: Int, column: Int = 0, width: Int, format: XLSXFormat? = nil) throws -> Int {
+        let lines = XLSXWorksheet.lines(text, width: width)
+        for (i, line) in lines.enumerated() { try writeSpanning(line, row: row + i, column: column, format: format) }
+        return lines.count
+    }
+
+    /// `text` broken between words into lines of at most `width` characters (a longer word keeps a line of its own).
+    static func lines(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
     // MARK: Layout
 
     /// Sets a column's width in characters; it replaces the fitted width.
@@ -148,6 +180,15 @@ public final class XLSXWorksheet {
             throw XLSXError.columnLimit(file: state.path, sheet: name, column: column)
         }
         explicitWidths[column] = width
+    }
+
+    /// Sets a row's height in points (a default row is 15): a row of wrapped text two lines
+    /// tall is 30, so it shows both lines in every viewer. In constant-memory mode call it
+    /// before writing the row's cells.
+    public func setRowHeight(_ row: Int, points: Double) throws {
+        try state.ensureOpen()
+        guard row >= 0, row < maxRows else { throw XLSXError.rowLimit(file: state.path, sheet: name, row: row, limit: maxRows) }
+        try check(worksheet_set_row(pointer, lxw_row_t(row), points, nil), "setting the height of row \(row + 1)")
     }
 
     /// Makes a column at least `width` characters wide, however narrow its content.
@@ -251,7 +292,7 @@ public final class XLSXWorksheet {
     }
 
     func noteText(_ text: String, column: Int, format: XLSXFormat?) {
-        guard fitsColumnWidths else { return }
+        guard fitsColumnWidths, format?.style.wraps != true else { return }
         let current = column < fittedWidths.count ? fittedWidths[column] : 0
         // UTF-8 length is O(1) and never below the character count: skip the count when it cannot win.
         if text.utf8.count <= current { return }
