@@ -94,14 +94,13 @@ public struct WarehouseReader {
             FROM member m JOIN input_file f ON f.id = m.file_id \(onlyCouple("m.couple_id", where: "WHERE"))
             ORDER BY m.couple_id, m.id
             """, arguments: arguments) { c in
-            CoupleRows.SourcedMember(member: Member(id: c.textValue(1), coupleId: c.textValue(0), displayName: c.textValue(2)),
-                                     source: source(c, 3))
+            CoupleRows.Sourced(Member(id: c.textValue(1), coupleId: c.textValue(0), displayName: c.textValue(2)), source: source(c, 3))
         }
         let cards = try PartitionCursor(db, sql: """
             SELECT k.couple_id, k.id, f.display_path, k.line
             FROM card k JOIN input_file f ON f.id = k.file_id \(onlyCouple("k.couple_id", where: "WHERE"))
             ORDER BY k.couple_id, k.id
-            """, arguments: arguments) { c in CoupleRows.Sourced(id: c.textValue(1), source: source(c, 2)) }
+            """, arguments: arguments) { c in CoupleRows.Sourced(c.textValue(1), source: source(c, 2)) }
         let expenses = try PartitionCursor(db, sql: """
             SELECT w.couple_id, w.id, e.paid_by, e.amount, e.currency, e.date, e.description, e.tag,
                    e.agreement_id, e.split_type, e.split, f.display_path, e.line, e.deleted_at IS NOT NULL, e.error

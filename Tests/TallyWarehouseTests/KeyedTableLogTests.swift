@@ -64,19 +64,7 @@ struct KeyedTableLogTests {
         }
     }
 
-    /// A deterministic generator (SplitMix64), so that a failing seed can be run again.
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func randomRows(_ random: inout Random) -> Rows {
+    static func randomRows(_ random: inout SeededRandom) -> Rows {
         (0..<Int.random(in: 0...6, using: &random)).map { _ in
             (key: Int.random(in: 1...5, using: &random), payload: Int.random(in: 1...1000, using: &random))
         }
@@ -87,7 +75,7 @@ struct KeyedTableLogTests {
     func deliveriesGiveAFreshLoad(_ name: String) throws {
         let table = KeyedTable.named[name]!
         for seed in UInt64(1)...16 {
-            var random = Random(state: seed)
+            var random = SeededRandom(seed)
             let warehouse = try Warehouse(path: temporaryWarehousePath())
             let types = try Self.types(table, warehouse)
             // The files held, in the order they were last delivered.

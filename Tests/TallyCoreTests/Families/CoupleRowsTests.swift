@@ -14,9 +14,9 @@ struct CoupleRowsTests {
 
     func rows(couple: Bool) -> CoupleRows {
         var rows = CoupleRows(key: "c1", couple: couple ? Couple(id: "c1", name: "Casa", currency: brl) : nil)
-        rows.members = [.init(member: Member(id: "m2", coupleId: "c1", displayName: "Bia"), source: src(3, "expenses/members.csv")),
-                        .init(member: Member(id: "m1", coupleId: "c1", displayName: "Ana"), source: src(2, "expenses/members.csv"))]
-        rows.cards = [.init(id: "k1", source: src(2, "expenses/cards.csv"))]
+        rows.members = [.init(Member(id: "m2", coupleId: "c1", displayName: "Bia"), source: src(3, "expenses/members.csv")),
+                        .init(Member(id: "m1", coupleId: "c1", displayName: "Ana"), source: src(2, "expenses/members.csv"))]
+        rows.cards = [.init("k1", source: src(2, "expenses/cards.csv"))]
         rows.agreements = [agreement("a1", paidBy: "m1", 500, day: 5, from: "2026-01-01")]
         rows.settlements = [SettlementFact(id: "s1", coupleId: "c1", fromMember: "m1", toMember: "m2", amount: 10, currency: brl,
                                            date: day("2026-10-04"), source: src(2, "expenses/settlements.csv"))]

@@ -8,28 +8,17 @@
 ///
 /// ```swift
 /// var rows = CoupleRows(key: "c9")
-/// rows.cards = [.init(id: "card1", source: SourceRef(file: "expenses/cards.csv", line: 4))]
+/// rows.cards = [.init("card1", source: SourceRef(file: "expenses/cards.csv", line: 4))]
 /// StatementsFamily.partition(rows).rejects.map(\.reason)   // ["card of unknown couple 'c9'"]
 /// ```
 public struct CoupleRows: Sendable {
-    /// A row known by its id and where it was read.
-    public struct Sourced: Sendable, Hashable {
-        public var id: String
+    /// A row's value (a member, a card's id) and where it was read.
+    public struct Sourced<Value: Sendable & Hashable>: Sendable, Hashable {
+        public var value: Value
         public var source: SourceRef
 
-        public init(id: String, source: SourceRef) {
-            self.id = id
-            self.source = source
-        }
-    }
-
-    /// A member and where it was read.
-    public struct SourcedMember: Sendable, Hashable {
-        public var member: Member
-        public var source: SourceRef
-
-        public init(member: Member, source: SourceRef) {
-            self.member = member
+        public init(_ value: Value, source: SourceRef) {
+            self.value = value
             self.source = source
         }
     }
@@ -57,8 +46,9 @@ public struct CoupleRows: Sendable {
     /// The couple id the rows name.
     public var key: String
     public var couple: Couple?
-    public var members: [SourcedMember] = []
-    public var cards: [Sourced] = []
+    public var members: [Sourced<Member>] = []
+    /// The cards' ids.
+    public var cards: [Sourced<String>] = []
     public var agreements: [Agreement] = []
     public var settlements: [SettlementFact] = []
     public var expenses: [WinningExpense] = []
@@ -100,8 +90,8 @@ extension StatementsFamily {
             }
         }
         guard let couple = rows.couple else {
-            for m in rows.members { reject(m.source, m.member.id, OrphanRule.reject(.member, parentId: rows.key, parentExists: false)) }
-            for c in rows.cards { reject(c.source, c.id, OrphanRule.reject(.card, parentId: rows.key, parentExists: false)) }
+            for m in rows.members { reject(m.source, m.value.id, OrphanRule.reject(.member, parentId: rows.key, parentExists: false)) }
+            for c in rows.cards { reject(c.source, c.value, OrphanRule.reject(.card, parentId: rows.key, parentExists: false)) }
             for a in rows.agreements {
                 reject(SourceRef(file: a.sourceFile, line: a.sourceLine), a.id,
                        OrphanRule.reject(.agreement, parentId: rows.key, parentExists: false))
@@ -110,7 +100,7 @@ extension StatementsFamily {
             return CoupleRows.Assembly(partition: nil, rejects: rejects)
         }
         func byId<T>(_ values: [T], _ id: (T) -> String) -> [T] { values.sorted { ByteOrder.precedes(id($0), id($1)) } }
-        let partition = CouplePartition(couple: couple, members: byId(rows.members.map(\.member), \.id),
+        let partition = CouplePartition(couple: couple, members: byId(rows.members.map(\.value), \.id),
                                         expenses: byId(expenses, \.id), settlements: byId(rows.settlements, \.id),
                                         agreements: byId(rows.agreements, \.id))
         return CoupleRows.Assembly(partition: partition, rejects: rejects)

@@ -30,9 +30,9 @@ final class CouplesStage {
                 case .couple(let r):
                     rows.couple = Couple(id: r.id, name: r.name, currency: r.currency)
                 case .member(let r):
-                    rows.members.append(.init(member: Member(id: r.id, coupleId: r.coupleId, displayName: r.displayName), source: source))
+                    rows.members.append(.init(Member(id: r.id, coupleId: r.coupleId, displayName: r.displayName), source: source))
                 case .card(let r):
-                    rows.cards.append(.init(id: r.id, source: source))
+                    rows.cards.append(.init(r.id, source: source))
                 case .agreement(var r):
                     r.sourceFile = source.file
                     r.sourceLine = source.line
