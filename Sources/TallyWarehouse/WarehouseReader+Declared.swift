@@ -16,7 +16,7 @@ extension WarehouseReader {
     /// every read method that touches a derived table calls it first.
     ///
     /// ```swift
-    /// try warehouse.read(declaring: [.expenseWinners]) { try $0.forEachChallenge { _ in } }
+    /// try warehouse.read(declaring: [.expenseWinners]) { try $0.forEachChallengeKey { _ in } }
     /// // throws UndeclaredDerivedTable(table: .checkinWinners)
     /// ```
     func reading(_ table: DerivedTable) throws(UndeclaredDerivedTable) {

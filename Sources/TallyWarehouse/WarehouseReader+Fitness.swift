@@ -3,8 +3,12 @@ import TallyCore
 
 /// Queries of the `checkins/` and `health/` datasets.
 extension WarehouseReader {
-    /// Streams every challenge, in id byte order, with its check-ins and its
-    /// group's memberships. Memory holds one challenge at a time.
+    /// Streams every challenge key in id byte order with its rows as read
+    /// (``ChallengeRows``): the challenge if any, with its group's
+    /// memberships, and the counted check-ins naming it (a key no
+    /// `challenges` row has is streamed too: its check-ins are orphans). The
+    /// scans only group rows by key: ``TallyCore/LeaderboardsFamily/partition(_:)``
+    /// decides what counts. Memory holds one challenge at a time.
     ///
     /// A check-in's ``CheckinFact/duplicateOf`` is the first check-in (by
     /// createdAt, then file and line) of the same `workoutEntryId` over all
@@ -12,75 +16,49 @@ extension WarehouseReader {
     /// ``CheckinLogSchema/winners``). The check-ins come in one scan of
     /// `checkin_winner`'s order, each row's fields looked up in the log, read
     /// as bytes (GRDB `Row`s would double the time of a million rows).
-    public func forEachChallenge(_ body: (ChallengePartition) throws -> Void) throws {
+    public func forEachChallengeKey(_ body: (ChallengeRows) throws -> Void) throws {
         try reading(.checkinWinners)
         let paths = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_file")
             .map { ($0[0] as Int64, $0[1] as String) })
         let members = try db.makeStatement(sql: "SELECT user_id, joined_at, left_at FROM group_member WHERE group_id = ?")
-        let challenges = try Row.fetchCursor(db, sql: "SELECT id, group_id, name, start_date, end_date FROM challenge ORDER BY id")
-        // The challenge whose check-ins are being gathered (its id's bytes as the key).
-        var current: (challenge: Challenge, key: [UInt8])?
-        var checkins: [CheckinFact] = []
+        let challenges = try PartitionCursor(db, sql: """
+            SELECT id, group_id, name, start_date, end_date FROM challenge ORDER BY id
+            """) { c -> Challenge? in
+            guard let start = c.date(3), let end = c.date(4) else { return nil }
+            return Challenge(id: c.textValue(0), groupId: c.textValue(1), name: c.textValue(2), startDate: start, endDate: end)
+        }
         var repeated = StringCache()   // a challenge's group, users and names recur on many of its rows
-        func advance() throws {
-            current = nil
-            while let row = try challenges.next() {
-                guard let start = LocalDate.parse(row[3] as String), let end = LocalDate.parse(row[4] as String) else { continue }
-                let id: String = row[0]
-                current = (Challenge(id: id, groupId: row[1], name: row[2], startDate: start, endDate: end), Array(id.utf8))
-                return
-            }
-        }
-        func emit(_ challenge: Challenge) throws {
-            let spans = try Row.fetchAll(members, arguments: [challenge.groupId]).map {
-                GroupMembership(groupId: challenge.groupId, userId: $0[0], joinedAt: Timestamp(microseconds: $0[1]),
-                                leftAt: ($0[2] as Int64?).map { Timestamp(microseconds: $0) })
-            }
-            let partition = ChallengePartition(challenge: challenge, checkins: checkins, memberships: spans)
-            checkins = []
-            repeated.removeAll()
-            try body(partition)
-        }
-        try advance()
-        try RawCursor(db, sql: """
+        let checkins = try PartitionCursor(db, sql: """
             SELECT w.challenge_id, w.id, r.group_id, r.user_id, r.display_name, r.photo_url, r.workout_entry_id,
                    r.minutes, w.created_at, r.file_id, r.line, w.duplicate_of
             FROM checkin_winner w CROSS JOIN checkin_row r ON r.rowid = w.log_row
             ORDER BY w.challenge_id, w.created_at, w.id
-            """).forEach { row in
+            """) { row in
             let empty = UnsafeRawBufferPointer(start: nil, count: 0)
-            let key = row.bytes(0) ?? empty
-            while let c = current, c.key.lexicographicallyPrecedes(key) {   // challenges before this key are complete
-                try emit(c.challenge)
-                try advance()
-            }
-            guard let c = current, c.key.elementsEqual(key) else { return }   // a check-in of an unknown challenge
-            checkins.append(CheckinFact(
-                id: row.string(1) ?? "", groupId: repeated.string(row.bytes(2) ?? empty), challengeId: c.challenge.id,
+            return CheckinFact(
+                id: row.string(1) ?? "", groupId: repeated.string(row.bytes(2) ?? empty), challengeId: row.textValue(0),
                 userId: repeated.string(row.bytes(3) ?? empty), displayName: repeated.string(row.bytes(4) ?? empty),
                 photoURL: row.string(5), workoutEntryId: row.string(6),
                 minutes: Int(row.int64(7)), createdAt: Timestamp(microseconds: row.int64(8)), duplicateOf: row.string(11),
-                source: SourceRef(file: paths[row.int64(9)] ?? "", line: Int(row.int64(10)))))
+                source: SourceRef(file: paths[row.int64(9)] ?? "", line: Int(row.int64(10))))
         }
-        while let c = current {
-            try emit(c.challenge)
-            try advance()
-        }
-    }
-
-    /// Check-ins of challenges no `challenges` row has: rejects that belong
-    /// to no challenge. The query finds the counted check-ins whose challenge
-    /// lookup fails; ``OrphanRule`` decides and words each reject.
-    public func unattachedCheckinRejects() throws -> [Reject] {
-        try reading(.checkinWinners)
-        return try Row.fetchAll(db, sql: """
-            SELECT f.display_path, r.line, w.id, w.challenge_id
-            FROM checkin_winner w CROSS JOIN checkin_row r ON r.rowid = w.log_row JOIN input_file f ON f.id = r.file_id
-            WHERE NOT EXISTS (SELECT 1 FROM challenge h WHERE h.id = w.challenge_id)
-            ORDER BY f.display_path, r.line
-            """).compactMap { row -> Reject? in
-            OrphanRule.reject(.checkin, parentId: row[3], parentExists: false)
-                .map { Reject(dataset: "checkins", file: row[0], line: row[1], id: row[2], reason: $0) }
+        let heads: [any KeyedScan] = [challenges, checkins]
+        while true {
+            var next: [UInt8]?
+            for scan in heads {
+                if let key = try scan.nextKey(), next.map({ key.lexicographicallyPrecedes($0) }) ?? true { next = key }
+            }
+            guard let key = next else { return }
+            var rows = ChallengeRows(key: String(decoding: key, as: UTF8.self), challenge: try challenges.take(key: key).first)
+            if let challenge = rows.challenge {
+                rows.memberships = try Row.fetchAll(members, arguments: [challenge.groupId]).map {
+                    GroupMembership(groupId: challenge.groupId, userId: $0[0], joinedAt: Timestamp(microseconds: $0[1]),
+                                    leftAt: ($0[2] as Int64?).map { Timestamp(microseconds: $0) })
+                }
+            }
+            rows.checkins = try checkins.take(key: key)
+            repeated.removeAll()
+            try body(rows)
         }
     }
 

@@ -129,7 +129,7 @@ struct FamilyScheduleTests {
         let run = try Self.runs[set]!.get()
         let partitions = try run.warehouse.read { reader in
             var partitions: [ChallengePartition] = []
-            try reader.forEachChallenge { partitions.append($0) }
+            try reader.forEachChallengeKey { if let p = LeaderboardsFamily.partition($0).partition { partitions.append(p) } }
             return partitions
         }
         #expect(partitions.count > 3)

@@ -87,7 +87,7 @@ struct RunGraphTests {
         // Reads the check-in winners, declares the expense winners only.
         let forgetful = FakeStage(name: "forgetful", derivedTables: [.expenseWinners], reading: { reader in
             var challenges = 0
-            try reader.forEachChallenge { _ in challenges += 1 }
+            try reader.forEachChallengeKey { if $0.challenge != nil { challenges += 1 } }
             return "\(challenges) challenges"
         }, log: log)
         #expect(throws: UndeclaredDerivedTable(table: .checkinWinners)) {

@@ -26,7 +26,7 @@ struct CheckinLogTests {
     func checkins(_ warehouse: Warehouse) throws -> [CheckinFact] {
         try warehouse.read { r in
             var all: [CheckinFact] = []
-            try r.forEachChallenge { all += $0.checkins }
+            try r.forEachChallengeKey { if let p = LeaderboardsFamily.partition($0).partition { all += p.checkins } }
             return all
         }
     }

@@ -15,7 +15,7 @@ struct DeclaredReadsTests {
                 try connection.read(declaring: [.checkinWinners]) { try $0.forEachCoupleKey { _ in } }
             }
             #expect(throws: UndeclaredDerivedTable(table: .checkinWinners)) {
-                try connection.read(declaring: []) { try $0.unattachedCheckinRejects() }
+                try connection.read(declaring: []) { try unattachedCheckinRejects($0) }
             }
             #expect(throws: UndeclaredDerivedTable(table: .swipeMatches)) {
                 try connection.read(declaring: [.subscriptionEvents]) { try $0.matchInstants(from: Timestamp(microseconds: 0), to: Timestamp(microseconds: 1)) }
@@ -25,7 +25,7 @@ struct DeclaredReadsTests {
             }
             // Declared, or read with no declaration (outside a stage), the same reads succeed.
             #expect(try connection.read(declaring: [.expenseWinners]) { try unattachedRejects($0) }.isEmpty)
-            #expect(try connection.read { try $0.unattachedCheckinRejects() }.isEmpty)
+            #expect(try connection.read { try unattachedCheckinRejects($0) }.isEmpty)
             // Tables that are not derived need no declaration.
             #expect(try connection.read(declaring: []) { try $0.inputFiles() }.isEmpty)
         }

@@ -44,3 +44,11 @@ func unattachedRejects(_ reader: WarehouseReader) throws -> [Reject] {
     try reader.forEachCoupleKey { rejects += StatementsFamily.partition($0).rejects }
     return rejects
 }
+
+/// The rejects of counted check-ins of unknown challenges, as the
+/// leaderboards family decides them over the warehouse's challenge keys.
+func unattachedCheckinRejects(_ reader: WarehouseReader) throws -> [Reject] {
+    var rejects: [Reject] = []
+    try reader.forEachChallengeKey { rejects += LeaderboardsFamily.partition($0).rejects }
+    return rejects
+}

@@ -8,7 +8,7 @@ import TallyWarehouse
 ///
 /// ```swift
 /// let reads = DeclaredReads(connection, declared: [.checkinWinners])
-/// try reads.read { try $0.forEachChallenge { _ in } }   // declared: reads
+/// try reads.read { try $0.forEachChallengeKey { _ in } }   // declared: reads
 /// try reads.read { try $0.forEachCoupleKey { _ in } }   // throws: expense winners undeclared
 /// ```
 final class DeclaredReads: WarehouseReading {

@@ -39,25 +39,25 @@ struct LeaderboardsStage: ReportStage {
         let book = HandedOver(value: output.workbook)
         let (folder, locale) = (output.folder, context.locale)
         try context.reads.read { reader in
-            // Check-ins whose challenge does not exist belong to no partition: they join the family's rejects.
-            var unattached = family.emptySummary()
-            unattached.rejects = RejectList(try reader.unattachedCheckinRejects())
-            output.merge(unattached)
-            // Per challenge, in parallel: the family's computation and the board's text
+            // Per challenge key, in parallel: the family's computation and the board's text
             // file; in challenge order: the rows written, the sheet queued, the summary merged.
-            let batches = PartitionBatches<ChallengePartition, ChallengeOutcome>(compute: { partition in
-                let result = family.compute(partition)
+            let batches = PartitionBatches<ChallengeRows, ChallengeOutcome>(compute: { rows in
+                let computed = family.compute(key: rows)
+                // Check-ins whose challenge does not exist join the family's rejects.
+                guard var result = computed.board else { return ChallengeOutcome(unattached: computed.unattached) }
+                result.summary.merge(computed.unattached)
                 guard let board = result.rows.board else { return ChallengeOutcome(family: result) }
                 // Each text file is written here, on all cores: creating thousands of files is mostly kernel time.
                 let file = Result { HandedOver(value: try LeaderboardsOutput.textFile(board, locale: locale, folder: folder)) }
                 return ChallengeOutcome(family: result, text: file)
             }, consume: { outcome in
-                try output.add(outcome.family, text: try outcome.text?.get().value) { board in
+                guard let result = outcome.family else { return output.merge(outcome.unattached) }
+                try output.add(result, text: try outcome.text?.get().value) { board in
                     try sheets.submit { try book.value.add(board) }
                 }
                 context.progress.update("leaderboards", bytes: 0, rows: output.summary.boards, detail: "challenges")
             })
-            try reader.forEachChallenge { try batches.add($0) }
+            try reader.forEachChallengeKey { try batches.add($0) }
             try batches.flush()
             try sheets.finish()
         }
@@ -71,6 +71,9 @@ struct LeaderboardsStage: ReportStage {
 /// What one challenge gave: the family's result and, once the challenge
 /// has started, its text file (written, not yet moved into place).
 private struct ChallengeOutcome: Sendable {
-    var family: PartitionResult<LeaderboardsFamily.Rows, LeaderboardsFamily.Summary>
+    /// The challenge's result; nil for a key no challenge has.
+    var family: PartitionResult<LeaderboardsFamily.Rows, LeaderboardsFamily.Summary>?
+    /// The rejects of a key no challenge has.
+    var unattached = LeaderboardsFamily.Summary()
     var text: Result<HandedOver<AtomicFile>, Error>? = nil
 }

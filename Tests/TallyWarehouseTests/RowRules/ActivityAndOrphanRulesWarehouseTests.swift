@@ -190,7 +190,7 @@ struct RowRulesWarehouseTests {
                     .map { "\(row[0] as Int) \(row[1] as String) \($0)" }
             })
         }
-        let rejects = try warehouse.read { try $0.unattachedCheckinRejects() }.map { "\($0.line) \($0.id) \($0.reason)" }
+        let rejects = try warehouse.read { try unattachedCheckinRejects($0) }.map { "\($0.line) \($0.id) \($0.reason)" }
         #expect(Set(rejects) == expected && rejects.count == expected.count, "seed \(seed)")
     }
 }

@@ -4,13 +4,11 @@ import TallyReports
 /// The leaderboards' stages of a dataflow run, after the row rules:
 /// `groups` joins each counted challenge with its group's memberships,
 /// `workouts` marks the check-ins that repeat a workout
-/// (``DuplicateWorkoutRule``), `challenges` builds each challenge's
-/// partition (``ChallengePartition``) and computes its board
-/// (``LeaderboardsFamily``); check-ins of a challenge that does not exist
-/// are rejected by ``OrphanRule``.
+/// (``DuplicateWorkoutRule``), `challenges` hands each challenge key's rows
+/// to ``LeaderboardsFamily/compute(key:)``.
 
 /// Key: a group id. Sends each of the group's challenges on with the
-/// group's memberships, ordered by user id (bytes) then joinedAt.
+/// group's memberships.
 struct GroupsStage {
     func run(_ records: [FlowRecord], emit: FlowEmit) {
         var challenges: [Challenge] = []
@@ -21,9 +19,6 @@ struct GroupsStage {
             case .groupMembership(let m): memberships.append(m)
             default: preconditionFailure("not a group's row: \(record)")
             }
-        }
-        memberships.sort { a, b in
-            a.userId.utf8.elementsEqual(b.userId.utf8) ? a.joinedAt < b.joinedAt : ByteOrder.precedes(a.userId, b.userId)
         }
         for challenge in challenges {
             emit(.challenges, FlowKeys.entity(challenge.id), .challengeWithMembers(challenge, memberships))
@@ -53,8 +48,9 @@ struct WorkoutsStage {
     }
 }
 
-/// Key: a challenge id. Computes the challenge's board, or rejects its
-/// check-ins when no `challenges` row has the id.
+/// Key: a challenge id. Its rows (``ChallengeRows``) are computed by
+/// ``LeaderboardsFamily/compute(key:)``, which orders them and rejects the
+/// check-ins of a challenge no `challenges` row has.
 struct ChallengesStage {
     let plan: FlowPlan
 
@@ -65,30 +61,23 @@ struct ChallengesStage {
     }
 
     func run(key: [UInt8], _ records: [FlowRecord], emit: FlowEmit) throws {
-        var challenge: (Challenge, [GroupMembership])?
-        var checkins: [CheckinFact] = []
+        var rows = ChallengeRows(key: String(decoding: key, as: UTF8.self))
         for record in records {
             switch record {
-            case .challengeWithMembers(let c, let members): challenge = (c, members)
-            case .countedCheckin(let c): checkins.append(c)
+            case .challengeWithMembers(let c, let members):
+                rows.challenge = c
+                rows.memberships = members
+            case .countedCheckin(let c): rows.checkins.append(c)
             default: preconditionFailure("not a challenge's row: \(record)")
             }
         }
-        guard let (c, memberships) = challenge else {
-            // Check-ins whose challenge does not exist belong to no partition: they join the family's rejects.
-            var summary = LeaderboardsFamily.Summary()
-            for checkin in checkins {
-                if let reason = OrphanRule.reject(.checkin, parentId: checkin.challengeId, parentExists: false) {
-                    summary.rejects.append(Reject(dataset: "checkins", file: checkin.source.file, line: checkin.source.line,
-                                                  id: checkin.id, reason: reason))
-                }
-            }
-            emit(.merge, key, .leaderboardsSummary(summary))
+        let computed = Self.family(plan).compute(key: rows)
+        guard var result = computed.board else {
+            // Check-ins whose challenge does not exist join the family's rejects.
+            emit(.merge, key, .leaderboardsSummary(computed.unattached))
             return
         }
-        checkins.sort { a, b in a.createdAt == b.createdAt ? ByteOrder.precedes(a.id, b.id) : a.createdAt < b.createdAt }
-        let partition = ChallengePartition(challenge: c, checkins: checkins, memberships: memberships)
-        let result = Self.family(plan).compute(partition)
+        result.summary.merge(computed.unattached)
         if let folder = plan.staging("leaderboards"), let board = result.rows.board {
             // The board's text file is written here, where it is computed; the merge moves it into place.
             try LeaderboardsOutput.textFile(board, locale: plan.locale, folder: folder).commit()
