@@ -16,8 +16,14 @@ import TallyCore
 /// spelling. Shared-string indices and other integer values have no `.` and
 /// are left as they are; so are numbers whose shortest form needs an exponent.
 ///
-/// Only the sheets (`xl/worksheets/sheet*.xml`) are inflated, respelled and
-/// deflated again, a chunk at a time (a sheet is never held whole); every
+/// Charts' cached points (`xl/charts/chart*.xml`, `<c:v>`) are respelled the
+/// same way, and the value caches take the number format of the chart's
+/// value axis, the cells' money format (libxlsxwriter writes `General`), so
+/// a viewer showing the cache shows `R$ 728,93`, not `728.9299999999999`.
+///
+/// Only the sheets (`xl/worksheets/sheet*.xml`) and charts are inflated,
+/// respelled and deflated again, a sheet a chunk at a time (a sheet is never
+/// held whole, a chart is: its cache holds at most 65,535 points); every
 /// other part of the package is copied as it is, and
 /// each entry keeps its name, date and attributes, so the same workbook gives
 /// the same bytes. The file is rewritten in place: write it to a temporary
@@ -70,7 +76,8 @@ public enum XLSXExactNumbers {
             entry.setU32(UInt32(out.count), at: 42)
 
             let isSheet = name.hasPrefix("xl/worksheets/sheet") && name.hasSuffix(".xml") && method == 8
-            if isSheet {
+            let isChart = name.hasPrefix("xl/charts/chart") && name.hasSuffix(".xml") && method == 8
+            if isSheet || isChart {
                 // A fresh local header, its CRC and sizes filled in once the sheet is written: no data descriptor (flag bit 3).
                 let headerAt = out.count
                 var header = Array(zip[local..<(local + 30)])
@@ -79,7 +86,8 @@ public enum XLSXExactNumbers {
                 out += header
                 out += zip[(local + 30)..<(local + 30 + Int(zip.u16(local + 26)))]
                 let dataAt = out.count
-                let sheet = try respellSheet(zip[dataStart..<(dataStart + compressedSize)], into: &out, file: file)
+                let sheet = try respellSheet(zip[dataStart..<(dataStart + compressedSize)], into: &out, file: file,
+                                             whole: isChart, respell: isChart ? chartCaches(in:) : shortestNumbers(in:))
                 if sheet.changed {
                     changed = true
                     out.setU32(sheet.crc, at: headerAt + 14)
@@ -135,7 +143,10 @@ public enum XLSXExactNumbers {
     /// The same sheet gives the same bytes: the chunks are cut where the
     /// inflated text says, not where a read happened to end.
     /// - Returns: the CRC-32 and size of the respelled XML, and whether any number changed.
-    static func respellSheet(_ compressed: ArraySlice<UInt8>, into out: inout [UInt8], file: String) throws
+    /// `whole`: `respell` sees the part whole, not a chunk at a time (a chart); `respell` gives the text
+    /// respelled, or nil when nothing changes (``shortestNumbers(in:)`` by default).
+    static func respellSheet(_ compressed: ArraySlice<UInt8>, into out: inout [UInt8], file: String, whole: Bool = false,
+                             respell: (UnsafeBufferPointer<UInt8>) -> [UInt8]? = shortestNumbers(in:)) throws
         -> (crc: UInt32, size: Int, changed: Bool)
     {
         func failure(_ what: String, _ status: Int32) -> XLSXError {
@@ -207,11 +218,11 @@ public enum XLSXExactNumbers {
                     throw failure("inflate (truncated data)", status)
                 }
                 pending += chunk[0..<produced]
-                let cut = finished ? pending.count : (pending.lastIndex(of: UInt8(ascii: "<")) ?? 0)
+                let cut = finished ? pending.count : whole ? 0 : (pending.lastIndex(of: UInt8(ascii: "<")) ?? 0)
                 guard cut > 0 else { continue }
                 try pending.withUnsafeBufferPointer { text in
                     let part = UnsafeBufferPointer(rebasing: text[0..<cut])
-                    if let respelled = shortestNumbers(in: part) {
+                    if let respelled = respell(part) {
                         changed = true
                         try respelled.withUnsafeBufferPointer { try emit($0, finish: false) }
                     } else {
@@ -225,15 +236,79 @@ public enum XLSXExactNumbers {
         return (crc, size, changed)
     }
 
+    /// A chart part with its cached numbers respelled (``shortestNumbers(in:open:)`` of `<c:v>`) and each
+    /// value cache's `General` format replaced by the value axis' format, when the axis has one of its
+    /// own; nil when nothing changes.
+    ///
+    /// `<c:val><c:numRef>…<c:numCache><c:formatCode>General</c:formatCode>…<c:v>728.9299999999999</c:v>`
+    /// with `<c:valAx>…<c:numFmt formatCode="0.00" sourceLinked="0"/>` becomes
+    /// `…<c:formatCode>0.00</c:formatCode>…<c:v>728.93</c:v>`.
+    static func chartCaches(in xml: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var text = Array(xml)
+        var changed = false
+        if let code = valueAxisFormat(in: text) {
+            let general = Array("<c:formatCode>General</c:formatCode>".utf8)
+            let replacement = Array("<c:formatCode>".utf8) + code + Array("</c:formatCode>".utf8)
+            let valueOpen = Array("<c:val>".utf8), valueClose = Array("</c:val>".utf8)
+            var result: [UInt8] = []
+            result.reserveCapacity(text.count)
+            var i = 0
+            var inValues = false
+            while i < text.count {
+                if text[i] == UInt8(ascii: "<") {
+                    if text.starts(with: valueOpen, at: i) { inValues = true }
+                    else if text.starts(with: valueClose, at: i) { inValues = false }
+                    else if inValues, text.starts(with: general, at: i) {
+                        result += replacement
+                        i += general.count
+                        changed = true
+                        continue
+                    }
+                }
+                result.append(text[i])
+                i += 1
+            }
+            text = result
+        }
+        if let respelled = text.withUnsafeBufferPointer({ shortestNumbers(in: $0, open: Array("<c:v>".utf8)) }) {
+            text = respelled
+            changed = true
+        }
+        return changed ? text : nil
+    }
+
+    /// The number format of a chart's value axis (its `formatCode` attribute, as escaped in the XML),
+    /// nil when the axis has none of its own (`sourceLinked="1"`) or the chart no value axis.
+    static func valueAxisFormat(in xml: [UInt8]) -> [UInt8]? {
+        let axis = Array("<c:valAx>".utf8), axisEnd = Array("</c:valAx>".utf8)
+        let format = Array("<c:numFmt formatCode=\"".utf8)
+        guard let start = xml.firstRange(of: axis)?.upperBound,
+              let end = xml[start...].firstRange(of: axisEnd)?.lowerBound,
+              let found = xml[start..<end].firstRange(of: format) else { return nil }
+        let codeStart = found.upperBound
+        guard let codeEnd = xml[codeStart..<end].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        let rest = xml[codeEnd..<end].prefix(24)
+        guard !rest.starts(with: Array("\" sourceLinked=\"1\"".utf8)) else { return nil }
+        return Array(xml[codeStart..<codeEnd])
+    }
+
     /// `xml` with the text of every `<v>` holding a decimal fraction replaced
     /// by its shortest round-trip form, or nil when no number's spelling changes.
     static func shortestNumbers(in xml: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let open: [UInt8] = Array("<v>".utf8), close = UInt8(ascii: "<")
+        shortestNumbers(in: xml, open: Array("<v>".utf8))
+    }
+
+    /// ``shortestNumbers(in:)`` of the elements opened by `open` (`<v>`, a chart's `<c:v>`).
+    static func shortestNumbers(in xml: UnsafeBufferPointer<UInt8>, open: [UInt8]) -> [UInt8]? {
+        let close = UInt8(ascii: "<")
         var out: [UInt8] = []
         var copied = 0
         var i = 0
         while i + open.count <= xml.count {
-            guard xml[i] == open[0], xml[i + 1] == open[1], xml[i + 2] == open[2] else { i += 1; continue }
+            guard xml[i] == open[0], UnsafeBufferPointer(rebasing: xml[i..<(i + open.count)]).elementsEqual(open) else {
+                i += 1
+                continue
+            }
             let start = i + open.count
             var end = start
             while end < xml.count, xml[end] != close { end += 1 }
@@ -278,6 +353,11 @@ public enum XLSXExactNumbers {
 }
 
 private extension Array where Element == UInt8 {
+    /// Whether `prefix` starts at `offset`.
+    func starts(with prefix: [UInt8], at offset: Int) -> Bool {
+        offset + prefix.count <= count && self[offset..<(offset + prefix.count)].elementsEqual(prefix)
+    }
+
     func u16(_ offset: Int) -> UInt16 { UInt16(self[offset]) | UInt16(self[offset + 1]) << 8 }
     func u32(_ offset: Int) -> UInt32 {
         UInt32(self[offset]) | UInt32(self[offset + 1]) << 8 | UInt32(self[offset + 2]) << 16 | UInt32(self[offset + 3]) << 24
