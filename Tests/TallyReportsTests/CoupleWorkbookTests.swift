@@ -54,21 +54,150 @@ import TallyTestSupport
         #expect(reader.sheetNames == ["Extrato", "Despesas"])
         #expect(try reader.cell("Extrato", "A1") == .string("Extrato do casal Ana & Bia — outubro de 2026"))
         #expect(try reader.cell("Extrato", "A2") == .string("BRL · 2 membros · 5 despesas"))
-        #expect(try reader.strings("Extrato", 5) == ["Membro", "Saldo inicial", "Pago", "Parte", "Acertos enviados",
-                                                     "Acertos recebidos", "Saldo final"])
+        // Who owes whom first, in words, with what a balance's sign means.
+        #expect(try reader.cell("Extrato", "A4") == .string("Quem deve a quem"))
+        let transfer = try #require(s.transfers.first)
+        let sentence = ReportLocale.ptBR.owesSentence(from: transfer.from == "m1" ? "Ana" : "Bia", to: transfer.to == "m1" ? "Ana" : "Bia",
+                                                      amount: Money(minor: transfer.amount, currency: brl))
+        #expect(try reader.cell("Extrato", "A5") == .string(sentence))
+        #expect(try reader.cell("Extrato", "A6") == .string("Saldo positivo: o membro tem a receber; saldo negativo: o membro deve."))
+        // The month's net per member: paid − share.
+        #expect(try reader.strings("Extrato", 8) == ["Membro", "Resultado do mês (pago − parte)"])
         for (i, line) in s.balances.enumerated() {
-            #expect(try reader.row("Extrato", 6 + i) == [
+            #expect(try reader.row("Extrato", 9 + i) == [.string(line.displayName), money(line.paid - line.share)])
+        }
+        #expect(try reader.cell("Extrato", "A12") == .string("Saldos"))
+        #expect(try reader.strings("Extrato", 13) == ["Membro", "Saldo inicial", "Pago", "Parte", "Acertos enviados",
+                                                      "Acertos recebidos", "Saldo final"])
+        for (i, line) in s.balances.enumerated() {
+            #expect(try reader.row("Extrato", 14 + i) == [
                 .string(line.displayName), money(line.opening), money(line.paid), money(line.share),
                 money(line.settlementsSent), money(line.settlementsReceived), money(line.closing),
             ])
         }
-        #expect(try reader.cell("Extrato", "A8") == .string("Total"))
-        #expect(try reader.numberFormat("Extrato", "C6") == ReportLocale.ptBR.excelMoneyFormat(for: brl))
-        // The suggested transfer as a sentence.
+        #expect(try reader.cell("Extrato", "A16") == .string("Total"))
+        #expect(try reader.numberFormat("Extrato", "C14") == ReportLocale.ptBR.excelMoneyFormat(for: brl))
+    }
+
+    @Test func whoOwesWhomInEachLocale() throws {
+        // Bia owes Ana: Ana paid the rent and the groceries.
+        let s = statement()
         let transfer = try #require(s.transfers.first)
-        let sentence = ReportLocale.ptBR.owesSentence(from: transfer.from == "m1" ? "Ana" : "Bia", to: transfer.to == "m1" ? "Ana" : "Bia",
-                                                      amount: Money(minor: transfer.amount, currency: brl))
-        #expect(try reader.cell("Extrato", "A11") == .string(sentence))
+        #expect(s.transfers.count == 1 && transfer.from == "m2" && transfer.to == "m1")
+        let amount = Money(minor: transfer.amount, currency: brl)
+        let expected: [(ReportLocale, String, String)] = [
+            (.ptBR, "Bia deve \(ReportLocale.ptBR.formatMoney(amount)) a Ana", "Quem deve a quem"),
+            (.enUS, "Bia owes Ana \(ReportLocale.enUS.formatMoney(amount))", "Who owes whom"),
+            (.esES, "Bia debe \(ReportLocale.esES.formatMoney(amount)) a Ana", "Quién debe a quién"),
+        ]
+        for (locale, sentence, heading) in expected {
+            let reader = try write(s, locale: locale, name: "\(locale).xlsx")
+            #expect(try reader.cell(locale.statementWord(.statementSheet), "A4") == .string(heading))
+            #expect(try reader.cell(locale.statementWord(.statementSheet), "A5") == .string(sentence))
+            let text = StatementText.render(s, locale: locale)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            // The heading and the sentence come before the balances table.
+            let at = try #require(lines.firstIndex(of: heading))
+            #expect(lines[at + 1] == "  " + sentence)
+            #expect(lines[at + 2] == "  " + locale.statementWord(.balanceSign))
+            #expect(at < lines.firstIndex(of: locale.label(.balancesSheet))!)
+        }
+        // Ana's month is positive (she paid more than her share) and says so with its sign.
+        #expect(StatementText.render(s, locale: .ptBR).contains("+R$"))
+    }
+
+    @Test func aSettledSpaceSaysSo() throws {
+        var s = statement()
+        s.transfers = []
+        let reader = try write(s)
+        #expect(try reader.cell("Extrato", "A5") == .string("Tudo acertado: nenhuma transferência."))
+        #expect(StatementText.render(s, locale: .ptBR).contains("Quem deve a quem\n  Tudo acertado: nenhuma transferência.\n"))
+    }
+
+    @Test func rowsThatDidNotCountAreListedWithWhyInTheLocale() throws {
+        var s = statement()
+        let d = { (day: Int) in LocalDate(year: 2026, month: 10, day: day)! }
+        s.leftOut = [
+            LeftOutRow(kind: .settlement, id: "s9", date: d(12), description: "", amount: 5_000, currency: usd, reason: .noFxRate),
+            LeftOutRow(kind: .expense, id: "e9", date: d(31), description: "Feira de domingo", amount: 11_236, currency: brl,
+                       reason: .payerNotMember),
+        ]
+        let expected: [(ReportLocale, String, [String])] = [
+            (.ptBR, "BRL · 2 membros · 5 despesas · 2 fora do extrato",
+             ["Acerto: sem câmbio para a moeda nessa data", "Feira de domingo: quem pagou não é membro"]),
+            (.enUS, "BRL · 2 members · 5 expenses · 2 not counted",
+             ["Settlement: no exchange rate for its currency on that date", "Feira de domingo: the payer is not a member"]),
+            (.esES, "BRL · 2 miembros · 5 gastos · 2 fuera del extracto",
+             ["Liquidación: sin tipo de cambio para su moneda en esa fecha", "Feira de domingo: quien pagó no es miembro"]),
+        ]
+        for (locale, facts, lines) in expected {
+            let reader = try write(s, locale: locale, name: "left-\(locale).xlsx")
+            let sheet = locale.statementWord(.statementSheet)
+            #expect(try reader.cell(sheet, "A2") == .string(facts))
+            let column = try (1...40).map { try reader.cell(sheet, "A\($0)")?.string }
+            // After who owes whom and the month's net, before the balances.
+            let heading = try #require(column.firstIndex(of: locale.statementWord(.leftOut))) + 1
+            #expect(heading < column.firstIndex(of: locale.label(.balancesSheet))! + 1)
+            #expect(heading > column.firstIndex(of: locale.statementWord(.whoOwesWhom))! + 1)
+            #expect(try reader.row(sheet, heading + 3) == [.number(excelSerial(d(12))), .number(50), .string(lines[0])])
+            #expect(try reader.row(sheet, heading + 4) == [.number(excelSerial(d(31))), money(11_236), .string(lines[1])])
+            #expect(try reader.numberFormat(sheet, "B\(heading + 3)") == locale.excelMoneyFormat(for: usd))
+            let text = StatementText.render(s, locale: locale)
+            #expect(text.contains(locale.statementWord(.leftOut) + "\n"))
+            for (date, line) in zip([d(12), d(31)], lines) {
+                #expect(text.split(separator: "\n").contains {
+                    $0.hasPrefix("  " + locale.formatDate(date)) && $0.hasSuffix(line)
+                }, "\(locale) \(line)")
+            }
+        }
+        // Past the rows the sheet lists, one line counts the rest; the text lists them all.
+        s.leftOut = (1...103).map {
+            LeftOutRow(kind: .expense, id: "e\($0)", date: d(1), description: "x", amount: 100, currency: brl, reason: .splitInvalid)
+        }
+        let reader = try write(s, name: "many-left.xlsx")
+        let column = try (1...130).map { try reader.cell("Extrato", "A\($0)")?.string }
+        #expect(column.contains("… e mais 3 linhas"))
+        #expect(StatementText.render(s, locale: .ptBR).components(separatedBy: "x: a divisão não pode ser aplicada").count == 104)
+    }
+
+    @Test func chartCachesHoldTheExactDecimalsInTheMoneyFormat() throws {
+        // Amounts whose nearest doubles C's %.16G spells 728.9299999999999 and 72.40000000000001.
+        var s = statement()
+        s.categories[0].amount = 72_893
+        s.trend[s.trend.count - 1].amount = 7_240
+        let reader = try write(s, name: "caches.xlsx")
+        let charts = try reader.chartPaths(onSheet: "Extrato")
+        #expect(charts.count == 2)
+        let raw = try charts.map { try reader.text($0) }.joined()
+        #expect(raw.contains("<c:v>728.93</c:v>") && raw.contains("<c:v>72.4</c:v>"))
+        let points = raw.components(separatedBy: "<c:v>").dropFirst().map { $0.prefix { $0 != "<" } }
+        // Every cached number in its shortest spelling (Swift's, whole numbers without `.0`).
+        for point in points {
+            guard let value = Double(point) else { continue }
+            let shortest = value == value.rounded() ? String(Int64(value)) : "\(value)"
+            #expect(shortest == String(point), "\(point)")
+        }
+        for chart in charts {
+            let root = try XMLNode.parse(reader.data(chart))
+            let formats = root.descendants("val").flatMap { $0.descendants("formatCode") }.map(\.text)
+            #expect(!formats.isEmpty && formats.allSatisfy { $0 == ReportLocale.ptBR.excelMoneyFormat(for: brl) }, "\(chart)")
+        }
+        #expect(try reader.seriesCaches(ofChart: charts[0])[0].values.first == 728.93)
+    }
+
+    @Test func chartsOverlapNothing() throws {
+        // A couple and a group of four (a column per member in the categories table).
+        for s in [statement(), statement(members: 4, name: "República Aurora das Flores")] {
+            let reader = try write(s, name: "charts-\(s.balances.count).xlsx")
+            let anchors = try reader.anchors(onSheet: "Extrato")
+            #expect(anchors.count == 2)
+            for (i, a) in anchors.enumerated() {
+                for b in anchors[(i + 1)...] { #expect(!a.intersects(b), "\(a) \(b)") }
+                // Below every filled cell of the sheet.
+                let lastFilledRow = try (1...200).last { try !reader.row("Extrato", $0).allSatisfy { $0 == nil } } ?? 0
+                #expect(a.from.row >= lastFilledRow, "\(a)")
+            }
+        }
     }
 
     @Test func itemisedRowsAddUpToTheShares() throws {
@@ -151,10 +280,11 @@ import TallyTestSupport
         let s = statement()
         #expect(s.categories.count == 4)
         let url = folder.appendingPathComponent("folded.xlsx")
-        // 28 rows: the statement sheet fits one category, a line adding up the other three, the total, the trend and the charts.
-        try CoupleWorkbook.write(s, to: url.path, locale: .ptBR, maxRowsPerSheet: 28)
+        // 49 rows: the statement sheet fits one category, a line adding up the other three, the total, the trend and the
+        // charts (the trend's below the categories').
+        try CoupleWorkbook.write(s, to: url.path, locale: .ptBR, maxRowsPerSheet: 49)
         let reader = try XLSXReader(url: url)
-        let column = try (1...28).map { try reader.cell("Extrato", "A\($0)")?.string }
+        let column = try (1...49).map { try reader.cell("Extrato", "A\($0)")?.string }
         let other = try #require(column.firstIndex(of: "Outras 3 categorias")) + 1
         #expect(column[other - 2] == s.categories[0].tag)
         #expect(column[other] == "Total")

@@ -1,8 +1,15 @@
 import TallyCore
 
 /// Renders one couple's monthly statement as text (`statements/<coupleId>.txt`):
-/// balances table, suggested transfers as sentences, spending by category as
-/// bars, and the spending trend as a sparkline; in the configured locale.
+/// who owes whom as sentences first (with what a balance's sign means and the
+/// month's net per member), the month's rows that did not count and why, the
+/// balances table, spending by category as bars,
+/// and the spending trend as a sparkline; in the configured locale.
+///
+/// ```swift
+/// let text = StatementText.render(statement, locale: .ptBR)
+/// // "Extrato do casal Ana & Bia — outubro de 2026\n…\nQuem deve a quem\n  Bia deve R$ 10,00 a Ana\n…"
+/// ```
 public enum StatementText {
     public static func render(_ s: CoupleStatement, locale: ReportLocale) -> String {
         let w = { (word: ReportLocale.StatementWord) in locale.statementWord(word) }
@@ -20,8 +27,40 @@ public enum StatementText {
                                           members: s.balances.count, period: s.period)
         line(title)
         line(String(repeating: "═", count: DisplayWidth.of(title)))
-        line("\(locale.label(.currency)): \(s.couple.currency.code) · \(w(.expenseCount)): \(s.expenseCount)")
+        var facts = "\(locale.label(.currency)): \(s.couple.currency.code) · \(w(.expenseCount)): \(s.expenseCount)"
+        if !s.leftOut.isEmpty { facts += " · \(w(.leftOutCount)): \(s.leftOut.count)" }
+        line(facts)
         line("")
+
+        // Who owes whom first, in words; what the sign of a balance means; the month's net per member.
+        line(w(.whoOwesWhom))
+        for sentence in locale.owesLines(s) { line("  " + sentence) }
+        if s.method == .greedy, !s.transfers.isEmpty { line("  (\(w(.greedyNote)))") }
+        line("  " + w(.balanceSign))
+        line("")
+        var nets = [[locale.label(.member), w(.monthNet)]]
+        for b in s.balances {
+            let net = b.paid - b.share
+            nets.append([b.displayName, (net > 0 ? "+" : "") + money(net)])
+        }
+        appendTable(nets, to: &out)
+        line("")
+
+        // What did not count: each row with its date, amount as entered, and why.
+        if !s.leftOut.isEmpty {
+            line(w(.leftOut))
+            line("  " + w(.leftOutNote))
+            let dates = s.leftOut.map { locale.formatDate($0.date) }
+            let amounts = s.leftOut.map { locale.formatMoney(minor: $0.amount, currency: $0.currency) }
+            let dateWidth = dates.map(DisplayWidth.of).max() ?? 0
+            let amountWidth = amounts.map(DisplayWidth.of).max() ?? 0
+            for (i, left) in s.leftOut.enumerated() {
+                let date = dates[i] + String(repeating: " ", count: dateWidth - DisplayWidth.of(dates[i]))
+                let amount = String(repeating: " ", count: amountWidth - DisplayWidth.of(amounts[i])) + amounts[i]
+                line("  \(date)  \(amount)  \(locale.leftOutLine(left))")
+            }
+            line("")
+        }
 
         // Balances.
         line(locale.label(.balancesSheet))
@@ -33,20 +72,6 @@ public enum StatementText {
                          money(b.settlementsReceived), money(b.closing)])
         }
         appendTable(rows, to: &out)
-        line("")
-
-        // Transfers.
-        line(w(.suggestedTransfers))
-        let names = Dictionary(uniqueKeysWithValues: s.balances.map { ($0.memberId, $0.displayName) })
-        if s.transfers.isEmpty {
-            line("  " + w(.allSettled))
-        } else {
-            for t in s.transfers {
-                line("  " + locale.owesSentence(from: names[t.from] ?? t.from, to: names[t.to] ?? t.to,
-                                                amount: Money(minor: t.amount, currency: s.couple.currency)))
-            }
-            if s.method == .greedy { line("  (\(w(.greedyNote)))") }
-        }
         line("")
 
         // Spending by category.
