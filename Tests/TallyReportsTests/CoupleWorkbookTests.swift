@@ -185,6 +185,56 @@ import TallyTestSupport
         #expect(try reader.seriesCaches(ofChart: charts[0])[0].values.first == 728.93)
     }
 
+    @Test func splitsInWords() {
+        let ids = ["m1", "m2"], names = ["m1": "Ana", "m2": "Bia"]
+        let percent = SplitRule(type: .percentage, entries: [SplitEntry(memberId: "m2", value: Decimal10(mantissa: 375, scale: 1)),
+                                                             SplitEntry(memberId: "m1", value: Decimal10(mantissa: 6250, scale: 2))])
+        let shares = SplitRule(type: .shares, entries: [SplitEntry(memberId: "m1", value: Decimal10(mantissa: 3, scale: 0)),
+                                                        SplitEntry(memberId: "m2", value: Decimal10(mantissa: 2, scale: 0))])
+        let exact = SplitRule(type: .exact, entries: [SplitEntry(memberId: "m1", value: Decimal10(mantissa: 100, scale: 2))])
+        let full = SplitRule(type: .full, entries: [SplitEntry(memberId: "m2", value: nil)])
+        let words = { (locale: ReportLocale) in
+            [SplitRule.equal, percent, shares, exact, full].map { locale.splitWords($0, memberIds: ids, names: names) }
+        }
+        #expect(words(.ptBR) == ["igual", "62,5/37,5", "partes 3/2", "exato", "integral (Bia)"])
+        #expect(words(.enUS) == ["equal", "62.5/37.5", "shares 3/2", "exact", "in full (Bia)"])
+        #expect(words(.esES) == ["igual", "62,5/37,5", "partes 3/2", "exacto", "íntegro (Bia)"])
+    }
+
+    @Test func theTextListsTheMonthLineByLine() throws {
+        let s = statement()
+        let text = StatementText.render(s, locale: .ptBR)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let expenses = try #require(lines.firstIndex(of: "Despesas do mês"))
+        #expect(lines[expenses + 1].hasPrefix("  Data        Descrição"))
+        let month = try #require(s.itemised)
+        for (i, item) in month.expenses.enumerated() {
+            let row = lines[expenses + 3 + i]
+            let e = item.expense
+            #expect(row.hasPrefix("  " + ReportLocale.ptBR.formatDate(e.date)), "\(row)")
+            #expect(row.contains(ReportLocale.ptBR.formatMoney(minor: e.amount, currency: brl)) && row.hasSuffix("igual"), "\(row)")
+        }
+        #expect(lines.contains { $0.contains("Faxina quinzenal") })   // on one line
+        #expect(lines.contains { $0.contains("Despesa e3 (reembolso)") })
+        let settlements = try #require(lines.firstIndex(of: "Acertos"))
+        #expect(lines[settlements + 3].hasPrefix("  15/10/2026  Bia  Ana") && lines[settlements + 3].hasSuffix("R$ 123,45"))
+        // A statement without its lines has no such sections.
+        var bare = s
+        bare.itemised = nil
+        #expect(!StatementText.render(bare, locale: .ptBR).contains("Despesas do mês"))
+    }
+
+    @Test func theTrendSparklineIsScaledFromZero() {
+        var s = statement()
+        // 66% of the largest month draws about two thirds high, not as the lowest bar.
+        s.trend = [(october2026.adding(months: -1), 66_00), (october2026, 100_00)]
+        let trendLine = StatementText.render(s, locale: .ptBR).split(separator: "\n").first { $0.hasPrefix("Gastos nos últimos meses") }
+        #expect(trendLine?.contains("): ▆█  ") == true, "\(trendLine ?? "")")
+        s.trend = [(october2026.adding(months: -1), 0), (october2026, 0)]
+        let flat = StatementText.render(s, locale: .ptBR).split(separator: "\n").first { $0.hasPrefix("Gastos nos últimos meses") }
+        #expect(flat?.contains("): ▁▁  ") == true, "\(flat ?? "")")
+    }
+
     @Test func chartsOverlapNothing() throws {
         // A couple and a group of four (a column per member in the categories table).
         for s in [statement(), statement(members: 4, name: "República Aurora das Flores")] {
@@ -205,7 +255,7 @@ import TallyTestSupport
         let reader = try write(s)
         #expect(try reader.cell("Despesas", "H2") == .string("Parte de cada membro"))
         #expect(try reader.strings("Despesas", 3) == ["Data", "Descrição", "Categoria", "Pago por", "Valor", "Valor original",
-                                                      "Câmbio", "Ana", "Bia", "Caio", "Observação"])
+                                                      "Câmbio", "Ana", "Bia", "Caio", "Divisão", "Observação"])
         let lines = try #require(s.itemised).expenses
         #expect(lines.count == 5)
         var sums = [Int64](repeating: 0, count: 3)
@@ -217,6 +267,7 @@ import TallyTestSupport
                 let cell = try #require(row[7 + m]?.number)
                 sums[m] += Int64((cell * 100).rounded())
             }
+            #expect(row[10] == .string("igual"))
         }
         #expect(sums == s.balances.map(\.share))
         // The total row repeats the balances' share column.
@@ -227,8 +278,8 @@ import TallyTestSupport
             .string("Bia"), money(54_321), .number(100), .number(5.4321),
         ])
         #expect(try reader.numberFormat("Despesas", "F5") == ReportLocale.ptBR.excelMoneyFormat(for: usd))
-        #expect(try reader.cell("Despesas", "K6") == .string("reembolso"))
-        #expect(try reader.cell("Despesas", "K8") == .string("acordo recorrente (automático)"))
+        #expect(try reader.cell("Despesas", "L6") == .string("reembolso"))
+        #expect(try reader.cell("Despesas", "L8") == .string("acordo recorrente (automático)"))
         #expect(try reader.cell("Despesas", "D8") == .string("Ana"))
         #expect(try reader.cell("Despesas", "B7") == .string("Faxina quinzenal"))   // on one line
         // The settlements under the expenses.
@@ -255,7 +306,7 @@ import TallyTestSupport
             #expect(try reader.cell(sheet, "A1") == .string(heading))
             #expect(try reader.cell(sheet, "H2") == .string("Parte de cada membro"))
             #expect(try reader.strings(sheet, 3) == ["Data", "Descrição", "Categoria", "Pago por", "Valor", "Valor original",
-                                                     "Câmbio", "Ana", "Bia", "Caio", "Observação"])
+                                                     "Câmbio", "Ana", "Bia", "Caio", "Divisão", "Observação"])
             #expect(try reader.sheetXML(sheet).contains("<pane ySplit=\"3\" topLeftCell=\"A4\""), "\(sheet)")
             for row in 4...40 where try reader.cell(sheet, "A\(row)")?.number != nil && reader.cell(sheet, "E\(row)") != nil {
                 if sheet != "Despesas (4)" { descriptions.append(try reader.cell(sheet, "B\(row)")?.string) }
@@ -263,8 +314,8 @@ import TallyTestSupport
         }
         // Every expense once, in order.
         #expect(descriptions == lines.map { $0.expense.description.split(whereSeparator: \.isNewline).joined(separator: " ") })
-        #expect(try reader.sheetXML("Despesas").contains("<autoFilter ref=\"A3:K40\"/>"))
-        #expect(try reader.sheetXML("Despesas (3)").contains("<autoFilter ref=\"A3:K37\"/>"))
+        #expect(try reader.sheetXML("Despesas").contains("<autoFilter ref=\"A3:L40\"/>"))
+        #expect(try reader.sheetXML("Despesas (3)").contains("<autoFilter ref=\"A3:L37\"/>"))
         #expect(try !reader.sheetXML("Despesas (4)").contains("<autoFilter"))
         // The total under the last expense, then the settlements, continuing on the next sheet.
         #expect(try reader.cell("Despesas (3)", "A38") == .string("Total"))

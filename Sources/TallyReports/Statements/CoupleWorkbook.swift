@@ -17,8 +17,9 @@ import TallyCore
 ///   by category, the trend), one below the other under the tables.
 /// - Expenses (`Despesas`): every expense counted in the month, by date:
 ///   date, description, category, payer, amount, the original amount and the
-///   fx rate when it was converted, each member's share, and a note for
-///   refunds and recurring agreements; a total row (the shares' totals are
+///   fx rate when it was converted, each member's share, the split in words
+///   (`igual`, `62,5/37,5`, `partes 3/2`, `exato`, `integral (Ana)`), and a
+///   note for refunds and recurring agreements; a total row (the shares' totals are
 ///   the balances' share column); then the month's settlements. Past Excel's
 ///   1,048,576 rows they continue on `Despesas (2)`, `Despesas (3)`, … each
 ///   with the title (marked "continuação, linhas N–M") and the header.
@@ -66,6 +67,8 @@ public enum CoupleWorkbook {
         let spaceName: String
         let currency: Currency
         let names: [String: String]
+        /// The members' ids in the order of the balances (and of each expense's shares).
+        let memberIds: [String]
         let title, subtitle, section, header, headerRight, text, date, rate: XLSXFormat
         let money, moneyHighlighted, moneyTotal, totalText: XLSXFormat
         /// Text after a right-aligned amount, indented so the two never touch (and its heading).
@@ -79,6 +82,7 @@ public enum CoupleWorkbook {
             self.spaceName = spaceName
             currency = statement.couple.currency
             names = Dictionary(statement.balances.map { ($0.memberId, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            memberIds = statement.balances.map(\.memberId)
             title = try book.format(.title)
             subtitle = try book.format(XLSXStyle(italic: true))
             section = try book.format(XLSXStyle(bold: true, fontSize: 12))
@@ -320,7 +324,8 @@ public enum CoupleWorkbook {
                 .init(locale.statementWord(.date), format: date, alignment: .left), .init(locale.statementWord(.description)),
                 .init(locale.label(.tag)), .init(locale.statementWord(.paidBy)), .init(locale.label(.amount), format: money),
                 .init(locale.statementWord(.originalAmount), alignment: .right), .init(locale.statementWord(.rate), alignment: .right),
-            ] + balances.map { .init($0.displayName, format: money) } + [.init(locale.statementWord(.note))]
+            ] + balances.map { .init($0.displayName, format: money) }
+                + [.init(locale.statementWord(.split), format: textAfterAmount), .init(locale.statementWord(.note))]
             let table = try XLSXTable(workbook: book, name: locale.statementWord(.expensesSheet), columns: columns,
                                       headerFormat: header, layout: expensesLayout())
 
@@ -341,6 +346,7 @@ public enum CoupleWorkbook {
                         try row.write(minor: line.shares[i], currency: currency)
                         shareTotals[i] += line.shares[i]
                     }
+                    try row.write(locale.splitWords(expense.split, memberIds: memberIds, names: names))
                     try row.write(noteText(line))
                 }
                 total += expense.amount
@@ -359,7 +365,9 @@ public enum CoupleWorkbook {
                     for (i, share) in shareTotals.enumerated() {
                         try sheet.write(minor: share, currency: currency, row: row, column: 7 + i, format: moneyTotal)
                     }
-                    try sheet.write(blankAt: row, column: 7 + balances.count, format: totalText)
+                    for column in (7 + balances.count)...(8 + balances.count) {
+                        try sheet.write(blankAt: row, column: column, format: totalText)
+                    }
                 }
             }
             try table.appendBelow { _, _ in }

@@ -12,6 +12,7 @@ extension ReportLocale {
         case refund, agreement, agreementMonth, members, expenseCount, sharesByMember
         case whoOwesWhom, balanceSign, monthNet
         case leftOut, leftOutNote, leftOutCount, settlement
+        case split, splitEqual, splitShares, splitExact, splitFull, monthExpenses, fromMember, toMember
     }
 
     /// The text of `word` in this locale.
@@ -67,6 +68,14 @@ extension ReportLocale {
                        "Filas enviadas que quedaron fuera de los saldos: corríjalas y envíelas de nuevo."),
         .leftOutCount: ("fora do extrato", "not counted", "fuera del extracto"),
         .settlement: ("Acerto", "Settlement", "Liquidación"),
+        .split: ("Divisão", "Split", "Reparto"),
+        .splitEqual: ("igual", "equal", "igual"),
+        .splitShares: ("partes", "shares", "partes"),
+        .splitExact: ("exato", "exact", "exacto"),
+        .splitFull: ("integral", "in full", "íntegro"),
+        .monthExpenses: ("Despesas do mês", "The month's expenses", "Gastos del mes"),
+        .fromMember: ("De", "From", "De"),
+        .toMember: ("Para", "To", "Para"),
     ]
 
     /// Who owes whom on `statement`, one sentence per suggested transfer, or the one line saying all
@@ -97,6 +106,31 @@ extension ReportLocale {
         case .ptBR: return "… e mais \(n) \(count == 1 ? "linha" : "linhas")"
         case .enUS: return "… and \(n) more \(count == 1 ? "row" : "rows")"
         case .esES: return "… y \(n) \(count == 1 ? "fila más" : "filas más")"
+        }
+    }
+
+    /// How an expense is split, in words, the values in the order of `memberIds` (the statement's
+    /// members): `igual`; `62,5/37,5` (percentages); `partes 3/2`; `exato`; `integral (Ana)` (`names`
+    /// gives a member's name). en-US: `equal`, `62.5/37.5`, `shares 3/2`, `exact`, `in full (Ana)`.
+    public func splitWords(_ rule: SplitRule, memberIds: [String], names: [String: String]) -> String {
+        func values() -> String {
+            var byMember: [String: Decimal10] = [:]
+            for entry in rule.entries where byMember[entry.memberId] == nil { byMember[entry.memberId] = entry.value }
+            return memberIds.map { id in
+                guard let value = byMember[id] else { return "0" }
+                var mantissa = value.mantissa, scale = value.scale
+                while scale > 0, mantissa % 10 == 0 { mantissa /= 10; scale -= 1 }
+                return formatDecimal(mantissa, scale: scale, grouping: false)
+            }.joined(separator: "/")
+        }
+        switch rule.type {
+        case .equal: return statementWord(.splitEqual)
+        case .percentage: return values()
+        case .shares: return "\(statementWord(.splitShares)) \(values())"
+        case .exact: return statementWord(.splitExact)
+        case .full:
+            let who = rule.entries.first.map { names[$0.memberId] ?? $0.memberId }
+            return statementWord(.splitFull) + (who.map { " (\($0))" } ?? "")
         }
     }
 

@@ -22,7 +22,7 @@ public struct StatementsFamily: ReportFamily {
         public var fx: FxTable
         public var trendMonths: Int
         public var exactTransferLimit: Int
-        /// Whether statements keep the month line by line (for the couple workbooks).
+        /// Whether statements keep the month line by line (for the couple's text and workbook).
         public var itemised: Bool
 
         public init(period: YearMonth, fx: FxTable, trendMonths: Int = TallyConfig.Statements().trendMonths,
