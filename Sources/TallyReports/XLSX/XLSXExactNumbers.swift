@@ -17,9 +17,10 @@ import TallyCore
 /// are left as they are; so are numbers whose shortest form needs an exponent.
 ///
 /// Charts' cached points (`xl/charts/chart*.xml`, `<c:v>`) are respelled the
-/// same way, and the value caches take the number format of the chart's
-/// value axis, the cells' money format (libxlsxwriter writes `General`), so
-/// a viewer showing the cache shows `R$ 728,93`, not `728.9299999999999`.
+/// same way, and each cache takes the number format of its axis (libxlsxwriter
+/// writes `General`): the cells' format, which ``XLSXWorkbook/close()`` gives
+/// an axis the chart left without one; so a viewer showing the cache shows
+/// `R$ 728,93`, not `728.9299999999999`.
 ///
 /// Only the sheets (`xl/worksheets/sheet*.xml`) and charts are inflated,
 /// respelled and deflated again, a sheet a chunk at a time (a sheet is never
@@ -237,8 +238,9 @@ public enum XLSXExactNumbers {
     }
 
     /// A chart part with its cached numbers respelled (``shortestNumbers(in:open:)`` of `<c:v>`) and each
-    /// value cache's `General` format replaced by the value axis' format, when the axis has one of its
-    /// own; nil when nothing changes.
+    /// cache's `General` format replaced by its axis' format, when the axis has one of its own: the value
+    /// caches take the value axis', numeric categories (dates) the category or date axis'; nil when
+    /// nothing changes.
     ///
     /// `<c:val><c:numRef>…<c:numCache><c:formatCode>General</c:formatCode>…<c:v>728.9299999999999</c:v>`
     /// with `<c:valAx>…<c:numFmt formatCode="0.00" sourceLinked="0"/>` becomes
@@ -246,29 +248,11 @@ public enum XLSXExactNumbers {
     static func chartCaches(in xml: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var text = Array(xml)
         var changed = false
-        if let code = valueAxisFormat(in: text) {
-            let general = Array("<c:formatCode>General</c:formatCode>".utf8)
-            let replacement = Array("<c:formatCode>".utf8) + code + Array("</c:formatCode>".utf8)
-            let valueOpen = Array("<c:val>".utf8), valueClose = Array("</c:val>".utf8)
-            var result: [UInt8] = []
-            result.reserveCapacity(text.count)
-            var i = 0
-            var inValues = false
-            while i < text.count {
-                if text[i] == UInt8(ascii: "<") {
-                    if text.starts(with: valueOpen, at: i) { inValues = true }
-                    else if text.starts(with: valueClose, at: i) { inValues = false }
-                    else if inValues, text.starts(with: general, at: i) {
-                        result += replacement
-                        i += general.count
-                        changed = true
-                        continue
-                    }
-                }
-                result.append(text[i])
-                i += 1
-            }
-            text = result
+        let categoryFormat = axisFormat("catAx", in: text) ?? axisFormat("dateAx", in: text)
+        for (element, code) in [("val", axisFormat("valAx", in: text)), ("cat", categoryFormat)] {
+            guard let code, let replaced = formatCodes(in: text, within: element, code) else { continue }
+            text = replaced
+            changed = true
         }
         if let respelled = text.withUnsafeBufferPointer({ shortestNumbers(in: $0, open: Array("<c:v>".utf8)) }) {
             text = respelled
@@ -277,18 +261,48 @@ public enum XLSXExactNumbers {
         return changed ? text : nil
     }
 
-    /// The number format of a chart's value axis (its `formatCode` attribute, as escaped in the XML),
-    /// nil when the axis has none of its own (`sourceLinked="1"`) or the chart no value axis.
-    static func valueAxisFormat(in xml: [UInt8]) -> [UInt8]? {
-        let axis = Array("<c:valAx>".utf8), axisEnd = Array("</c:valAx>".utf8)
+    /// `xml` with every `<c:formatCode>General</c:formatCode>` inside `<c:element>` elements replaced
+    /// by `code`, or nil when there is none.
+    static func formatCodes(in xml: [UInt8], within element: String, _ code: [UInt8]) -> [UInt8]? {
+        let general = Array("<c:formatCode>General</c:formatCode>".utf8)
+        let replacement = Array("<c:formatCode>".utf8) + code + Array("</c:formatCode>".utf8)
+        let open = Array("<c:\(element)>".utf8), close = Array("</c:\(element)>".utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(xml.count)
+        var i = 0
+        var inside = false
+        var changed = false
+        while i < xml.count {
+            if xml[i] == UInt8(ascii: "<") {
+                if xml.starts(with: open, at: i) {
+                    inside = true
+                } else if xml.starts(with: close, at: i) {
+                    inside = false
+                } else if inside, xml.starts(with: general, at: i) {
+                    result += replacement
+                    i += general.count
+                    changed = true
+                    continue
+                }
+            }
+            result.append(xml[i])
+            i += 1
+        }
+        return changed ? result : nil
+    }
+
+    /// The number format of a chart's first `axis` element (`valAx`, `catAx`, `dateAx`): its
+    /// `formatCode` attribute as escaped in the XML; nil when the axis has none of its own
+    /// (`sourceLinked="1"`) or the chart no such axis.
+    static func axisFormat(_ axis: String, in xml: [UInt8]) -> [UInt8]? {
+        let open = Array("<c:\(axis)>".utf8), close = Array("</c:\(axis)>".utf8)
         let format = Array("<c:numFmt formatCode=\"".utf8)
-        guard let start = xml.firstRange(of: axis)?.upperBound,
-              let end = xml[start...].firstRange(of: axisEnd)?.lowerBound,
+        guard let start = xml.firstRange(of: open)?.upperBound,
+              let end = xml[start...].firstRange(of: close)?.lowerBound,
               let found = xml[start..<end].firstRange(of: format) else { return nil }
         let codeStart = found.upperBound
         guard let codeEnd = xml[codeStart..<end].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-        let rest = xml[codeEnd..<end].prefix(24)
-        guard !rest.starts(with: Array("\" sourceLinked=\"1\"".utf8)) else { return nil }
+        guard !xml[codeEnd..<end].starts(with: Array("\" sourceLinked=\"1\"".utf8)) else { return nil }
         return Array(xml[codeStart..<codeEnd])
     }
 
