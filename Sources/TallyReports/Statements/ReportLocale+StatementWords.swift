@@ -7,7 +7,7 @@ extension ReportLocale {
     public enum StatementWord: String, Sendable, Hashable, CaseIterable {
         case statementSheet, expensesSheet
         case coupleStatement, groupStatement, coupleExpenses, groupExpenses
-        case suggestedTransfers, allSettled, greedyNote, noSpending, noExpenses, noSettlements
+        case allSettled, greedyNote, noSpending, noExpenses, noSettlements
         case trend, month, date, description, paidBy, originalAmount, rate, note, settlements
         case refund, agreement, agreementMonth, members, expenseCount, sharesByMember
         case whoOwesWhom, balanceSign, monthNet
@@ -32,7 +32,6 @@ extension ReportLocale {
         .groupStatement: ("Extrato do grupo", "Group statement", "Extracto del grupo"),
         .coupleExpenses: ("Despesas do casal", "Couple expenses", "Gastos de la pareja"),
         .groupExpenses: ("Despesas do grupo", "Group expenses", "Gastos del grupo"),
-        .suggestedTransfers: ("Transferências sugeridas", "Suggested transfers", "Transferencias sugeridas"),
         .allSettled: ("Tudo acertado: nenhuma transferência.", "All settled: nothing to transfer.",
                       "Todo saldado: ninguna transferencia."),
         .greedyNote: ("grupo grande: transferências aproximadas, talvez não as mínimas",
