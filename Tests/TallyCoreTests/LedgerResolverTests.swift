@@ -43,5 +43,36 @@ struct LedgerResolverTests {
         #expect(byLine[5] == "no fx rate from USD to BRL on or before 2026-10-05")
         #expect(byLine[7] == "fromMember and toMember are both 'm1'")
         #expect(r.rejects.allSatisfy { $0.dataset == "expenses" })
+        // Beside each reject, the row as entered with a stable code, for the couple's own statement.
+        #expect(r.leftOut.map(\.reason) == [.payerNotMember, .splitPercentagesNot100, .noFxRate, .settlementToSelf])
+        #expect(r.leftOut.map(\.id) == ["e1", "e2", "e3", "s1"])
+        #expect(r.leftOut.map(\.kind) == [.expense, .expense, .expense, .settlement])
+        #expect(r.leftOut[2].amount == 1000 && r.leftOut[2].currency.code == "USD")
+    }
+
+    @Test func splitErrorsHaveTheirOwnCodes() {
+        #expect(LeftOutReason(SplitError.unknownMember("m9")) == .splitMemberNotMember)
+        #expect(LeftOutReason(SplitError.percentagesDoNotSumTo100(sum: "90")) == .splitPercentagesNot100)
+        #expect(LeftOutReason(SplitError.exactDoesNotSumToAmount(sum: "1", amount: "2", currency: "BRL")) == .splitExactNotAmount)
+        #expect(LeftOutReason(SplitError.sharesSumToZero) == .splitInvalid)
+        #expect(LeftOutReason.splitMemberNotMember.rawValue == "split_member_not_member")
+    }
+
+    @Test func theStatementListsTheMonthsRowsThatDidNotCount() {
+        // Rejected rows of October and of September; only October's are the October statement's.
+        let family = StatementsFamily(settings: .init(period: YearMonth(year: 2026, month: 10)!, fx: FxTable()))
+        let agreement = Agreement(id: "a1", coupleId: "c1", description: "Aluguel", amount: 150_000, currency: Currency(code: "BRL")!,
+                                  paidBy: "m9", split: .equal, tag: "casa", dayOfMonth: 31,
+                                  startDate: LocalDate.parse("2026-09-01")!, endDate: nil)
+        let partition = CouplePartition(couple: couple, members: members,
+                                        expenses: [fact("e2", paidBy: "m9", date: "2026-10-20"), fact("e1", date: "2026-10-05"),
+                                                   fact("e0", paidBy: "m9", date: "2026-09-30"),
+                                                   fact("e3", currency: "USD", date: "2026-10-02")],
+                                        settlements: [], agreements: [agreement])
+        let statement = family.compute(partition).rows.statement
+        #expect(statement.leftOut.map(\.id) == ["e3", "e2", "agreement:a1:2026-10"])
+        #expect(statement.leftOut.map(\.reason) == [.noFxRate, .payerNotMember, .payerNotMember])
+        #expect(statement.leftOut.last?.date == LocalDate.parse("2026-10-31"))
+        #expect(statement.expenseCount == 1)
     }
 }

@@ -55,8 +55,11 @@ struct CoupleWorkbooksTests {
         for couple in ["c0", "c1", "c2"] {
             let reader = try XLSXReader(url: out.appendingPathComponent("statements/\(couple).xlsx"))
             #expect(reader.sheetNames == ["Extrato", "Despesas"])
+            // The balances under their heading and header.
+            let headings = try (1...40).map { try reader.cell("Extrato", "A\($0)")?.string }
+            let balances = try #require(headings.firstIndex(of: "Saldos")) + 1
             for (i, line) in csv.filter({ $0[0] == couple }).enumerated() {
-                let row = try reader.row("Extrato", 6 + i)
+                let row = try reader.row("Extrato", balances + 2 + i)
                 #expect(row.first == .string(line[3]))
                 let numbers = row.dropFirst().map { $0?.number.map { String(format: "%.2f", $0) } }
                 #expect(numbers == Array(line[5...10]), "\(couple) \(line[2])")

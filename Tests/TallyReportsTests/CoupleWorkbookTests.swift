@@ -54,21 +54,200 @@ import TallyTestSupport
         #expect(reader.sheetNames == ["Extrato", "Despesas"])
         #expect(try reader.cell("Extrato", "A1") == .string("Extrato do casal Ana & Bia — outubro de 2026"))
         #expect(try reader.cell("Extrato", "A2") == .string("BRL · 2 membros · 5 despesas"))
-        #expect(try reader.strings("Extrato", 5) == ["Membro", "Saldo inicial", "Pago", "Parte", "Acertos enviados",
-                                                     "Acertos recebidos", "Saldo final"])
+        // Who owes whom first, in words, with what a balance's sign means.
+        #expect(try reader.cell("Extrato", "A4") == .string("Quem deve a quem"))
+        let transfer = try #require(s.transfers.first)
+        let sentence = ReportLocale.ptBR.owesSentence(from: transfer.from == "m1" ? "Ana" : "Bia", to: transfer.to == "m1" ? "Ana" : "Bia",
+                                                      amount: Money(minor: transfer.amount, currency: brl))
+        #expect(try reader.cell("Extrato", "A5") == .string(sentence))
+        #expect(try reader.cell("Extrato", "A6") == .string("Saldo positivo: o membro tem a receber; saldo negativo: o membro deve."))
+        // The month's net per member: paid − share.
+        #expect(try reader.strings("Extrato", 8) == ["Membro", "Resultado do mês (pago − parte)"])
         for (i, line) in s.balances.enumerated() {
-            #expect(try reader.row("Extrato", 6 + i) == [
+            #expect(try reader.row("Extrato", 9 + i) == [.string(line.displayName), money(line.paid - line.share)])
+        }
+        #expect(try reader.cell("Extrato", "A12") == .string("Saldos"))
+        #expect(try reader.strings("Extrato", 13) == ["Membro", "Saldo inicial", "Pago", "Parte", "Acertos enviados",
+                                                      "Acertos recebidos", "Saldo final"])
+        for (i, line) in s.balances.enumerated() {
+            #expect(try reader.row("Extrato", 14 + i) == [
                 .string(line.displayName), money(line.opening), money(line.paid), money(line.share),
                 money(line.settlementsSent), money(line.settlementsReceived), money(line.closing),
             ])
         }
-        #expect(try reader.cell("Extrato", "A8") == .string("Total"))
-        #expect(try reader.numberFormat("Extrato", "C6") == ReportLocale.ptBR.excelMoneyFormat(for: brl))
-        // The suggested transfer as a sentence.
+        #expect(try reader.cell("Extrato", "A16") == .string("Total"))
+        #expect(try reader.numberFormat("Extrato", "C14") == ReportLocale.ptBR.excelMoneyFormat(for: brl))
+    }
+
+    @Test func whoOwesWhomInEachLocale() throws {
+        // Bia owes Ana: Ana paid the rent and the groceries.
+        let s = statement()
         let transfer = try #require(s.transfers.first)
-        let sentence = ReportLocale.ptBR.owesSentence(from: transfer.from == "m1" ? "Ana" : "Bia", to: transfer.to == "m1" ? "Ana" : "Bia",
-                                                      amount: Money(minor: transfer.amount, currency: brl))
-        #expect(try reader.cell("Extrato", "A11") == .string(sentence))
+        #expect(s.transfers.count == 1 && transfer.from == "m2" && transfer.to == "m1")
+        let amount = Money(minor: transfer.amount, currency: brl)
+        let expected: [(ReportLocale, String, String)] = [
+            (.ptBR, "Bia deve \(ReportLocale.ptBR.formatMoney(amount)) a Ana", "Quem deve a quem"),
+            (.enUS, "Bia owes Ana \(ReportLocale.enUS.formatMoney(amount))", "Who owes whom"),
+            (.esES, "Bia debe \(ReportLocale.esES.formatMoney(amount)) a Ana", "Quién debe a quién"),
+        ]
+        for (locale, sentence, heading) in expected {
+            let reader = try write(s, locale: locale, name: "\(locale).xlsx")
+            #expect(try reader.cell(locale.statementWord(.statementSheet), "A4") == .string(heading))
+            #expect(try reader.cell(locale.statementWord(.statementSheet), "A5") == .string(sentence))
+            let text = StatementText.render(s, locale: locale)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            // The heading and the sentence come before the balances table.
+            let at = try #require(lines.firstIndex(of: heading))
+            #expect(lines[at + 1] == "  " + sentence)
+            #expect(lines[at + 2] == "  " + locale.statementWord(.balanceSign))
+            #expect(at < lines.firstIndex(of: locale.label(.balancesSheet))!)
+        }
+        // Ana's month is positive (she paid more than her share) and says so with its sign.
+        #expect(StatementText.render(s, locale: .ptBR).contains("+R$"))
+    }
+
+    @Test func aSettledSpaceSaysSo() throws {
+        var s = statement()
+        s.transfers = []
+        let reader = try write(s)
+        #expect(try reader.cell("Extrato", "A5") == .string("Tudo acertado: nenhuma transferência."))
+        #expect(StatementText.render(s, locale: .ptBR).contains("Quem deve a quem\n  Tudo acertado: nenhuma transferência.\n"))
+    }
+
+    @Test func rowsThatDidNotCountAreListedWithWhyInTheLocale() throws {
+        var s = statement()
+        let d = { (day: Int) in LocalDate(year: 2026, month: 10, day: day)! }
+        s.leftOut = [
+            LeftOutRow(kind: .settlement, id: "s9", date: d(12), description: "", amount: 5_000, currency: usd, reason: .noFxRate),
+            LeftOutRow(kind: .expense, id: "e9", date: d(31), description: "Feira de domingo", amount: 11_236, currency: brl,
+                       reason: .payerNotMember),
+        ]
+        let expected: [(ReportLocale, String, [String])] = [
+            (.ptBR, "BRL · 2 membros · 5 despesas · 2 fora do extrato",
+             ["Acerto: sem câmbio para a moeda nessa data", "Feira de domingo: quem pagou não é membro"]),
+            (.enUS, "BRL · 2 members · 5 expenses · 2 not counted",
+             ["Settlement: no exchange rate for its currency on that date", "Feira de domingo: the payer is not a member"]),
+            (.esES, "BRL · 2 miembros · 5 gastos · 2 fuera del extracto",
+             ["Liquidación: sin tipo de cambio para su moneda en esa fecha", "Feira de domingo: quien pagó no es miembro"]),
+        ]
+        for (locale, facts, lines) in expected {
+            let reader = try write(s, locale: locale, name: "left-\(locale).xlsx")
+            let sheet = locale.statementWord(.statementSheet)
+            #expect(try reader.cell(sheet, "A2") == .string(facts))
+            let column = try (1...40).map { try reader.cell(sheet, "A\($0)")?.string }
+            // After who owes whom and the month's net, before the balances.
+            let heading = try #require(column.firstIndex(of: locale.statementWord(.leftOut))) + 1
+            #expect(heading < column.firstIndex(of: locale.label(.balancesSheet))! + 1)
+            #expect(heading > column.firstIndex(of: locale.statementWord(.whoOwesWhom))! + 1)
+            #expect(try reader.row(sheet, heading + 3) == [.number(excelSerial(d(12))), .number(50), .string(lines[0])])
+            #expect(try reader.row(sheet, heading + 4) == [.number(excelSerial(d(31))), money(11_236), .string(lines[1])])
+            #expect(try reader.numberFormat(sheet, "B\(heading + 3)") == locale.excelMoneyFormat(for: usd))
+            let text = StatementText.render(s, locale: locale)
+            #expect(text.contains(locale.statementWord(.leftOut) + "\n"))
+            for (date, line) in zip([d(12), d(31)], lines) {
+                #expect(text.split(separator: "\n").contains {
+                    $0.hasPrefix("  " + locale.formatDate(date)) && $0.hasSuffix(line)
+                }, "\(locale) \(line)")
+            }
+        }
+        // Past the rows the sheet lists, one line counts the rest; the text lists them all.
+        s.leftOut = (1...103).map {
+            LeftOutRow(kind: .expense, id: "e\($0)", date: d(1), description: "x", amount: 100, currency: brl, reason: .splitInvalid)
+        }
+        let reader = try write(s, name: "many-left.xlsx")
+        let column = try (1...130).map { try reader.cell("Extrato", "A\($0)")?.string }
+        #expect(column.contains("… e mais 3 linhas"))
+        #expect(StatementText.render(s, locale: .ptBR).components(separatedBy: "x: a divisão não pode ser aplicada").count == 104)
+    }
+
+    @Test func chartCachesHoldTheExactDecimalsInTheMoneyFormat() throws {
+        // Amounts whose nearest doubles C's %.16G spells 728.9299999999999 and 72.40000000000001.
+        var s = statement()
+        s.categories[0].amount = 72_893
+        s.trend[s.trend.count - 1].amount = 7_240
+        let reader = try write(s, name: "caches.xlsx")
+        let charts = try reader.chartPaths(onSheet: "Extrato")
+        #expect(charts.count == 2)
+        let raw = try charts.map { try reader.text($0) }.joined()
+        #expect(raw.contains("<c:v>728.93</c:v>") && raw.contains("<c:v>72.4</c:v>"))
+        let points = raw.components(separatedBy: "<c:v>").dropFirst().map { $0.prefix { $0 != "<" } }
+        // Every cached number in its shortest spelling (Swift's, whole numbers without `.0`).
+        for point in points {
+            guard let value = Double(point) else { continue }
+            let shortest = value == value.rounded() ? String(Int64(value)) : "\(value)"
+            #expect(shortest == String(point), "\(point)")
+        }
+        for chart in charts {
+            let root = try XMLNode.parse(reader.data(chart))
+            let formats = root.descendants("val").flatMap { $0.descendants("formatCode") }.map(\.text)
+            #expect(!formats.isEmpty && formats.allSatisfy { $0 == ReportLocale.ptBR.excelMoneyFormat(for: brl) }, "\(chart)")
+        }
+        #expect(try reader.seriesCaches(ofChart: charts[0])[0].values.first == 728.93)
+    }
+
+    @Test func splitsInWords() {
+        let ids = ["m1", "m2"], names = ["m1": "Ana", "m2": "Bia"]
+        let percent = SplitRule(type: .percentage, entries: [SplitEntry(memberId: "m2", value: Decimal10(mantissa: 375, scale: 1)),
+                                                             SplitEntry(memberId: "m1", value: Decimal10(mantissa: 6250, scale: 2))])
+        let shares = SplitRule(type: .shares, entries: [SplitEntry(memberId: "m1", value: Decimal10(mantissa: 3, scale: 0)),
+                                                        SplitEntry(memberId: "m2", value: Decimal10(mantissa: 2, scale: 0))])
+        let exact = SplitRule(type: .exact, entries: [SplitEntry(memberId: "m1", value: Decimal10(mantissa: 100, scale: 2))])
+        let full = SplitRule(type: .full, entries: [SplitEntry(memberId: "m2", value: nil)])
+        let words = { (locale: ReportLocale) in
+            [SplitRule.equal, percent, shares, exact, full].map { locale.splitWords($0, memberIds: ids, names: names) }
+        }
+        #expect(words(.ptBR) == ["igual", "62,5/37,5", "partes 3/2", "exato", "integral (Bia)"])
+        #expect(words(.enUS) == ["equal", "62.5/37.5", "shares 3/2", "exact", "in full (Bia)"])
+        #expect(words(.esES) == ["igual", "62,5/37,5", "partes 3/2", "exacto", "íntegro (Bia)"])
+    }
+
+    @Test func theTextListsTheMonthLineByLine() throws {
+        let s = statement()
+        let text = StatementText.render(s, locale: .ptBR)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let expenses = try #require(lines.firstIndex(of: "Despesas do mês"))
+        #expect(lines[expenses + 1].hasPrefix("  Data        Descrição"))
+        let month = try #require(s.itemised)
+        for (i, item) in month.expenses.enumerated() {
+            let row = lines[expenses + 3 + i]
+            let e = item.expense
+            #expect(row.hasPrefix("  " + ReportLocale.ptBR.formatDate(e.date)), "\(row)")
+            #expect(row.contains(ReportLocale.ptBR.formatMoney(minor: e.amount, currency: brl)) && row.hasSuffix("igual"), "\(row)")
+        }
+        #expect(lines.contains { $0.contains("Faxina quinzenal") })   // on one line
+        #expect(lines.contains { $0.contains("Despesa e3 (reembolso)") })
+        let settlements = try #require(lines.firstIndex(of: "Acertos"))
+        #expect(lines[settlements + 3].hasPrefix("  15/10/2026  Bia  Ana") && lines[settlements + 3].hasSuffix("R$ 123,45"))
+        // A statement without its lines has no such sections.
+        var bare = s
+        bare.itemised = nil
+        #expect(!StatementText.render(bare, locale: .ptBR).contains("Despesas do mês"))
+    }
+
+    @Test func theTrendSparklineIsScaledFromZero() {
+        var s = statement()
+        // 66% of the largest month draws about two thirds high, not as the lowest bar.
+        s.trend = [(october2026.adding(months: -1), 66_00), (october2026, 100_00)]
+        let trendLine = StatementText.render(s, locale: .ptBR).split(separator: "\n").first { $0.hasPrefix("Gastos nos últimos meses") }
+        #expect(trendLine?.contains("): ▆█  ") == true, "\(trendLine ?? "")")
+        s.trend = [(october2026.adding(months: -1), 0), (october2026, 0)]
+        let flat = StatementText.render(s, locale: .ptBR).split(separator: "\n").first { $0.hasPrefix("Gastos nos últimos meses") }
+        #expect(flat?.contains("): ▁▁  ") == true, "\(flat ?? "")")
+    }
+
+    @Test func chartsOverlapNothing() throws {
+        // A couple and a group of four (a column per member in the categories table).
+        for s in [statement(), statement(members: 4, name: "República Aurora das Flores")] {
+            let reader = try write(s, name: "charts-\(s.balances.count).xlsx")
+            let anchors = try reader.anchors(onSheet: "Extrato")
+            #expect(anchors.count == 2)
+            for (i, a) in anchors.enumerated() {
+                for b in anchors[(i + 1)...] { #expect(!a.intersects(b), "\(a) \(b)") }
+                // Below every filled cell of the sheet.
+                let lastFilledRow = try (1...200).last { try !reader.row("Extrato", $0).allSatisfy { $0 == nil } } ?? 0
+                #expect(a.from.row >= lastFilledRow, "\(a)")
+            }
+        }
     }
 
     @Test func itemisedRowsAddUpToTheShares() throws {
@@ -76,7 +255,7 @@ import TallyTestSupport
         let reader = try write(s)
         #expect(try reader.cell("Despesas", "H2") == .string("Parte de cada membro"))
         #expect(try reader.strings("Despesas", 3) == ["Data", "Descrição", "Categoria", "Pago por", "Valor", "Valor original",
-                                                      "Câmbio", "Ana", "Bia", "Caio", "Observação"])
+                                                      "Câmbio", "Ana", "Bia", "Caio", "Divisão", "Observação"])
         let lines = try #require(s.itemised).expenses
         #expect(lines.count == 5)
         var sums = [Int64](repeating: 0, count: 3)
@@ -88,6 +267,7 @@ import TallyTestSupport
                 let cell = try #require(row[7 + m]?.number)
                 sums[m] += Int64((cell * 100).rounded())
             }
+            #expect(row[10] == .string("igual"))
         }
         #expect(sums == s.balances.map(\.share))
         // The total row repeats the balances' share column.
@@ -98,8 +278,8 @@ import TallyTestSupport
             .string("Bia"), money(54_321), .number(100), .number(5.4321),
         ])
         #expect(try reader.numberFormat("Despesas", "F5") == ReportLocale.ptBR.excelMoneyFormat(for: usd))
-        #expect(try reader.cell("Despesas", "K6") == .string("reembolso"))
-        #expect(try reader.cell("Despesas", "K8") == .string("acordo recorrente (automático)"))
+        #expect(try reader.cell("Despesas", "L6") == .string("reembolso"))
+        #expect(try reader.cell("Despesas", "L8") == .string("acordo recorrente (automático)"))
         #expect(try reader.cell("Despesas", "D8") == .string("Ana"))
         #expect(try reader.cell("Despesas", "B7") == .string("Faxina quinzenal"))   // on one line
         // The settlements under the expenses.
@@ -126,7 +306,7 @@ import TallyTestSupport
             #expect(try reader.cell(sheet, "A1") == .string(heading))
             #expect(try reader.cell(sheet, "H2") == .string("Parte de cada membro"))
             #expect(try reader.strings(sheet, 3) == ["Data", "Descrição", "Categoria", "Pago por", "Valor", "Valor original",
-                                                     "Câmbio", "Ana", "Bia", "Caio", "Observação"])
+                                                     "Câmbio", "Ana", "Bia", "Caio", "Divisão", "Observação"])
             #expect(try reader.sheetXML(sheet).contains("<pane ySplit=\"3\" topLeftCell=\"A4\""), "\(sheet)")
             for row in 4...40 where try reader.cell(sheet, "A\(row)")?.number != nil && reader.cell(sheet, "E\(row)") != nil {
                 if sheet != "Despesas (4)" { descriptions.append(try reader.cell(sheet, "B\(row)")?.string) }
@@ -134,8 +314,8 @@ import TallyTestSupport
         }
         // Every expense once, in order.
         #expect(descriptions == lines.map { $0.expense.description.split(whereSeparator: \.isNewline).joined(separator: " ") })
-        #expect(try reader.sheetXML("Despesas").contains("<autoFilter ref=\"A3:K40\"/>"))
-        #expect(try reader.sheetXML("Despesas (3)").contains("<autoFilter ref=\"A3:K37\"/>"))
+        #expect(try reader.sheetXML("Despesas").contains("<autoFilter ref=\"A3:L40\"/>"))
+        #expect(try reader.sheetXML("Despesas (3)").contains("<autoFilter ref=\"A3:L37\"/>"))
         #expect(try !reader.sheetXML("Despesas (4)").contains("<autoFilter"))
         // The total under the last expense, then the settlements, continuing on the next sheet.
         #expect(try reader.cell("Despesas (3)", "A38") == .string("Total"))
@@ -151,10 +331,11 @@ import TallyTestSupport
         let s = statement()
         #expect(s.categories.count == 4)
         let url = folder.appendingPathComponent("folded.xlsx")
-        // 28 rows: the statement sheet fits one category, a line adding up the other three, the total, the trend and the charts.
-        try CoupleWorkbook.write(s, to: url.path, locale: .ptBR, maxRowsPerSheet: 28)
+        // 49 rows: the statement sheet fits one category, a line adding up the other three, the total, the trend and the
+        // charts (the trend's below the categories').
+        try CoupleWorkbook.write(s, to: url.path, locale: .ptBR, maxRowsPerSheet: 49)
         let reader = try XLSXReader(url: url)
-        let column = try (1...28).map { try reader.cell("Extrato", "A\($0)")?.string }
+        let column = try (1...49).map { try reader.cell("Extrato", "A\($0)")?.string }
         let other = try #require(column.firstIndex(of: "Outras 3 categorias")) + 1
         #expect(column[other - 2] == s.categories[0].tag)
         #expect(column[other] == "Total")

@@ -65,6 +65,35 @@ import TallyTestSupport
         #expect(core.contains("<dc:creator>tally</dc:creator>"))
     }
 
+    @Test func chartCachesTakeTheCellsFormatAndTheirExactDecimals() throws {
+        // A line of days and scores (0.0), the value axis left to the cells: the axis and the value
+        // cache take the cells' format, the date categories the dates', every point its shortest spelling.
+        let url = folder.appendingPathComponent("caches.xlsx")
+        let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: true))
+        let sheet = try book.addWorksheet(named: "Dados")
+        let date = try book.format(.date("dd/mm"))
+        let score = try book.format(XLSXStyle(numberFormat: "0.0"))
+        for (i, value) in [72.4, 80.6, 72.9].enumerated() {
+            try sheet.write(LocalDate(year: 2026, month: 10, day: 1 + i)!, row: 1 + i, column: 0, format: date)
+            try sheet.write(value, row: 1 + i, column: 1, format: score)
+        }
+        let chart = try book.addChart(.line)
+        try chart.addSeries(name: "Pontos", categories: .column(0, rows: 1...3, of: sheet), values: .column(1, rows: 1...3, of: sheet))
+        try sheet.insertChart(chart, row: 5, column: 0)
+        try book.close()
+        try XLSXExactNumbers.rewrite(path: url.path)
+        let reader = try XLSXReader(url: url)
+        let part = try #require(reader.chartPaths.first)
+        #expect(try reader.axes(ofChart: part).first { $0.kind == "valAx" }?.numberFormat == "0.0")
+        let root = try XMLNode.parse(reader.data(part))
+        let formats = { (element: String) in root.descendants(element).flatMap { $0.descendants("formatCode") }.map(\.text) }
+        #expect(formats("val") == ["0.0"])
+        #expect(formats("cat") == ["dd/mm"])
+        let raw = try reader.text(part)
+        #expect(raw.contains("<c:v>72.4</c:v>") && raw.contains("<c:v>80.6</c:v>") && raw.contains("<c:v>72.9</c:v>"))
+        #expect(!raw.contains("0000000") && !raw.contains("9999999"))
+    }
+
     @Test func sameCallsGiveByteIdenticalFiles() throws {
         let first = folder.appendingPathComponent("a.xlsx"), second = folder.appendingPathComponent("b.xlsx")
         try writeSample(at: first, constantMemory: true)

@@ -24,6 +24,56 @@ extension XLSXReader {
         public var textCategories: Bool
     }
 
+    /// A point of a drawing anchor: a cell's column and row (0-based) and the offsets into it (EMU).
+    public struct AnchorPoint: Equatable {
+        public var column: Int
+        public var columnOffset: Int
+        public var row: Int
+        public var rowOffset: Int
+    }
+
+    /// A drawing object's anchor on its sheet (`xdr:twoCellAnchor`): the cell points of its top-left and
+    /// bottom-right corners.
+    public struct Anchor: Equatable {
+        public var from: AnchorPoint
+        public var to: AnchorPoint
+
+        /// Whether the two rectangles share any area (touching edges do not count): a (cell, offset)
+        /// pair is a position along its axis, compared cell first.
+        public func intersects(_ other: Anchor) -> Bool {
+            func before(_ a: (Int, Int), _ b: (Int, Int)) -> Bool { a < b }
+            let across = before((from.column, from.columnOffset), (other.to.column, other.to.columnOffset))
+                && before((other.from.column, other.from.columnOffset), (to.column, to.columnOffset))
+            let down = before((from.row, from.rowOffset), (other.to.row, other.to.rowOffset))
+                && before((other.from.row, other.from.rowOffset), (to.row, to.rowOffset))
+            return across && down
+        }
+    }
+
+    /// The anchors of the objects (charts) drawn on `sheet`, in the drawing's order.
+    public func anchors(onSheet sheet: String) throws -> [Anchor] {
+        var anchors: [Anchor] = []
+        for drawing in try drawingPaths(onSheet: sheet) {
+            let root = try XMLNode.parse(data(drawing))
+            for anchor in root.descendants("twoCellAnchor") {
+                func point(_ name: String) -> AnchorPoint? {
+                    guard let node = anchor.children.first(where: { $0.name == name }) else { return nil }
+                    func value(_ child: String) -> Int? {
+                        node.children.first { $0.name == child }.flatMap { Int($0.text) }
+                    }
+                    guard let column = value("col"), let columnOffset = value("colOff"), let row = value("row"),
+                          let rowOffset = value("rowOff") else { return nil }
+                    return AnchorPoint(column: column, columnOffset: columnOffset, row: row, rowOffset: rowOffset)
+                }
+                guard let from = point("from"), let to = point("to") else {
+                    throw ReadError(description: "\(drawing): an anchor without its from and to cells")
+                }
+                anchors.append(Anchor(from: from, to: to))
+            }
+        }
+        return anchors
+    }
+
     /// The axes of the chart part at `path`.
     public func axes(ofChart path: String) throws -> [Axis] {
         let root = try XMLNode.parse(data(path))

@@ -102,6 +102,12 @@ public final class XLSXReader {
         return charts.sorted()
     }
 
+    /// The drawing parts of `sheet` (`xl/drawings/drawing1.xml`).
+    public func drawingPaths(onSheet sheet: String) throws -> [String] {
+        guard let sheetPath = sheetPaths[sheet] else { throw ReadError(description: "no sheet '\(sheet)'") }
+        return try relatedParts(of: sheetPath).filter { $0.contains("/drawings/") }.sorted()
+    }
+
     /// The raw XML of a sheet.
     public func sheetXML(_ sheet: String) throws -> String {
         guard let path = sheetPaths[sheet] else { throw ReadError(description: "no sheet '\(sheet)'") }

@@ -102,6 +102,11 @@ public struct CoupleStatement: Sendable {
     public var rejects: [Reject]
     /// The month line by line, when the statement was built with `itemised: true`; nil otherwise.
     public var itemised: ItemisedMonth?
+    /// The couple's rows of the month that do not count, each with its reason code, by date then id:
+    /// what the couple's own statement lists as not counted. ``StatementBuilder`` adds the agreement
+    /// months it leaves out, ``StatementsFamily`` the rows ``LedgerResolver`` rejected. Like ``itemised``,
+    /// not sent on the wire: the couple's files are written where the statement is computed.
+    public var leftOut: [LeftOutRow] = []
 
     public init(couple: Couple, period: YearMonth, balances: [MemberBalance], transfers: [Transfer],
                 method: TransferMethod, categories: [CategoryTotal], trend: [(month: YearMonth, amount: Int64)],

@@ -3,12 +3,15 @@
 ///
 /// This is the per-couple half of validation: what can be checked row by row
 /// was checked when the rows were read. Everything refused here becomes a
-/// ``Reject`` with the row's file and line.
+/// ``Reject`` with the row's file and line, and a ``LeftOutRow`` with the
+/// row as entered and its ``LeftOutReason`` (for the couple's own statement).
 public enum LedgerResolver {
     /// The ledger of valid facts and the rejects of the others.
     public struct Resolution: Sendable {
         public var ledger: CoupleLedger
         public var rejects: [Reject]
+        /// The rejected rows as entered, each with its code, in the order of ``rejects``.
+        public var leftOut: [LeftOutRow]
     }
 
     /// Resolves one couple. `members` may come in any order; the ledger lists them by id (byte order).
@@ -18,8 +21,24 @@ public enum LedgerResolver {
         let memberIds = sortedMembers.map(\.id)
         let memberSet = Set(memberIds)
         var rejects: [Reject] = []
+        var leftOut: [LeftOutRow] = []
         func reject(_ source: SourceRef, _ id: String, _ reason: String) {
             rejects.append(Reject(dataset: "expenses", file: source.file, line: source.line, id: id, reason: reason))
+        }
+        func leave(_ kind: LeftOutRow.Kind, _ id: String, _ date: LocalDate, _ description: String, _ amount: Int64,
+                   _ currency: Currency, _ code: LeftOutReason) {
+            leftOut.append(LeftOutRow(kind: kind, id: id, date: date, description: description, amount: amount,
+                                      currency: currency, reason: code))
+        }
+        func leave(_ fact: ExpenseFact, _ code: LeftOutReason) {
+            leave(.expense, fact.id, fact.date, fact.description, fact.amount, fact.currency, code)
+        }
+        func leave(_ fact: SettlementFact, _ code: LeftOutReason) {
+            leave(.settlement, fact.id, fact.date, "", fact.amount, fact.currency, code)
+        }
+        /// Why a conversion failed: no rate, or a result that does not fit.
+        func conversionCode(_ from: Currency, _ date: LocalDate) -> LeftOutReason {
+            fx.rate(from: from, to: couple.currency, on: date) == nil ? .noFxRate : .amountOutOfRange
         }
         func notMember(_ role: String, _ member: String) -> String {
             "\(role) '\(member)' is not a member of couple \(couple.id)"
@@ -37,16 +56,18 @@ public enum LedgerResolver {
         validExpenses.reserveCapacity(expenses.count)
         for fact in expenses {
             guard memberSet.contains(fact.paidBy) else {
-                reject(fact.source, fact.id, notMember("paidBy", fact.paidBy)); continue
+                reject(fact.source, fact.id, notMember("paidBy", fact.paidBy)); leave(fact, .payerNotMember); continue
             }
             if let error = SplitCalculator.validate(fact.split, memberIds: memberIds, amount: fact.amount, currency: fact.currency) {
-                reject(fact.source, fact.id, "\(error)"); continue
+                reject(fact.source, fact.id, "\(error)"); leave(fact, LeftOutReason(error)); continue
             }
             guard let (amount, conversion) = fx.converted(fact.amount, from: fact.currency, to: couple.currency, on: fact.date) else {
-                reject(fact.source, fact.id, noRate(fact.currency, couple.currency, fact.date)); continue
+                reject(fact.source, fact.id, noRate(fact.currency, couple.currency, fact.date))
+                leave(fact, conversionCode(fact.currency, fact.date)); continue
             }
             guard fits(amount) else {
-                reject(fact.source, fact.id, "amount \(Money.plain(amount, couple.currency)) \(couple.currency.code) \(CoupleLimits.overTotal(couple.id))"); continue
+                reject(fact.source, fact.id, "amount \(Money.plain(amount, couple.currency)) \(couple.currency.code) \(CoupleLimits.overTotal(couple.id))")
+                leave(fact, .coupleTotalOverLimit); continue
             }
             validExpenses.append(Expense(id: fact.id, coupleId: fact.coupleId, paidBy: fact.paidBy, amount: amount,
                                          date: fact.date, description: fact.description, tag: fact.tag,
@@ -56,19 +77,21 @@ public enum LedgerResolver {
         var validSettlements: [Settlement] = []
         for fact in settlements {
             guard memberSet.contains(fact.fromMember) else {
-                reject(fact.source, fact.id, notMember("fromMember", fact.fromMember)); continue
+                reject(fact.source, fact.id, notMember("fromMember", fact.fromMember)); leave(fact, .settlementPartyNotMember); continue
             }
             guard memberSet.contains(fact.toMember) else {
-                reject(fact.source, fact.id, notMember("toMember", fact.toMember)); continue
+                reject(fact.source, fact.id, notMember("toMember", fact.toMember)); leave(fact, .settlementPartyNotMember); continue
             }
             guard fact.fromMember != fact.toMember else {
-                reject(fact.source, fact.id, "fromMember and toMember are both '\(fact.fromMember)'"); continue
+                reject(fact.source, fact.id, "fromMember and toMember are both '\(fact.fromMember)'"); leave(fact, .settlementToSelf); continue
             }
             guard let (amount, conversion) = fx.converted(fact.amount, from: fact.currency, to: couple.currency, on: fact.date) else {
-                reject(fact.source, fact.id, noRate(fact.currency, couple.currency, fact.date)); continue
+                reject(fact.source, fact.id, noRate(fact.currency, couple.currency, fact.date))
+                leave(fact, conversionCode(fact.currency, fact.date)); continue
             }
             guard fits(amount) else {
-                reject(fact.source, fact.id, "amount \(Money.plain(amount, couple.currency)) \(couple.currency.code) \(CoupleLimits.overTotal(couple.id))"); continue
+                reject(fact.source, fact.id, "amount \(Money.plain(amount, couple.currency)) \(couple.currency.code) \(CoupleLimits.overTotal(couple.id))")
+                leave(fact, .coupleTotalOverLimit); continue
             }
             validSettlements.append(Settlement(id: fact.id, coupleId: fact.coupleId, fromMember: fact.fromMember,
                                                toMember: fact.toMember, amount: amount, date: fact.date, conversion: conversion))
@@ -77,19 +100,24 @@ public enum LedgerResolver {
         var validAgreements: [Agreement] = []
         for agreement in agreements {
             let source = SourceRef(file: agreement.sourceFile, line: agreement.sourceLine)
+            // An agreement left out is listed on a statement as its month's expense (dated as it would have been).
+            func leaveAgreement(_ code: LeftOutReason) {
+                leave(.agreementMonth, agreement.id, agreement.startDate, agreement.description, agreement.amount,
+                      agreement.currency, code)
+            }
             guard memberSet.contains(agreement.paidBy) else {
-                reject(source, agreement.id, notMember("paidBy", agreement.paidBy)); continue
+                reject(source, agreement.id, notMember("paidBy", agreement.paidBy)); leaveAgreement(.payerNotMember); continue
             }
             if let error = SplitCalculator.validate(agreement.split, memberIds: memberIds, amount: agreement.amount,
                                                     currency: agreement.currency) {
-                reject(source, agreement.id, "\(error)"); continue
+                reject(source, agreement.id, "\(error)"); leaveAgreement(LeftOutReason(error)); continue
             }
             validAgreements.append(agreement)
         }
 
         let ledger = CoupleLedger(couple: couple, members: sortedMembers, expenses: validExpenses,
                                   settlements: validSettlements, agreements: validAgreements)
-        return Resolution(ledger: ledger, rejects: rejects)
+        return Resolution(ledger: ledger, rejects: rejects, leftOut: leftOut)
     }
 
     static func noRate(_ from: Currency, _ to: Currency, _ date: LocalDate) -> String {

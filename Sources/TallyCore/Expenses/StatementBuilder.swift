@@ -56,10 +56,10 @@ public enum StatementBuilder {
 
         var rejects: [Reject] = []
         var expenses = ledger.expenses.filter { $0.date <= last }
-        let (synthetic, agreementRejects) = agreementExpenses(ledger, through: period, fx: fx)
+        let agreementMonths = agreementMonths(ledger, through: period, fx: fx)
         let realCount = expenses.count
-        expenses += synthetic
-        rejects += agreementRejects
+        expenses += agreementMonths.expenses
+        rejects += agreementMonths.rejects
 
         let count = memberIds.count
         var opening = [Int64](repeating: 0, count: count)
@@ -146,6 +146,7 @@ public enum StatementBuilder {
         var statement = CoupleStatement(couple: ledger.couple, period: period, balances: balances,
                                         transfers: plan.transfers, method: plan.method, categories: categories,
                                         trend: trendLine, expenseCount: expenseCount, rejects: rejects)
+        statement.leftOut = agreementMonths.leftOut
         if itemised {
             let byDateThenId = { (a: LocalDate, aId: String, b: LocalDate, bId: String) in
                 a != b ? a < b : ByteOrder.precedes(aId, bId)
@@ -170,6 +171,21 @@ public enum StatementBuilder {
     public static func agreementExpenses(_ ledger: CoupleLedger, through period: YearMonth, fx: FxTable)
         -> (expenses: [Expense], rejects: [Reject])
     {
+        let months = agreementMonths(ledger, through: period, fx: fx)
+        return (months.expenses, months.rejects)
+    }
+
+    /// ``agreementExpenses(_:through:fx:)`` with `period`'s months left out for want of an fx rate, as the
+    /// couple's statement lists them.
+    static func agreementMonths(_ ledger: CoupleLedger, through period: YearMonth, fx: FxTable)
+        -> (expenses: [Expense], rejects: [Reject], leftOut: [LeftOutRow])
+    {
+        var leftOut: [LeftOutRow] = []
+        // An agreement's month of `period` as a row the statement leaves out for `reason`.
+        func periodMonth(_ agreement: Agreement, _ reason: LeftOutReason) -> LeftOutRow {
+            LeftOutRow(kind: .agreementMonth, id: "agreement:\(agreement.id):\(period)", date: period.clampedDay(agreement.dayOfMonth),
+                       description: agreement.description, amount: agreement.amount, currency: agreement.currency, reason: reason)
+        }
         let last = period.lastDay
         var covered = Set<AgreementMonth>()
         for expense in ledger.expenses where expense.date <= last {
@@ -198,6 +214,7 @@ public enum StatementBuilder {
                 rejects.append(Reject(
                     dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: "agreement:\(agreement.id)",
                     reason: "agreement runs \(months) months up to \(period), more than the \(CoupleLimits.maxAgreementMonths) tally follows; it is left out of the statement"))
+                if endMonth == period { leftOut.append(periodMonth(agreement, .agreementTooLong)) }
                 continue
             }
             var month = startMonth
@@ -214,6 +231,10 @@ public enum StatementBuilder {
                         rejects.append(Reject(
                             dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: id,
                             reason: "\(reason); agreement '\(agreement.id)' is left out of the \(month) statement"))
+                        let code: LeftOutReason = fx.rate(from: agreement.currency, to: couple.currency, on: date) == nil
+                            ? .noFxRate : .amountOutOfRange
+                        leftOut.append(LeftOutRow(kind: .agreementMonth, id: id, date: date, description: agreement.description,
+                                                  amount: agreement.amount, currency: agreement.currency, reason: code))
                     }
                     continue
                 }
@@ -221,6 +242,7 @@ public enum StatementBuilder {
                     rejects.append(Reject(
                         dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: id,
                         reason: "agreement '\(agreement.id)' \(CoupleLimits.overTotal(couple.id)); its months from \(month) on are left out of the statement"))
+                    if endMonth == period { leftOut.append(periodMonth(agreement, .coupleTotalOverLimit)) }
                     continue agreements
                 }
                 total += Int128(amount.magnitude)
@@ -229,7 +251,7 @@ public enum StatementBuilder {
                                         agreementId: agreement.id, split: agreement.split, conversion: conversion))
             }
         }
-        return (expenses, rejects)
+        return (expenses, rejects, leftOut)
     }
 
     private struct AgreementMonth: Hashable {

@@ -53,9 +53,9 @@ struct StatementsStage: ReportStage {
                 let statement = result.rows.statement
                 workbook = Result { HandedOver(value: try CoupleStatementFiles.workbook(statement, locale: locale, folder: folder, folderExists: true)) }
                 seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-                result.rows.statement.itemised = nil   // written: not held while the batch waits to be consumed
             }
             let rendered = StatementText.render(result.rows.statement, locale: locale)
+            result.rows.statement.itemised = nil   // written: not held while the batch waits to be consumed
             let text = Result { HandedOver(value: try CoupleStatementFiles.text(result.rows.statement, rendered: rendered,
                                                                                 folder: folder, folderExists: true,
                                                                                 folderIsNew: folderIsNew)) }
@@ -84,7 +84,7 @@ struct StatementsStage: ReportStage {
     static func family(_ reader: WarehouseReader, config: TallyConfig, period: YearMonth) throws -> StatementsFamily {
         StatementsFamily(settings: .init(
             period: period, fx: FxTable(try reader.fxRates()), trendMonths: config.statements.trendMonths,
-            exactTransferLimit: config.statements.exactTransferLimit, itemised: config.statements.coupleWorkbooks))
+            exactTransferLimit: config.statements.exactTransferLimit, itemised: true))
     }
 
     /// What the computing threads hand over for one couple.

@@ -5,16 +5,21 @@ import TallyCore
 ///
 /// Sheets:
 /// - Statement (`Extrato`): the title ("Extrato do casal …", or "… do grupo …"
-///   for more than two members), the balances per member with a total row,
-///   the suggested transfers as sentences ("Ana deve R$ 10,00 a Bia"),
-///   spending by category with each member's share (past the sheet's rows,
-///   the smallest categories added up on one line: "Outras 1.204
-///   categorias"), the spending trend, and two native charts (spending by
-///   category, the trend).
+///   for more than two members) over the facts (currency, members, expenses
+///   counted, rows left out); first who owes whom as sentences ("Ana deve
+///   R$ 10,00 a Bia", or "Tudo acertado") with what a balance's sign means,
+///   and each member's net for the month (paid − share); the month's rows
+///   that did not count, each with its date, amount and why in the locale
+///   (up to 100, then a line counting the rest); the balances per member
+///   with a total row; spending by category with each member's share (past
+///   the sheet's rows, the smallest categories added up on one line: "Outras
+///   1.204 categorias"); the spending trend; and two native charts (spending
+///   by category, the trend), one below the other under the tables.
 /// - Expenses (`Despesas`): every expense counted in the month, by date:
 ///   date, description, category, payer, amount, the original amount and the
-///   fx rate when it was converted, each member's share, and a note for
-///   refunds and recurring agreements; a total row (the shares' totals are
+///   fx rate when it was converted, each member's share, the split in words
+///   (`igual`, `62,5/37,5`, `partes 3/2`, `exato`, `integral (Ana)`), and a
+///   note for refunds and recurring agreements; a total row (the shares' totals are
 ///   the balances' share column); then the month's settlements. Past Excel's
 ///   1,048,576 rows they continue on `Despesas (2)`, `Despesas (3)`, … each
 ///   with the title (marked "continuação, linhas N–M") and the header.
@@ -62,8 +67,12 @@ public enum CoupleWorkbook {
         let spaceName: String
         let currency: Currency
         let names: [String: String]
+        /// The members' ids in the order of the balances (and of each expense's shares).
+        let memberIds: [String]
         let title, subtitle, section, header, headerRight, text, date, rate: XLSXFormat
         let money, moneyHighlighted, moneyTotal, totalText: XLSXFormat
+        /// Text after a right-aligned amount, indented so the two never touch (and its heading).
+        let textAfterAmount, headerAfterAmount: XLSXFormat
 
         init(book: XLSXWorkbook, statement: CoupleStatement, month: ItemisedMonth, locale: ReportLocale, spaceName: String) throws {
             self.book = book
@@ -73,6 +82,7 @@ public enum CoupleWorkbook {
             self.spaceName = spaceName
             currency = statement.couple.currency
             names = Dictionary(statement.balances.map { ($0.memberId, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            memberIds = statement.balances.map(\.memberId)
             title = try book.format(.title)
             subtitle = try book.format(XLSXStyle(italic: true))
             section = try book.format(XLSXStyle(bold: true, fontSize: 12))
@@ -90,6 +100,8 @@ public enum CoupleWorkbook {
             moneyHighlighted = try book.format(moneyStyle.highlighted)
             moneyTotal = try book.format(moneyStyle.bolded.highlighted)
             totalText = try book.format(XLSXStyle.highlight.bolded)
+            textAfterAmount = try book.indentedLeft(.plain)
+            headerAfterAmount = try book.indentedLeft(.header)
         }
 
         func moneyFormat(_ other: Currency) throws -> XLSXFormat {
@@ -114,12 +126,39 @@ public enum CoupleWorkbook {
             let sheet = try book.addWorksheet(named: locale.statementWord(.statementSheet))
             let balances = statement.balances
             try sheet.writeSpanning(heading, row: 0, format: title)
-            let facts = "\(currency.code) · \(balances.count) \(locale.statementWord(.members)) · "
-                + "\(statement.expenseCount) \(locale.statementWord(.expenseCount))"
-            try sheet.writeSpanning(facts, row: 1, format: subtitle)
+            try sheet.writeSpanning(locale.statementFacts(statement), row: 1, format: subtitle)
+
+            // Who owes whom first, in words: what a member reads the statement for.
+            var row = 3
+            try sheet.writeSpanning(locale.statementWord(.whoOwesWhom), row: row, format: section)
+            row += 1
+            for sentence in locale.owesLines(statement) {
+                try sheet.writeSpanning(sentence, row: row, format: text)
+                row += 1
+            }
+            if statement.method == .greedy, !statement.transfers.isEmpty {
+                try sheet.writeSpanning("(\(locale.statementWord(.greedyNote)))", row: row, format: subtitle)
+                row += 1
+            }
+            try sheet.writeSpanning(locale.statementWord(.balanceSign), row: row, format: subtitle)
+            row += 2
+
+            // The month's net per member: what the month alone adds to each balance.
+            try writeHeader([locale.label(.member), locale.statementWord(.monthNet)], on: sheet, row: row, numeric: 1..<2)
+            row += 1
+            for line in balances {
+                try sheet.write(line.displayName, row: row, column: 0)
+                try sheet.write(minor: line.paid - line.share, currency: currency, row: row, column: 1, format: money)
+                row += 1
+            }
+            row += 1
+
+            // What did not count: the month's rows sent but left out, each with why.
+            if !statement.leftOut.isEmpty {
+                row = try writeLeftOut(on: sheet, row: row)
+            }
 
             // Balances.
-            var row = 3
             try sheet.writeSpanning(locale.label(.balancesSheet), row: row, format: section)
             row += 1
             try writeHeader([locale.label(.member), locale.label(.opening), locale.label(.paid), locale.label(.share),
@@ -142,26 +181,6 @@ public enum CoupleWorkbook {
                 try sheet.write(minor: amount, currency: currency, row: row, column: i + 1, format: moneyTotal)
             }
             row += 2
-
-            // Suggested transfers, as sentences.
-            try sheet.writeSpanning(locale.statementWord(.suggestedTransfers), row: row, format: section)
-            row += 1
-            if statement.transfers.isEmpty {
-                try sheet.writeSpanning(locale.statementWord(.allSettled), row: row, format: text)
-                row += 1
-            } else {
-                for transfer in statement.transfers {
-                    let sentence = locale.owesSentence(from: name(transfer.from), to: name(transfer.to),
-                                                       amount: Money(minor: transfer.amount, currency: currency))
-                    try sheet.writeSpanning(sentence, row: row, format: text)
-                    row += 1
-                }
-                if statement.method == .greedy {
-                    try sheet.writeSpanning("(\(locale.statementWord(.greedyNote)))", row: row, format: subtitle)
-                    row += 1
-                }
-            }
-            row += 1
 
             // Spending by category, with each member's share.
             try sheet.writeSpanning(locale.label(.spendingByCategory), row: row, format: section)
@@ -215,23 +234,58 @@ public enum CoupleWorkbook {
                 row += 1
             }
 
-            // Charts, side by side under the tables.
+            // Charts under the tables, one below the other: the columns' widths are fitted when the
+            // workbook closes, so a chart beside another could reach into it. (Only a sheet of a few
+            // rows, a lowered limit in tests, has no row for the second chart: it is left out.)
             if let rows = categoryRows {
                 try insertChart(.column, title: locale.label(.spendingByCategory), rows: rows, on: sheet, row: row, column: 0)
+                row += Self.chartRows + 1
             }
-            if let rows = trendRows {
-                try insertChart(.line, title: locale.statementWord(.trend), rows: rows, on: sheet, row: row,
-                                column: categoryRows == nil ? 0 : 4)
+            if let rows = trendRows, row < book.options.maxRowsPerSheet {
+                try insertChart(.line, title: locale.statementWord(.trend), rows: rows, on: sheet, row: row, column: 0)
             }
         }
+
+        /// The rows a chart of the statement sheet covers: its height (libxlsxwriter's 288 pixels) over
+        /// default rows, rounded up.
+        static let chartRows = Int((288 / XLSXPrintSetup.rowHeight).rounded(.up))
+
+        /// The month's rows that do not count from `row` on: a heading, a note, then date, amount (in the
+        /// currency entered) and what the row was with why it does not count, up to
+        /// ``leftOutShown`` rows and a line counting the rest; returns the row after a blank one.
+        func writeLeftOut(on sheet: XLSXWorksheet, row first: Int) throws -> Int {
+            var row = first
+            try sheet.writeSpanning(locale.statementWord(.leftOut), row: row, format: section)
+            row += 1
+            try sheet.writeSpanning(locale.statementWord(.leftOutNote), row: row, format: subtitle)
+            row += 1
+            try writeHeader([locale.statementWord(.date), locale.label(.amount)], on: sheet, row: row, numeric: 1..<2)
+            try sheet.write(locale.statementWord(.description), row: row, column: 2, format: headerAfterAmount)
+            row += 1
+            for left in statement.leftOut.prefix(Self.leftOutShown) {
+                try sheet.write(left.date, row: row, column: 0, format: date)
+                try sheet.write(minor: left.amount, currency: left.currency, row: row, column: 1, format: try moneyFormat(left.currency))
+                try sheet.writeSpanning(locale.leftOutLine(left), row: row, column: 2, format: textAfterAmount)
+                row += 1
+            }
+            if statement.leftOut.count > Self.leftOutShown {
+                try sheet.writeSpanning(locale.otherLeftOut(statement.leftOut.count - Self.leftOutShown), row: row, format: subtitle)
+                row += 1
+            }
+            return row + 1
+        }
+
+        /// The most rows the statement sheet lists as not counted (they are all in `rejects.csv`).
+        static let leftOutShown = 100
 
         /// The category lines of the statement sheet from `row` on, each with its name: every category, unless
         /// with the total, the trend and the charts under them they would pass the sheet's rows; the categories
         /// past those that fit are then added up on one line, `Outras 1.204 categorias`.
         func categoryLines(from row: Int) -> [(name: String, total: CategoryTotal)] {
             let categories = statement.categories
-            // Under the lines: the total, a blank row, the trend (heading, header, months, a blank row), the charts' row.
-            let under = 3 + (statement.trend.isEmpty ? 0 : 3 + statement.trend.count)
+            // Under the lines: the total, a blank row, the trend (heading, header, months, a blank row), the first
+            // chart's row and, with a trend, the trend chart's, below the first.
+            let under = 3 + (statement.trend.isEmpty ? 0 : 3 + statement.trend.count + Self.chartRows + 1)
             let room = book.options.maxRowsPerSheet - row - under
             let shown = XLSXRowBudget.cap(counts: [categories.count], extraRowsEach: 0, within: room) ?? categories.count
             var lines = categories.prefix(shown).map { (name: locale.tagName($0.tag), total: $0) }
@@ -270,7 +324,8 @@ public enum CoupleWorkbook {
                 .init(locale.statementWord(.date), format: date, alignment: .left), .init(locale.statementWord(.description)),
                 .init(locale.label(.tag)), .init(locale.statementWord(.paidBy)), .init(locale.label(.amount), format: money),
                 .init(locale.statementWord(.originalAmount), alignment: .right), .init(locale.statementWord(.rate), alignment: .right),
-            ] + balances.map { .init($0.displayName, format: money) } + [.init(locale.statementWord(.note))]
+            ] + balances.map { .init($0.displayName, format: money) }
+                + [.init(locale.statementWord(.split), format: textAfterAmount), .init(locale.statementWord(.note))]
             let table = try XLSXTable(workbook: book, name: locale.statementWord(.expensesSheet), columns: columns,
                                       headerFormat: header, layout: expensesLayout())
 
@@ -291,6 +346,7 @@ public enum CoupleWorkbook {
                         try row.write(minor: line.shares[i], currency: currency)
                         shareTotals[i] += line.shares[i]
                     }
+                    try row.write(locale.splitWords(expense.split, memberIds: memberIds, names: names))
                     try row.write(noteText(line))
                 }
                 total += expense.amount
@@ -309,7 +365,9 @@ public enum CoupleWorkbook {
                     for (i, share) in shareTotals.enumerated() {
                         try sheet.write(minor: share, currency: currency, row: row, column: 7 + i, format: moneyTotal)
                     }
-                    try sheet.write(blankAt: row, column: 7 + balances.count, format: totalText)
+                    for column in (7 + balances.count)...(8 + balances.count) {
+                        try sheet.write(blankAt: row, column: column, format: totalText)
+                    }
                 }
             }
             try table.appendBelow { _, _ in }

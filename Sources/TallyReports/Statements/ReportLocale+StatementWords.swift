@@ -7,9 +7,12 @@ extension ReportLocale {
     public enum StatementWord: String, Sendable, Hashable, CaseIterable {
         case statementSheet, expensesSheet
         case coupleStatement, groupStatement, coupleExpenses, groupExpenses
-        case suggestedTransfers, allSettled, greedyNote, noSpending, noExpenses, noSettlements
+        case allSettled, greedyNote, noSpending, noExpenses, noSettlements
         case trend, month, date, description, paidBy, originalAmount, rate, note, settlements
         case refund, agreement, agreementMonth, members, expenseCount, sharesByMember
+        case whoOwesWhom, balanceSign, monthNet
+        case leftOut, leftOutNote, leftOutCount, settlement
+        case split, splitEqual, splitShares, splitExact, splitFull, monthExpenses, fromMember, toMember
     }
 
     /// The text of `word` in this locale.
@@ -29,7 +32,6 @@ extension ReportLocale {
         .groupStatement: ("Extrato do grupo", "Group statement", "Extracto del grupo"),
         .coupleExpenses: ("Despesas do casal", "Couple expenses", "Gastos de la pareja"),
         .groupExpenses: ("Despesas do grupo", "Group expenses", "Gastos del grupo"),
-        .suggestedTransfers: ("Transferências sugeridas", "Suggested transfers", "Transferencias sugeridas"),
         .allSettled: ("Tudo acertado: nenhuma transferência.", "All settled: nothing to transfer.",
                       "Todo saldado: ninguna transferencia."),
         .greedyNote: ("grupo grande: transferências aproximadas, talvez não as mínimas",
@@ -54,7 +56,82 @@ extension ReportLocale {
         .members: ("membros", "members", "miembros"),
         .expenseCount: ("despesas", "expenses", "gastos"),
         .sharesByMember: ("Parte de cada membro", "Each member's share", "Parte de cada miembro"),
+        .whoOwesWhom: ("Quem deve a quem", "Who owes whom", "Quién debe a quién"),
+        .balanceSign: ("Saldo positivo: o membro tem a receber; saldo negativo: o membro deve.",
+                       "A positive balance: the member is owed; a negative balance: the member owes.",
+                       "Saldo positivo: al miembro le deben; saldo negativo: el miembro debe."),
+        .monthNet: ("Resultado do mês (pago − parte)", "This month (paid − share)", "Resultado del mes (pagado − parte)"),
+        .leftOut: ("Não contado neste extrato", "Not counted on this statement", "No contado en este extracto"),
+        .leftOutNote: ("Linhas enviadas que ficaram fora dos saldos: corrija-as e envie de novo.",
+                       "Rows sent that are not in the balances: correct them and send them again.",
+                       "Filas enviadas que quedaron fuera de los saldos: corríjalas y envíelas de nuevo."),
+        .leftOutCount: ("fora do extrato", "not counted", "fuera del extracto"),
+        .settlement: ("Acerto", "Settlement", "Liquidación"),
+        .split: ("Divisão", "Split", "Reparto"),
+        .splitEqual: ("igual", "equal", "igual"),
+        .splitShares: ("partes", "shares", "partes"),
+        .splitExact: ("exato", "exact", "exacto"),
+        .splitFull: ("integral", "in full", "íntegro"),
+        .monthExpenses: ("Despesas do mês", "The month's expenses", "Gastos del mes"),
+        .fromMember: ("De", "From", "De"),
+        .toMember: ("Para", "To", "Para"),
     ]
+
+    /// Who owes whom on `statement`, one sentence per suggested transfer, or the one line saying all
+    /// is settled: `Nicole deve R$ 2.261,36 a Mateus`, `Nicole owes Mateus $2,261.36`,
+    /// `Tudo acertado: nenhuma transferência.`
+    public func owesLines(_ statement: CoupleStatement) -> [String] {
+        guard !statement.transfers.isEmpty else { return [statementWord(.allSettled)] }
+        let names = Dictionary(statement.balances.map { ($0.memberId, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+        return statement.transfers.map { transfer in
+            owesSentence(from: names[transfer.from] ?? transfer.from, to: names[transfer.to] ?? transfer.to,
+                         amount: Money(minor: transfer.amount, currency: statement.couple.currency))
+        }
+    }
+
+    /// The facts under a statement's title: currency, members, expenses counted and, when some rows
+    /// of the month do not count, how many: `BRL · 2 membros · 16 despesas · 1 fora do extrato`.
+    public func statementFacts(_ statement: CoupleStatement) -> String {
+        var facts = "\(statement.couple.currency.code) · \(statement.balances.count) \(statementWord(.members)) · "
+            + "\(statement.expenseCount) \(statementWord(.expenseCount))"
+        if !statement.leftOut.isEmpty { facts += " · \(statement.leftOut.count) \(statementWord(.leftOutCount))" }
+        return facts
+    }
+
+    /// The line counting the rows not counted past those a statement lists: `… e mais 3 linhas`.
+    public func otherLeftOut(_ count: Int) -> String {
+        let n = formatInteger(Int64(count))
+        switch self {
+        case .ptBR: return "… e mais \(n) \(count == 1 ? "linha" : "linhas")"
+        case .enUS: return "… and \(n) more \(count == 1 ? "row" : "rows")"
+        case .esES: return "… y \(n) \(count == 1 ? "fila más" : "filas más")"
+        }
+    }
+
+    /// How an expense is split, in words, the values in the order of `memberIds` (the statement's
+    /// members): `igual`; `62,5/37,5` (percentages); `partes 3/2`; `exato`; `integral (Ana)` (`names`
+    /// gives a member's name). en-US: `equal`, `62.5/37.5`, `shares 3/2`, `exact`, `in full (Ana)`.
+    public func splitWords(_ rule: SplitRule, memberIds: [String], names: [String: String]) -> String {
+        func values() -> String {
+            var byMember: [String: Decimal10] = [:]
+            for entry in rule.entries where byMember[entry.memberId] == nil { byMember[entry.memberId] = entry.value }
+            return memberIds.map { id in
+                guard let value = byMember[id] else { return "0" }
+                var mantissa = value.mantissa, scale = value.scale
+                while scale > 0, mantissa % 10 == 0 { mantissa /= 10; scale -= 1 }
+                return formatDecimal(mantissa, scale: scale, grouping: false)
+            }.joined(separator: "/")
+        }
+        switch rule.type {
+        case .equal: return statementWord(.splitEqual)
+        case .percentage: return values()
+        case .shares: return "\(statementWord(.splitShares)) \(values())"
+        case .exact: return statementWord(.splitExact)
+        case .full:
+            let who = rule.entries.first.map { names[$0.memberId] ?? $0.memberId }
+            return statementWord(.splitFull) + (who.map { " (\($0))" } ?? "")
+        }
+    }
 
     /// Whether a space is a couple's (two members or fewer) or a group's.
     static func isGroup(members: Int) -> Bool { members > 2 }

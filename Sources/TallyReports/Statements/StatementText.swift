@@ -1,8 +1,17 @@
 import TallyCore
 
 /// Renders one couple's monthly statement as text (`statements/<coupleId>.txt`):
-/// balances table, suggested transfers as sentences, spending by category as
-/// bars, and the spending trend as a sparkline; in the configured locale.
+/// who owes whom as sentences first (with what a balance's sign means and the
+/// month's net per member), the month's rows that did not count and why, the
+/// balances table, spending by category as bars, the spending trend as a
+/// sparkline scaled from zero, and (for a statement built with `itemised:
+/// true`) every expense of the month with its payer and split, then the
+/// settlements; in the configured locale.
+///
+/// ```swift
+/// let text = StatementText.render(statement, locale: .ptBR)
+/// // "Extrato do casal Ana & Bia — outubro de 2026\n…\nQuem deve a quem\n  Bia deve R$ 10,00 a Ana\n…"
+/// ```
 public enum StatementText {
     public static func render(_ s: CoupleStatement, locale: ReportLocale) -> String {
         let w = { (word: ReportLocale.StatementWord) in locale.statementWord(word) }
@@ -20,8 +29,40 @@ public enum StatementText {
                                           members: s.balances.count, period: s.period)
         line(title)
         line(String(repeating: "═", count: DisplayWidth.of(title)))
-        line("\(locale.label(.currency)): \(s.couple.currency.code) · \(w(.expenseCount)): \(s.expenseCount)")
+        var facts = "\(locale.label(.currency)): \(s.couple.currency.code) · \(w(.expenseCount)): \(s.expenseCount)"
+        if !s.leftOut.isEmpty { facts += " · \(w(.leftOutCount)): \(s.leftOut.count)" }
+        line(facts)
         line("")
+
+        // Who owes whom first, in words; what the sign of a balance means; the month's net per member.
+        line(w(.whoOwesWhom))
+        for sentence in locale.owesLines(s) { line("  " + sentence) }
+        if s.method == .greedy, !s.transfers.isEmpty { line("  (\(w(.greedyNote)))") }
+        line("  " + w(.balanceSign))
+        line("")
+        var nets = [[locale.label(.member), w(.monthNet)]]
+        for b in s.balances {
+            let net = b.paid - b.share
+            nets.append([b.displayName, (net > 0 ? "+" : "") + money(net)])
+        }
+        appendTable(nets, to: &out)
+        line("")
+
+        // What did not count: each row with its date, amount as entered, and why.
+        if !s.leftOut.isEmpty {
+            line(w(.leftOut))
+            line("  " + w(.leftOutNote))
+            let dates = s.leftOut.map { locale.formatDate($0.date) }
+            let amounts = s.leftOut.map { locale.formatMoney(minor: $0.amount, currency: $0.currency) }
+            let dateWidth = dates.map(DisplayWidth.of).max() ?? 0
+            let amountWidth = amounts.map(DisplayWidth.of).max() ?? 0
+            for (i, left) in s.leftOut.enumerated() {
+                let date = dates[i] + String(repeating: " ", count: dateWidth - DisplayWidth.of(dates[i]))
+                let amount = String(repeating: " ", count: amountWidth - DisplayWidth.of(amounts[i])) + amounts[i]
+                line("  \(date)  \(amount)  \(locale.leftOutLine(left))")
+            }
+            line("")
+        }
 
         // Balances.
         line(locale.label(.balancesSheet))
@@ -33,20 +74,6 @@ public enum StatementText {
                          money(b.settlementsReceived), money(b.closing)])
         }
         appendTable(rows, to: &out)
-        line("")
-
-        // Transfers.
-        line(w(.suggestedTransfers))
-        let names = Dictionary(uniqueKeysWithValues: s.balances.map { ($0.memberId, $0.displayName) })
-        if s.transfers.isEmpty {
-            line("  " + w(.allSettled))
-        } else {
-            for t in s.transfers {
-                line("  " + locale.owesSentence(from: names[t.from] ?? t.from, to: names[t.to] ?? t.to,
-                                                amount: Money(minor: t.amount, currency: s.couple.currency)))
-            }
-            if s.method == .greedy { line("  (\(w(.greedyNote)))") }
-        }
         line("")
 
         // Spending by category.
@@ -65,20 +92,55 @@ public enum StatementText {
         }
         line("")
 
-        // Trend.
+        // Trend, scaled from zero: a month of 66% of the largest draws about two thirds high.
         if let first = s.trend.first, let last = s.trend.last {
-            let spark = TextChart.sparkline(s.trend.map { Double($0.amount) })
+            let amounts = s.trend.map { Double($0.amount) }
+            let spark = TextChart.sparkline(amounts, range: 0...max(amounts.max() ?? 0, 1))
             line("\(w(.trend)) (\(locale.formatShortMonth(first.month)) – \(locale.formatShortMonth(last.month))): \(spark)  "
                  + s.trend.map { money($0.amount) }.joined(separator: " · "))
+        }
+
+        // The month line by line (a statement built with `itemised: true`): every expense, then the settlements.
+        if let month = s.itemised {
+            let names = Dictionary(s.balances.map { ($0.memberId, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            let memberIds = s.balances.map(\.memberId)
+            line("")
+            line(w(.monthExpenses))
+            if month.expenses.isEmpty {
+                line("  " + w(.noExpenses))
+            } else {
+                var rows = [[w(.date), w(.description), locale.label(.amount), w(.paidBy), w(.split)]]
+                for item in month.expenses {
+                    let e = item.expense
+                    var description = e.description.split(whereSeparator: \.isNewline).joined(separator: " ")
+                    if item.isRefund { description += " (\(w(.refund)))" }
+                    rows.append([locale.formatDate(e.date), description, money(e.amount), names[e.paidBy] ?? e.paidBy,
+                                 locale.splitWords(e.split, memberIds: memberIds, names: names)])
+                }
+                appendTable(rows, to: &out, rightAligned: [2])
+            }
+            line("")
+            line(w(.settlements))
+            if month.settlements.isEmpty {
+                line("  " + w(.noSettlements))
+            } else {
+                var rows = [[w(.date), w(.fromMember), w(.toMember), locale.label(.amount)]]
+                for t in month.settlements {
+                    rows.append([locale.formatDate(t.date), names[t.fromMember] ?? t.fromMember, names[t.toMember] ?? t.toMember,
+                                 money(t.amount)])
+                }
+                appendTable(rows, to: &out, rightAligned: [3])
+            }
         }
         return out
     }
 
     /// Appends `rows` as lines (each with its newline), indented two spaces,
-    /// columns padded to their widest cell and two spaces apart: the first
-    /// column left-aligned, the rest right-aligned; the first row is the
-    /// header, underlined as wide as the table. Every row has the header's cells.
-    static func appendTable(_ rows: [[String]], to out: inout String) {
+    /// columns padded to their widest cell and two spaces apart: the columns
+    /// in `rightAligned` right-aligned (all but the first unless given), the
+    /// others left-aligned; the first row is the header, underlined as wide as
+    /// the table. Every row has the header's cells.
+    static func appendTable(_ rows: [[String]], to out: inout String, rightAligned: Set<Int>? = nil) {
         guard let first = rows.first else { return }
         let columns = first.count
         var widths = [Int](repeating: 0, count: columns)
@@ -103,13 +165,15 @@ public enum StatementText {
             out += "  "
             for c in 0..<columns {
                 let pad = widths[c] - cellWidths[r * columns + c]
-                if c == 0 {
+                if c > 0 { out += "  " }
+                if rightAligned?.contains(c) ?? (c > 0) {
+                    spaces(pad)
+                    out += row[c]
+                } else if c < columns - 1 {
                     out += row[c]
                     spaces(pad)
                 } else {
-                    out += "  "
-                    spaces(pad)
-                    out += row[c]
+                    out += row[c]   // no trailing spaces after the last column
                 }
             }
             out += "\n"

@@ -45,10 +45,17 @@ extension XLSXChart {
     }
 
     /// Fills the caches of the series given none, reading cells with `lookup` (nil: cells not kept),
-    /// and gives a category axis of dates the dates' format (`dateFormat`) unless it has one.
-    func fillCaches(lookup: (XLSXRange) -> [XLSXChartValue]?, dateFormat: (XLSXRange) -> String?) {
+    /// gives a category axis of dates the dates' format (`dateFormat`) and a value axis its first
+    /// series' cells' number format (`numberFormat`: what Excel shows for an axis linked to its
+    /// source, and what ``XLSXExactNumbers`` gives the value caches), unless the axis has one.
+    func fillCaches(lookup: (XLSXRange) -> [XLSXChartValue]?, dateFormat: (XLSXRange) -> String?,
+                    numberFormat: (XLSXRange) -> String? = { _ in nil }) {
         if kind.hasAxes, !hasCategoryAxisFormat, let first = seriesList.first, let code = dateFormat(first.categories) {
             chart_axis_set_num_format(categoryAxis, code)
+        }
+        if kind.hasAxes, !hasValueAxisFormat, let first = seriesList.first, let code = numberFormat(first.values) {
+            chart_axis_set_num_format(valueAxis, code)
+            hasValueAxisFormat = true
         }
         for series in seriesList where !series.hasCache {
             if let categories = lookup(series.categories) {

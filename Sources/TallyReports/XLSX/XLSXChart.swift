@@ -84,6 +84,8 @@ public final class XLSXChart {
     var isInserted = false
     /// Whether the category axis was given a number format (else a date axis gets its cells' format at close).
     var hasCategoryAxisFormat = false
+    /// Whether the value axis was given a number format (else it gets its first series' cells' format at close).
+    var hasValueAxisFormat = false
     /// How many series were added.
     public var seriesCount: Int { seriesList.count }
     /// The series added, with the ranges they draw and any cache given.
@@ -151,6 +153,7 @@ public final class XLSXChart {
         try state.ensureOpen()
         guard kind.hasAxes else { return }
         chart_axis_set_num_format(valueAxis, numberFormat)
+        hasValueAxisFormat = true
     }
 
     /// Moves or hides the legend.

@@ -16,8 +16,15 @@ import TallyCore
 /// spelling. Shared-string indices and other integer values have no `.` and
 /// are left as they are; so are numbers whose shortest form needs an exponent.
 ///
-/// Only the sheets (`xl/worksheets/sheet*.xml`) are inflated, respelled and
-/// deflated again, a chunk at a time (a sheet is never held whole); every
+/// Charts' cached points (`xl/charts/chart*.xml`, `<c:v>`) are respelled the
+/// same way, and each cache takes the number format of its axis (libxlsxwriter
+/// writes `General`): the cells' format, which ``XLSXWorkbook/close()`` gives
+/// an axis the chart left without one; so a viewer showing the cache shows
+/// `R$ 728,93`, not `728.9299999999999`.
+///
+/// Only the sheets (`xl/worksheets/sheet*.xml`) and charts are inflated,
+/// respelled and deflated again, a sheet a chunk at a time (a sheet is never
+/// held whole, a chart is: its cache holds at most 65,535 points); every
 /// other part of the package is copied as it is, and
 /// each entry keeps its name, date and attributes, so the same workbook gives
 /// the same bytes. The file is rewritten in place: write it to a temporary
@@ -70,7 +77,8 @@ public enum XLSXExactNumbers {
             entry.setU32(UInt32(out.count), at: 42)
 
             let isSheet = name.hasPrefix("xl/worksheets/sheet") && name.hasSuffix(".xml") && method == 8
-            if isSheet {
+            let isChart = name.hasPrefix("xl/charts/chart") && name.hasSuffix(".xml") && method == 8
+            if isSheet || isChart {
                 // A fresh local header, its CRC and sizes filled in once the sheet is written: no data descriptor (flag bit 3).
                 let headerAt = out.count
                 var header = Array(zip[local..<(local + 30)])
@@ -79,7 +87,8 @@ public enum XLSXExactNumbers {
                 out += header
                 out += zip[(local + 30)..<(local + 30 + Int(zip.u16(local + 26)))]
                 let dataAt = out.count
-                let sheet = try respellSheet(zip[dataStart..<(dataStart + compressedSize)], into: &out, file: file)
+                let sheet = try respellSheet(zip[dataStart..<(dataStart + compressedSize)], into: &out, file: file,
+                                             whole: isChart, respell: isChart ? chartCaches(in:) : shortestNumbers(in:))
                 if sheet.changed {
                     changed = true
                     out.setU32(sheet.crc, at: headerAt + 14)
@@ -135,7 +144,10 @@ public enum XLSXExactNumbers {
     /// The same sheet gives the same bytes: the chunks are cut where the
     /// inflated text says, not where a read happened to end.
     /// - Returns: the CRC-32 and size of the respelled XML, and whether any number changed.
-    static func respellSheet(_ compressed: ArraySlice<UInt8>, into out: inout [UInt8], file: String) throws
+    /// `whole`: `respell` sees the part whole, not a chunk at a time (a chart); `respell` gives the text
+    /// respelled, or nil when nothing changes (``shortestNumbers(in:)`` by default).
+    static func respellSheet(_ compressed: ArraySlice<UInt8>, into out: inout [UInt8], file: String, whole: Bool = false,
+                             respell: (UnsafeBufferPointer<UInt8>) -> [UInt8]? = shortestNumbers(in:)) throws
         -> (crc: UInt32, size: Int, changed: Bool)
     {
         func failure(_ what: String, _ status: Int32) -> XLSXError {
@@ -207,11 +219,11 @@ public enum XLSXExactNumbers {
                     throw failure("inflate (truncated data)", status)
                 }
                 pending += chunk[0..<produced]
-                let cut = finished ? pending.count : (pending.lastIndex(of: UInt8(ascii: "<")) ?? 0)
+                let cut = finished ? pending.count : whole ? 0 : (pending.lastIndex(of: UInt8(ascii: "<")) ?? 0)
                 guard cut > 0 else { continue }
                 try pending.withUnsafeBufferPointer { text in
                     let part = UnsafeBufferPointer(rebasing: text[0..<cut])
-                    if let respelled = shortestNumbers(in: part) {
+                    if let respelled = respell(part) {
                         changed = true
                         try respelled.withUnsafeBufferPointer { try emit($0, finish: false) }
                     } else {
@@ -225,15 +237,92 @@ public enum XLSXExactNumbers {
         return (crc, size, changed)
     }
 
+    /// A chart part with its cached numbers respelled (``shortestNumbers(in:open:)`` of `<c:v>`) and each
+    /// cache's `General` format replaced by its axis' format, when the axis has one of its own: the value
+    /// caches take the value axis', numeric categories (dates) the category or date axis'; nil when
+    /// nothing changes.
+    ///
+    /// `<c:val><c:numRef>…<c:numCache><c:formatCode>General</c:formatCode>…<c:v>728.9299999999999</c:v>`
+    /// with `<c:valAx>…<c:numFmt formatCode="0.00" sourceLinked="0"/>` becomes
+    /// `…<c:formatCode>0.00</c:formatCode>…<c:v>728.93</c:v>`.
+    static func chartCaches(in xml: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var text = Array(xml)
+        var changed = false
+        let categoryFormat = axisFormat("catAx", in: text) ?? axisFormat("dateAx", in: text)
+        for (element, code) in [("val", axisFormat("valAx", in: text)), ("cat", categoryFormat)] {
+            guard let code, let replaced = formatCodes(in: text, within: element, code) else { continue }
+            text = replaced
+            changed = true
+        }
+        if let respelled = text.withUnsafeBufferPointer({ shortestNumbers(in: $0, open: Array("<c:v>".utf8)) }) {
+            text = respelled
+            changed = true
+        }
+        return changed ? text : nil
+    }
+
+    /// `xml` with every `<c:formatCode>General</c:formatCode>` inside `<c:element>` elements replaced
+    /// by `code`, or nil when there is none.
+    static func formatCodes(in xml: [UInt8], within element: String, _ code: [UInt8]) -> [UInt8]? {
+        let general = Array("<c:formatCode>General</c:formatCode>".utf8)
+        let replacement = Array("<c:formatCode>".utf8) + code + Array("</c:formatCode>".utf8)
+        let open = Array("<c:\(element)>".utf8), close = Array("</c:\(element)>".utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(xml.count)
+        var i = 0
+        var inside = false
+        var changed = false
+        while i < xml.count {
+            if xml[i] == UInt8(ascii: "<") {
+                if xml.starts(with: open, at: i) {
+                    inside = true
+                } else if xml.starts(with: close, at: i) {
+                    inside = false
+                } else if inside, xml.starts(with: general, at: i) {
+                    result += replacement
+                    i += general.count
+                    changed = true
+                    continue
+                }
+            }
+            result.append(xml[i])
+            i += 1
+        }
+        return changed ? result : nil
+    }
+
+    /// The number format of a chart's first `axis` element (`valAx`, `catAx`, `dateAx`): its
+    /// `formatCode` attribute as escaped in the XML; nil when the axis has none of its own
+    /// (`sourceLinked="1"`) or the chart no such axis.
+    static func axisFormat(_ axis: String, in xml: [UInt8]) -> [UInt8]? {
+        let open = Array("<c:\(axis)>".utf8), close = Array("</c:\(axis)>".utf8)
+        let format = Array("<c:numFmt formatCode=\"".utf8)
+        guard let start = xml.firstRange(of: open)?.upperBound,
+              let end = xml[start...].firstRange(of: close)?.lowerBound,
+              let found = xml[start..<end].firstRange(of: format) else { return nil }
+        let codeStart = found.upperBound
+        guard let codeEnd = xml[codeStart..<end].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        guard !xml[codeEnd..<end].starts(with: Array("\" sourceLinked=\"1\"".utf8)) else { return nil }
+        return Array(xml[codeStart..<codeEnd])
+    }
+
     /// `xml` with the text of every `<v>` holding a decimal fraction replaced
     /// by its shortest round-trip form, or nil when no number's spelling changes.
     static func shortestNumbers(in xml: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let open: [UInt8] = Array("<v>".utf8), close = UInt8(ascii: "<")
+        shortestNumbers(in: xml, open: Array("<v>".utf8))
+    }
+
+    /// ``shortestNumbers(in:)`` of the elements opened by `open` (`<v>`, a chart's `<c:v>`).
+    static func shortestNumbers(in xml: UnsafeBufferPointer<UInt8>, open: [UInt8]) -> [UInt8]? {
+        let close = UInt8(ascii: "<")
         var out: [UInt8] = []
         var copied = 0
         var i = 0
         while i + open.count <= xml.count {
-            guard xml[i] == open[0], xml[i + 1] == open[1], xml[i + 2] == open[2] else { i += 1; continue }
+            guard xml[i] == open[0], UnsafeBufferPointer(rebasing: xml[i..<(i + open.count)]).elementsEqual(open) else {
+                i += 1
+                continue
+            }
             let start = i + open.count
             var end = start
             while end < xml.count, xml[end] != close { end += 1 }
@@ -278,6 +367,11 @@ public enum XLSXExactNumbers {
 }
 
 private extension Array where Element == UInt8 {
+    /// Whether `prefix` starts at `offset`.
+    func starts(with prefix: [UInt8], at offset: Int) -> Bool {
+        offset + prefix.count <= count && self[offset..<(offset + prefix.count)].elementsEqual(prefix)
+    }
+
     func u16(_ offset: Int) -> UInt16 { UInt16(self[offset]) | UInt16(self[offset + 1]) << 8 }
     func u32(_ offset: Int) -> UInt32 {
         UInt32(self[offset]) | UInt32(self[offset + 1]) << 8 | UInt32(self[offset + 2]) << 16 | UInt32(self[offset + 3]) << 24

@@ -245,7 +245,8 @@ public final class XLSXWorkbook {
             for sheet in sheets { byName[sheet.name] = sheet }
             for chart in charts where chart.isInserted {
                 chart.fillCaches(lookup: { byName[$0.sheet]?.keptValues($0) },
-                                 dateFormat: { byName[$0.sheet]?.keptDateFormat($0) })
+                                 dateFormat: { byName[$0.sheet]?.keptDateFormat($0) },
+                                 numberFormat: { byName[$0.sheet]?.keptNumberFormat($0) })
             }
         }
         charts = []

@@ -33,6 +33,8 @@ public final class XLSXWorksheet {
     var chartSource: [Int: XLSXChartValue] = [:]
     /// The date number format of each kept cell that holds a date (same keys as `chartSource`), for date axes.
     var keptDateFormats: [Int: String] = [:]
+    /// The number format of each kept cell written as a number with one (same keys), for value axes and caches.
+    var keptNumberFormats: [Int: String] = [:]
     /// Rows whose cells are kept for chart caches and date axes; 0 keeps none.
     let chartSourceRows: Int
     /// Whether the values are kept (constant-memory mode), not only the dates' formats:
@@ -83,7 +85,12 @@ public final class XLSXWorksheet {
         try checkCell(row, column, format)
         let code = worksheet_write_number(pointer, lxw_row_t(row), lxw_col_t(column), number, format?.pointer)
         try check(code, "writing a number at \(Self.reference(row: row, column: column))")
-        if row < chartSourceRows { keepForCharts(.number(number), row: row, column: column) }
+        if row < chartSourceRows {
+            keepForCharts(.number(number), row: row, column: column)
+            if let code = format?.style.numberFormat, column < Self.chartSourceColumns {
+                keptNumberFormats[row * Self.chartSourceColumns + column] = code
+            }
+        }
         noteWidth((format?.widthModel ?? XLSXWorksheet.generalWidth).width(of: number) + (format?.style.bold == true ? 1 : 0), column: column)
         note(row, column)
     }

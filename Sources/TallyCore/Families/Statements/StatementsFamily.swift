@@ -3,7 +3,8 @@
 /// - Partition: a couple and everything loaded for it (``CouplePartition``),
 ///   keyed by the couple id.
 /// - Per partition: the ledger resolved (``LedgerResolver``), the month's
-///   statement built (``StatementBuilder``), its reconciliation checked.
+///   statement built (``StatementBuilder``) with the month's rows that do not
+///   count (``CoupleStatement/leftOut``), its reconciliation checked.
 /// - Summary: ``StatementTotals`` (counts and spending by tag per currency),
 ///   the rejects, and the couples whose statement does not reconcile; all
 ///   merge associatively and commutatively.
@@ -21,7 +22,7 @@ public struct StatementsFamily: ReportFamily {
         public var fx: FxTable
         public var trendMonths: Int
         public var exactTransferLimit: Int
-        /// Whether statements keep the month line by line (for the couple workbooks).
+        /// Whether statements keep the month line by line (for the couple's text and workbook).
         public var itemised: Bool
 
         public init(period: YearMonth, fx: FxTable, trendMonths: Int = TallyConfig.Statements().trendMonths,
@@ -80,9 +81,10 @@ public struct StatementsFamily: ReportFamily {
         let resolution = LedgerResolver.resolve(
             couple: partition.couple, members: partition.members, expenses: partition.expenses,
             settlements: partition.settlements, agreements: partition.agreements, fx: settings.fx)
-        let statement = StatementBuilder.build(resolution.ledger, period: settings.period, fx: settings.fx,
+        var statement = StatementBuilder.build(resolution.ledger, period: settings.period, fx: settings.fx,
                                                trendMonths: settings.trendMonths,
                                                exactTransferLimit: settings.exactTransferLimit, itemised: settings.itemised)
+        statement.leftOut = Self.leftOut(resolution.leftOut + statement.leftOut, of: partition, in: settings.period)
         let rejects = resolution.rejects + statement.rejects
         var summary = Summary()
         summary.totals.add(statement)
@@ -93,6 +95,23 @@ public struct StatementsFamily: ReportFamily {
     }
 
     public func emptySummary() -> Summary { Summary() }
+
+    /// The rows of `rows` dated in `period`, by date then id. An agreement the resolver left out stands
+    /// for its month in `period` (`agreement:<id>:<YYYY-MM>`, on its day) when it runs through it.
+    static func leftOut(_ rows: [LeftOutRow], of partition: CouplePartition, in period: YearMonth) -> [LeftOutRow] {
+        var agreements: [String: Agreement] = [:]
+        for agreement in partition.agreements where agreements[agreement.id] == nil { agreements[agreement.id] = agreement }
+        return rows.compactMap { row -> LeftOutRow? in
+            guard row.kind == .agreementMonth, let agreement = agreements[row.id] else {
+                return row.date.yearMonth == period ? row : nil
+            }
+            guard agreement.startDate.yearMonth <= period, (agreement.endDate?.yearMonth ?? period) >= period else { return nil }
+            var month = row
+            month.id = "agreement:\(agreement.id):\(period)"
+            month.date = period.clampedDay(agreement.dayOfMonth)
+            return month
+        }.sorted(by: LeftOutRow.precedes)
+    }
 
     public func finalise(_ summary: Summary) -> Report {
         Report(totals: summary.totals, rejects: summary.rejects.sorted,

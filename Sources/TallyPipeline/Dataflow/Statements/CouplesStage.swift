@@ -80,7 +80,7 @@ final class CouplesStage {
         if let family { return family }
         let made = StatementsFamily(settings: .init(
             period: plan.period, fx: FxTable(try FlowBroadcast.fxRates(plan)), trendMonths: plan.config.statements.trendMonths,
-            exactTransferLimit: plan.config.statements.exactTransferLimit, itemised: plan.config.statements.coupleWorkbooks))
+            exactTransferLimit: plan.config.statements.exactTransferLimit, itemised: true))
         family = made
         return made
     }

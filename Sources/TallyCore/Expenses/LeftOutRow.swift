@@ -1,0 +1,85 @@
+/// Why a couple's row does not count, as a stable machine code: what a
+/// renderer words in its locale, beside the English ``Reject/reason`` of
+/// `rejects.csv`. Each code is set where the row is rejected
+/// (``LedgerResolver``, ``StatementBuilder``).
+///
+/// ```swift
+/// LeftOutReason(SplitError.unknownMember("m9"))   // .splitMemberNotMember, "split_member_not_member"
+/// ```
+public enum LeftOutReason: String, Hashable, Sendable, CaseIterable {
+    /// The payer is not a member of the couple.
+    case payerNotMember = "payer_not_member"
+    /// The split names someone who is not a member.
+    case splitMemberNotMember = "split_member_not_member"
+    /// A percentage split whose percentages do not add up to 100.
+    case splitPercentagesNot100 = "split_percentages_not_100"
+    /// An exact split whose amounts do not add up to the expense's amount.
+    case splitExactNotAmount = "split_exact_not_amount"
+    /// Any other split that cannot be applied (a member named twice, a missing or negative value, …).
+    case splitInvalid = "split_invalid"
+    /// No fx rate from the row's currency to the couple's on or before its date.
+    case noFxRate = "no_fx_rate"
+    /// The converted amount does not fit.
+    case amountOutOfRange = "amount_out_of_range"
+    /// The couple's total passes what tally follows (``CoupleLimits``).
+    case coupleTotalOverLimit = "couple_total_over_limit"
+    /// A settlement naming someone who is not a member.
+    case settlementPartyNotMember = "settlement_party_not_member"
+    /// A settlement from a member to the same member.
+    case settlementToSelf = "settlement_to_self"
+    /// An agreement running more months than tally follows.
+    case agreementTooLong = "agreement_too_long"
+
+    /// The code of a split that cannot be applied.
+    public init(_ error: SplitError) {
+        switch error {
+        case .unknownMember: self = .splitMemberNotMember
+        case .percentagesDoNotSumTo100: self = .splitPercentagesNot100
+        case .exactDoesNotSumToAmount: self = .splitExactNotAmount
+        default: self = .splitInvalid
+        }
+    }
+}
+
+/// A row of a couple's month the statement does not count, as the couple
+/// entered it, and why: what the statement lists under "what did not count",
+/// so a couple sees that a row they entered was dropped and for what.
+///
+/// An expense of R$ 112,36 on 2026-10-31 whose payer left the couple:
+/// `LeftOutRow(kind: .expense, id: "e9", date: 2026-10-31, description: "Feira", amount: 11236,
+/// currency: BRL, reason: .payerNotMember)`.
+public struct LeftOutRow: Hashable, Sendable {
+    /// What kind of row it is.
+    public enum Kind: String, Hashable, Sendable {
+        case expense, settlement
+        /// An agreement's month (the agreement's own row, or its month that could not be converted).
+        case agreementMonth
+    }
+
+    public var kind: Kind
+    /// The row's id (an agreement month's `agreement:<id>:<YYYY-MM>`).
+    public var id: String
+    public var date: LocalDate
+    /// The description as entered; empty for settlements.
+    public var description: String
+    /// The amount as entered, in `currency` minor units.
+    public var amount: Int64
+    public var currency: Currency
+    public var reason: LeftOutReason
+
+    public init(kind: Kind, id: String, date: LocalDate, description: String, amount: Int64, currency: Currency,
+                reason: LeftOutReason) {
+        self.kind = kind
+        self.id = id
+        self.date = date
+        self.description = description
+        self.amount = amount
+        self.currency = currency
+        self.reason = reason
+    }
+
+    /// Date, then id (byte order): the order a statement lists them in.
+    public static func precedes(_ a: LeftOutRow, _ b: LeftOutRow) -> Bool {
+        a.date != b.date ? a.date < b.date : ByteOrder.precedes(a.id, b.id)
+    }
+}
