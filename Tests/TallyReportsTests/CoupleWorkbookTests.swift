@@ -371,6 +371,8 @@ import TallyTestSupport
         let english = try write(statement(members: 4, name: "Viagem Chile 🇨🇱"), locale: .enUS, name: "en.xlsx")
         #expect(english.sheetNames == ["Statement", "Expenses"])
         #expect(try english.cell("Statement", "A1") == .string("Group statement Viagem Chile 🇨🇱 — October 2026"))
+        #expect(try english.sheetNames.allSatisfy { try english.paperSize($0) == 1 }, "an en-US statement prints on Letter")
+        #expect(try reader.sheetNames.allSatisfy { try reader.paperSize($0) == 9 }, "a pt-BR statement prints on A4")
         let text = StatementText.render(statement(members: 3, name: "República Aurora"), locale: .ptBR)
         #expect(text.hasPrefix("Extrato do grupo República Aurora — outubro de 2026\n"))
         #expect(StatementText.render(statement(), locale: .ptBR).hasPrefix("Extrato do casal Ana & Bia"))

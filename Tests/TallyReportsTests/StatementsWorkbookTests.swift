@@ -95,6 +95,8 @@ import TallyTestSupport
         #expect(en.sheetNames == ["Summary", "Balances", "Transfers", "Categories"])
         #expect(es.sheetNames == ["Resumen", "Saldos", "Transferencias", "Categorías"])
         #expect(try en.cell("Balances", "L1") == .string("Closing"))
+        #expect(try en.sheetNames.allSatisfy { try en.paperSize($0) == 1 }, "an en-US overview prints on Letter")
+        #expect(try es.sheetNames.allSatisfy { try es.paperSize($0) == 9 }, "an es-ES overview prints on A4")
         #expect(try en.numberFormat("Balances", "G2") == "[$R$-409]#,##0.00;-[$R$-409]#,##0.00")
         #expect(try en.cell("Categories", "D3") == .string("Untagged"))
         #expect(try es.numberFormat("Saldos", "G2") == "#,##0.00 [$R$-C0A];-#,##0.00 [$R$-C0A]")

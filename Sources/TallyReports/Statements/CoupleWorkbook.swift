@@ -50,7 +50,8 @@ public enum CoupleWorkbook {
         // Thousands of small workbooks: their parts' temporary files are cheapest in RAM (see ramTemporaryDirectory).
         let book = try XLSXWorkbook(path: path, options: XLSXWorkbook.Options(
             temporaryDirectory: XLSXWorkbook.ramTemporaryDirectory, created: statement.period.firstDay,
-            title: title, subject: statement.period.description, author: "tally", maxRowsPerSheet: maxRowsPerSheet))
+            title: title, subject: statement.period.description, author: "tally", maxRowsPerSheet: maxRowsPerSheet,
+            printSetup: XLSXPrintSetup.standard.on(locale.paper)))
         let writer = try Writer(book: book, statement: statement, month: month, locale: locale, spaceName: name)
         try writer.writeStatementSheet(title: title)
         try writer.writeExpensesSheet()

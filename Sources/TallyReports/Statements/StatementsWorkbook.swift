@@ -81,7 +81,7 @@ public final class StatementsWorkbook {
         book = try XLSXWorkbook(path: path, options: XLSXWorkbook.Options(
             constantMemory: options.constantMemory, temporaryDirectory: options.temporaryDirectory,
             created: period.firstDay, title: title, subject: period.description, author: "tally",
-            maxRowsPerSheet: options.maxRowsPerSheet))
+            maxRowsPerSheet: options.maxRowsPerSheet, printSetup: XLSXPrintSetup.standard.on(locale.paper)))
         monthFormat = try book.format(.date(locale.excelMonthFormat))
         let text = { (label: ReportLocale.Label) in XLSXTable.Column(locale.label(label)) }
         let month = XLSXTable.Column(locale.label(.period), format: monthFormat)
