@@ -42,13 +42,8 @@ extension WarehouseReader {
                 minutes: Int(row.int64(7)), createdAt: Timestamp(microseconds: row.int64(8)), duplicateOf: row.string(11),
                 source: SourceRef(file: paths[row.int64(9)] ?? "", line: Int(row.int64(10))))
         }
-        let heads: [any KeyedScan] = [challenges, checkins]
-        while true {
-            var next: [UInt8]?
-            for scan in heads {
-                if let key = try scan.nextKey(), next.map({ key.lexicographicallyPrecedes($0) }) ?? true { next = key }
-            }
-            guard let key = next else { return }
+        let scans: [any KeyedScan] = [challenges, checkins]
+        while let key = try smallestNextKey(scans) {
             var rows = ChallengeRows(key: String(decoding: key, as: UTF8.self), challenge: try challenges.take(key: key).first)
             if let challenge = rows.challenge {
                 rows.memberships = try Row.fetchAll(members, arguments: [challenge.groupId]).map {

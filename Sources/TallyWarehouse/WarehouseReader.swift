@@ -139,13 +139,8 @@ public struct WarehouseReader {
                              paidBy: c.textValue(5), split: split, tag: c.textValue(8), dayOfMonth: Int(c.int64(9)), startDate: start,
                              endDate: c.date(11), sourceFile: paths.string(c.text(12) ?? .init(start: nil, count: 0)), sourceLine: Int(c.int64(13)))
         }
-        let heads: [any KeyedScan] = [couples, members, cards, expenses, settlements, agreements]
-        while true {
-            var next: [UInt8]?
-            for scan in heads {
-                if let key = try scan.nextKey(), next.map({ key.lexicographicallyPrecedes($0) }) ?? true { next = key }
-            }
-            guard let key = next else { return }
+        let scans: [any KeyedScan] = [couples, members, cards, expenses, settlements, agreements]
+        while let key = try smallestNextKey(scans) {
             var rows = CoupleRows(key: String(decoding: key, as: UTF8.self), couple: try couples.take(key: key).first)
             rows.members = try members.take(key: key)
             rows.cards = try cards.take(key: key)
@@ -220,4 +215,14 @@ final class PartitionCursor<Value>: KeyedScan {
 /// cursors a merge of several scans by key advances together).
 protocol KeyedScan: AnyObject {
     func nextKey() throws -> [UInt8]?
+}
+
+/// The smallest next key (bytes) of `scans`, nil once every scan has ended:
+/// the key a merge of scans by key takes next.
+func smallestNextKey(_ scans: [any KeyedScan]) throws -> [UInt8]? {
+    var smallest: [UInt8]?
+    for scan in scans {
+        if let key = try scan.nextKey(), smallest.map({ key.lexicographicallyPrecedes($0) }) ?? true { smallest = key }
+    }
+    return smallest
 }
