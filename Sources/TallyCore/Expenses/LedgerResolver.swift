@@ -36,9 +36,8 @@ public enum LedgerResolver {
         func leave(_ fact: SettlementFact, _ code: LeftOutReason) {
             leave(.settlement, fact.id, fact.date, "", fact.amount, fact.currency, code)
         }
-        /// Why a conversion failed: no rate, or a result that does not fit.
         func conversionCode(_ from: Currency, _ date: LocalDate) -> LeftOutReason {
-            fx.rate(from: from, to: couple.currency, on: date) == nil ? .noFxRate : .amountOutOfRange
+            .failedConversion(fx, from: from, to: couple.currency, on: date)
         }
         func notMember(_ role: String, _ member: String) -> String {
             "\(role) '\(member)' is not a member of couple \(couple.id)"

@@ -30,6 +30,12 @@ public enum LeftOutReason: String, Hashable, Sendable, CaseIterable {
     /// An agreement running more months than tally follows.
     case agreementTooLong = "agreement_too_long"
 
+    /// The code of an amount `fx` could not convert from `from` to `to` on
+    /// `date`: no rate on or before it, or a result that does not fit.
+    public static func failedConversion(_ fx: FxTable, from: Currency, to: Currency, on date: LocalDate) -> LeftOutReason {
+        fx.rate(from: from, to: to, on: date) == nil ? .noFxRate : .amountOutOfRange
+    }
+
     /// The code of a split that cannot be applied.
     public init(_ error: SplitError) {
         switch error {

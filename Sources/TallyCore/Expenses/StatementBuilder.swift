@@ -225,14 +225,13 @@ public enum StatementBuilder {
                 let id = "agreement:\(agreement.id):\(month)"
                 guard let (amount, conversion) = fx.converted(agreement.amount, from: agreement.currency, to: couple.currency, on: date) else {
                     if month == period {
-                        let reason = fx.rate(from: agreement.currency, to: couple.currency, on: date) == nil
+                        let code = LeftOutReason.failedConversion(fx, from: agreement.currency, to: couple.currency, on: date)
+                        let reason = code == .noFxRate
                             ? "no fx rate from \(agreement.currency.code) to \(couple.currency.code) on or before \(date)"
                             : "\(Money.plain(agreement.amount, agreement.currency)) \(agreement.currency.code) converted to \(couple.currency.code) on \(date) is out of range"
                         rejects.append(Reject(
                             dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: id,
                             reason: "\(reason); agreement '\(agreement.id)' is left out of the \(month) statement"))
-                        let code: LeftOutReason = fx.rate(from: agreement.currency, to: couple.currency, on: date) == nil
-                            ? .noFxRate : .amountOutOfRange
                         leftOut.append(LeftOutRow(kind: .agreementMonth, id: id, date: date, description: agreement.description,
                                                   amount: agreement.amount, currency: agreement.currency, reason: code))
                     }
