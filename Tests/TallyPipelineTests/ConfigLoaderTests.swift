@@ -46,6 +46,13 @@ struct ConfigLoaderTests {
                                                         currency: Currency(code: "BRL")!)])
     }
 
+    @Test("activity.minimumDaysRanked: a week by default, any number of days a month can hold")
+    func activityMinimumDays() throws {
+        #expect(TallyConfig().activity.minimumDaysRanked == 7)
+        #expect(try ConfigLoader.parse("activity:\n  minimumDaysRanked: 10", file: "tally.yml").activity.minimumDaysRanked == 10)
+        #expect(try ConfigLoader.parse("activity:\n  minimumDaysRanked: 1", file: "tally.yml").activity.minimumDaysRanked == 1)
+    }
+
     @Test("errors name the file, the line and the setting", arguments: [
         ("timezon: UTC", "tally.yml line 1: unknown setting 'timezon'"),
         ("timezone: Mars/Olympus", "tally.yml line 1: timezone 'Mars/Olympus' is not an IANA time zone"),
@@ -57,6 +64,10 @@ struct ConfigLoaderTests {
          "tally.yml line 5: period 'weekly' is not monthly or yearly"),
         ("- just\n- a list", "tally.yml line 1: the file must be a mapping of settings"),
         ("timezone: [unclosed", "tally.yml: not valid YAML"),
+        ("activity:\n  minimumDaysRanked: 0", "tally.yml line 2: activity.minimumDaysRanked is 0; it must be between 1 and 31"),
+        ("activity:\n  minimumDaysRanked: 32", "tally.yml line 2: activity.minimumDaysRanked is 32; it must be between 1 and 31"),
+        ("activity:\n  minimumDaysRanked: a week", "tally.yml line 2: activity.minimumDaysRanked must be a whole number"),
+        ("activity:\n  minimumDays: 7", "tally.yml line 2: unknown setting 'minimumDays'"),
     ])
     func errors(yaml: String, message: String) {
         do {

@@ -9,6 +9,7 @@ public struct TallyConfig: Sendable, Equatable {
     public var locale = "pt-BR"
     public var statements = Statements()
     public var leaderboards = Leaderboards()
+    public var activity = Activity()
     public var kpis = KPIs()
     public var csv = CSV()
     /// The product catalogue: known plans and prices, used beside `subscriptions/products`.
@@ -36,6 +37,15 @@ public struct TallyConfig: Sendable, Equatable {
         public var minimumWorkoutMinutes = 30
         /// rankChange compares with the leaderboard this many days earlier.
         public var rankChangeDays = 7
+        public init() {}
+    }
+
+    /// Daily activity scores.
+    public struct Activity: Sendable, Equatable {
+        /// A user is ranked (workbook and text) only with at least this many days of
+        /// data in the month; the rest are listed apart. A week by default, so a user
+        /// with three days is not ranked among users with thirty. The CSVs list everyone.
+        public var minimumDaysRanked = 7
         public init() {}
     }
 

@@ -12,6 +12,30 @@ public enum ActivityRanking {
         public var summary: ActivitySummary
     }
 
+    /// Users split by ``minimumDays``: those with at least `minimumDays` days of data, ranked
+    /// (``rank(_:)``), and the rest, not ranked, by days of data (most first) then user id
+    /// (byte order). A user with three days of data is not ranked among users with thirty.
+    ///
+    /// ```swift
+    /// let standing = ActivityRanking.standing(summaries, minimumDays: 7)
+    /// standing.unranked.map { ($0.userId, $0.days) }   // [("u9", 3)]
+    /// ```
+    public static func standing(_ summaries: [ActivitySummary], minimumDays: Int) -> Standing {
+        let unranked = summaries.filter { $0.days < minimumDays }.sorted { a, b in
+            a.days != b.days ? a.days > b.days : ByteOrder.precedes(a.userId, b.userId)
+        }
+        return Standing(ranked: rank(summaries.filter { $0.days >= minimumDays }), unranked: unranked,
+                        minimumDays: minimumDays)
+    }
+
+    /// The users ranked and the users with too few days of data to be ranked.
+    public struct Standing: Hashable, Sendable {
+        public var ranked: [Ranked]
+        /// Users with fewer than ``minimumDays`` days of data.
+        public var unranked: [ActivitySummary]
+        public var minimumDays: Int
+    }
+
     public static func rank(_ summaries: [ActivitySummary]) -> [Ranked] {
         let keyed = summaries.map { (tenths: shownTenths($0.averageScore), summary: $0) }
         return CompetitionRanking.rank(keyed, ahead: { $0.tenths > $1.tenths }, id: { $0.summary.userId })

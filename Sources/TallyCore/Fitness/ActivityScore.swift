@@ -26,10 +26,15 @@ public enum ActivityScore {
     public static let stepsGoal = 10_000.0
     public static let caloriesGoal = 500.0
     public static let kmGoal = 5.0
+    /// The points each part is worth at its goal (they add up to 100).
+    public static let stepsWeight = 40.0
+    public static let caloriesWeight = 30.0
+    public static let kmWeight = 30.0
 
     public static func score(steps: Double, activeCalories: Double, km: Double) -> Double {
         func part(_ value: Double, _ goal: Double) -> Double { min(max(value, 0) / goal, 1) }
-        return part(steps, stepsGoal) * 40 + part(activeCalories, caloriesGoal) * 30 + part(km, kmGoal) * 30
+        return part(steps, stepsGoal) * stepsWeight + part(activeCalories, caloriesGoal) * caloriesWeight
+            + part(km, kmGoal) * kmWeight
     }
 
     /// `value` with `decimals` digits, rounded half away from zero (`12.25 → "12.3"` when the double is exact).

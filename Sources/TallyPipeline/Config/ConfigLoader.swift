@@ -33,7 +33,7 @@ public enum ConfigLoader {
         var config = TallyConfig()
         guard let root else { return config }
         let reader = NodeReader(file: file)
-        try reader.mapping(root, path: "", keys: ["timezone", "locale", "statements", "leaderboards", "kpis", "csv", "products"]) { key, node in
+        try reader.mapping(root, path: "", keys: ["timezone", "locale", "statements", "leaderboards", "activity", "kpis", "csv", "products"]) { key, node in
             switch key {
             case "timezone":
                 config.timezone = try reader.string(node, path: key)
@@ -59,6 +59,11 @@ public enum ConfigLoader {
                     case "minimumWorkoutMinutes": config.leaderboards.minimumWorkoutMinutes = try reader.int(v, path: "leaderboards.\(k)", in: 0...1440)
                     default: config.leaderboards.rankChangeDays = try reader.int(v, path: "leaderboards.\(k)", in: 1...365)
                     }
+                }
+            case "activity":
+                // A month has at most 31 days: a larger minimum would rank nobody.
+                try reader.mapping(node, path: key, keys: ["minimumDaysRanked"]) { k, v in
+                    config.activity.minimumDaysRanked = try reader.int(v, path: "activity.\(k)", in: 1...31)
                 }
             case "kpis":
                 try reader.mapping(node, path: key, keys: ["conversionWindowDays", "retentionDays", "conversionTargetMin",
