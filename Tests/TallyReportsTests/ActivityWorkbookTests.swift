@@ -15,7 +15,7 @@ struct ActivityWorkbookTests {
     func write() throws -> (URL, XLSXReader, ActivityWorkbook) {
         let folder = try temporaryFolder()
         let url = folder.appendingPathComponent("activity.xlsx")
-        let book = try ActivityWorkbook(path: url.path, locale: .ptBR, period: october2026)
+        let book = try ActivityWorkbook(path: url.path, locale: .ptBR, period: october2026, minimumDays: 1)
         let users = [("a", [Self.day("a", 1, 10), Self.day("a", 3, 20)]),
                      ("b", [Self.day("b", 2, 40)]),
                      ("c", [Self.day("c", 1, 0), Self.day("c", 2, 0)])]
@@ -27,25 +27,29 @@ struct ActivityWorkbookTests {
     @Test func usersAreRankedByAverageScore() throws {
         let (folder, book, _) = try write()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(book.sheetNames == ["Resumo", "Usuários", "Tendência", "Pontuações"])
-        #expect(try book.strings("Usuários", 1).prefix(2) == ["Posição", "ID do usuário"])
-        #expect(try (2...4).map { try book.cell("Usuários", "B\($0)")?.string } == ["b", "a", "c"])
-        #expect(try (2...4).map { try book.cell("Usuários", "A\($0)")?.number } == [1, 2, 3])
-        #expect(try book.cell("Usuários", "E2")?.number == 40)
+        #expect(book.sheetNames == ["Resumo", "Usuários", "Tendência 1–16", "Tendência 17–31", "Pontuações"])
+        // Two lines of the ranking rule, a blank row, then the table.
+        #expect(try book.strings("Usuários", 4).prefix(2) == ["Posição", "Usuário"])
+        #expect(try (5...7).map { try book.cell("Usuários", "B\($0)")?.string } == ["b", "a", "c"])
+        #expect(try (5...7).map { try book.cell("Usuários", "A\($0)")?.number } == [1, 2, 3])
+        #expect(try book.cell("Usuários", "E5")?.number == 40)
     }
 
     @Test func theTrendLeavesMissingDaysEmptyAndColoursTheScores() throws {
         let (folder, book, workbook) = try write()
         defer { try? FileManager.default.removeItem(at: folder) }
         // Row 3 is a (second): day 1 = 10, day 2 empty (no data, not 0), day 3 = 20.
-        #expect(try book.cell("Tendência", "B3")?.string == "a")
-        #expect(try book.cell("Tendência", "D3")?.number == 10)
-        #expect(try book.cell("Tendência", "E3") == nil)
-        #expect(try book.cell("Tendência", "F3")?.number == 20)
+        let first = "Tendência 1–16"
+        #expect(try book.cell(first, "B3")?.string == "a")
+        #expect(try book.cell(first, "D3")?.number == 10)
+        #expect(try book.cell(first, "E3") == nil)
+        #expect(try book.cell(first, "F3")?.number == 20)
         // c's zero days are real zeros.
-        #expect(try book.cell("Tendência", "D4")?.number == 0)
-        #expect(try book.cell("Tendência", "AH1")?.string == "31")
-        #expect(try book.conditionalFormats("Tendência").map(\.types) == [["colorScale"]])
+        #expect(try book.cell(first, "D4")?.number == 0)
+        #expect(try book.cell(first, "S1")?.string == "16")
+        #expect(try book.cell("Tendência 17–31", "D1")?.string == "17")
+        #expect(try book.cell("Tendência 17–31", "R1")?.string == "31")
+        #expect(try book.conditionalFormats(first).map(\.types) == [["colorScale"]])
         #expect(workbook.trend["a"]?.prefix(3).map { $0 } == [10, nil, 20])
     }
 
@@ -82,7 +86,7 @@ struct ActivityWorkbookTests {
         line[0] = 100
         line[2] = 0
         let text = ActivityText.render(period: october2026, summaries: [ActivitySummary(userId: "a", days: days)],
-                                       sparklines: ["a": line], locale: .enUS)
+                                       sparklines: ["a": line], locale: .enUS, minimumDays: 1)
         #expect(text.contains("1. a  20.0 █·▁" + String(repeating: "·", count: 28)))
         #expect(text.contains("· = no data"))
     }

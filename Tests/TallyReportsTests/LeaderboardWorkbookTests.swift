@@ -25,10 +25,12 @@ struct LeaderboardWorkbookTests {
         ]
     }
 
+    static let points = PointsRule(minimumWorkoutMinutes: 30)
+
     func write(locale: ReportLocale = .ptBR) throws -> (URL, XLSXReader) {
         let folder = try temporaryFolder()
         let url = folder.appendingPathComponent("leaderboards.xlsx")
-        let book = try LeaderboardsWorkbook(path: url.path, locale: locale, asOf: Self.day("2026-10-31"))
+        let book = try LeaderboardsWorkbook(path: url.path, locale: locale, asOf: Self.day("2026-10-31"), pointsRule: Self.points)
         for board in Self.boards() { try book.add(board) }
         try book.close()
         return (folder, try XLSXReader(url: url))
@@ -61,24 +63,24 @@ struct LeaderboardWorkbookTests {
     @Test func rankChangeIsANumberShownWithArrows() throws {
         let (folder, book) = try write()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try book.cell("Outubro Ativo", "B4")?.number == 2)
-        #expect(try book.cell("Outubro Ativo", "B5")?.number == -1)
-        #expect(try book.cell("Outubro Ativo", "B6")?.string == "novo")
-        #expect(try book.cell("Outubro Ativo", "B7")?.number == 0)
-        #expect(try book.numberFormat("Outubro Ativo", "B5") == "\"▲\"0;\"▼\"0;\"–\"")
+        #expect(try book.cell("Outubro Ativo", "B7")?.number == 2)
+        #expect(try book.cell("Outubro Ativo", "B8")?.number == -1)
+        #expect(try book.cell("Outubro Ativo", "B9")?.string == "novo")
+        #expect(try book.cell("Outubro Ativo", "B10")?.number == 0)
+        #expect(try book.numberFormat("Outubro Ativo", "B8") == "\"▲\"0;\"▼\"0;\"–\"")
         // The change column is centred, heading and values, so it never touches the name after it.
-        #expect(try book.horizontalAlignment("Outubro Ativo", "B3") == "center")
-        #expect(try book.horizontalAlignment("Outubro Ativo", "B4") == "center")
-        #expect(try book.isRightAligned("Outubro Ativo", "E3"))     // a heading sits over its numbers
-        #expect(try !book.isRightAligned("Outubro Ativo", "C3"))
+        #expect(try book.horizontalAlignment("Outubro Ativo", "B6") == "center")
+        #expect(try book.horizontalAlignment("Outubro Ativo", "B7") == "center")
+        #expect(try book.isRightAligned("Outubro Ativo", "E6"))     // a heading sits over its numbers
+        #expect(try !book.isRightAligned("Outubro Ativo", "C6"))
     }
 
     @Test func duplicateNamesAreToldApartOnTheSheet() throws {
         let (folder, book) = try write()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try book.cell("Outubro Ativo", "C4")?.string == "João Silva (…a1f3)")
-        #expect(try book.cell("Outubro Ativo", "C6")?.string == "João Silva (…9c20)")
-        #expect(try book.cell("Outubro Ativo", "D4")?.string == "user-a1f3")
+        #expect(try book.cell("Outubro Ativo", "C7")?.string == "João Silva (…a1f3)")
+        #expect(try book.cell("Outubro Ativo", "C9")?.string == "João Silva (…9c20)")
+        #expect(try book.cell("Outubro Ativo", "D7")?.string == "user-a1f3")
     }
 
     @Test func anEndedChallengeReadsAsFinal() throws {
@@ -94,7 +96,7 @@ struct LeaderboardWorkbookTests {
         let (folder, book) = try write()
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try book.links("Índice") == ["B2": "'Outubro Ativo'!A1", "B3": "'Junho'!A1"])
-        #expect(try book.cell("Índice", "I2")?.string == "João Silva (…a1f3)")
+        #expect(try book.cell("Índice", "J2")?.string == "João Silva (…a1f3)")
     }
 
     @Test func everyBoardPrintsWithItsHeader() throws {
@@ -117,52 +119,58 @@ struct LeaderboardWorkbookTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("leaderboards.xlsx")
-        // 6 rows per sheet: the title, a blank row, the header and 3 members.
-        let book = try LeaderboardsWorkbook(path: url.path, locale: .ptBR, asOf: Self.day("2026-10-31"), maxRowsPerSheet: 6)
+        // 9 rows per sheet: the title, the progress, the points' definition (two lines), a blank row, the header
+        // and 3 rows: members, then the blank row and the tie rule's two lines under the board.
+        let book = try LeaderboardsWorkbook(path: url.path, locale: .ptBR, asOf: Self.day("2026-10-31"), pointsRule: Self.points,
+                                            maxRowsPerSheet: 9)
         try book.add(Self.longBoard("Corrida", id: "ch1", members: 8))
         try book.add(Self.boards()[1])
         try book.add(Self.longBoard("corrida", id: "ch3", members: 4))
         try book.close()
         let reader = try XLSXReader(url: url)
 
-        #expect(reader.sheetNames == ["Índice", "Corrida", "Corrida (2)", "Corrida (3)", "Junho", "corrida (4)", "corrida (4) (2)"])
+        // Corrida: 8 members and 3 rows under them, 11 rows on 4 sheets; Junho: 1 and 3 on 2; corrida: 4 and 3 on 3.
+        #expect(reader.sheetNames == ["Índice", "Corrida", "Corrida (2)", "Corrida (3)", "Corrida (4)", "Junho", "Junho (2)",
+                                      "corrida (5)", "corrida (5) (2)", "corrida (5) (3)"])
         #expect(Set(reader.sheetNames.map { $0.lowercased() }).count == reader.sheetNames.count, "names are unique ignoring case")
         // The index links each challenge to its first sheet and says how many sheets it takes.
-        #expect(try reader.strings("Índice", 2).prefix(2) == ["ch1", "Corrida (3 planilhas)"])
-        #expect(try reader.cell("Índice", "B3") == .string("Junho"))
-        #expect(try reader.cell("Índice", "B4") == .string("corrida (2 planilhas)"))
-        #expect(try reader.links("Índice") == ["B2": "'Corrida'!A1", "B3": "'Junho'!A1", "B4": "'corrida (4)'!A1"])
+        #expect(try reader.strings("Índice", 2).prefix(2) == ["ch1", "Corrida (4 planilhas)"])
+        #expect(try reader.cell("Índice", "B3") == .string("Junho (2 planilhas)"))
+        #expect(try reader.cell("Índice", "B4") == .string("corrida (3 planilhas)"))
+        #expect(try reader.links("Índice") == ["B2": "'Corrida'!A1", "B3": "'Junho'!A1", "B4": "'corrida (5)'!A1"])
 
         let title = "Classificação: Corrida — Posição em 31/10/2026"
         let parts = [("Corrida", title), ("Corrida (2)", "\(title) (continuação, linhas 4–6)"),
-                     ("Corrida (3)", "\(title) (continuação, linhas 7–8)")]
+                     ("Corrida (3)", "\(title) (continuação, linhas 7–8)"), ("Corrida (4)", "\(title) (continuação)")]
         var members: [String] = []
         for (sheet, heading) in parts {
             #expect(try reader.cell(sheet, "A1") == .string(heading))
-            #expect(try reader.strings(sheet, 3) == ["Posição", "Variação", "Nome", "ID do usuário", "Check-ins", "Minutos",
+            #expect(try reader.cell(sheet, "A2") == .string("Dia 31 de 31 · último dia"))
+            #expect(try reader.strings(sheet, 6) == ["Posição", "Variação", "Nome", "ID do usuário", "Pontos", "Minutos",
                                                      "Sequência atual", "Melhor sequência"])
             let xml = try reader.sheetXML(sheet)
-            #expect(xml.contains("<pane ySplit=\"3\" topLeftCell=\"A4\""), "\(sheet): title and header frozen")
-            #expect(xml.contains("<autoFilter ref=\"A3:H"), "\(sheet)")
-            for row in 4...6 { if let user = try reader.cell(sheet, "D\(row)")?.string { members.append(user) } }
+            #expect(xml.contains("<pane ySplit=\"6\" topLeftCell=\"A7\""), "\(sheet): title and header frozen")
+            for row in 7...9 { if let user = try reader.cell(sheet, "D\(row)")?.string { members.append(user) } }
         }
         #expect(members == (1...8).map { "u\($0)" }, "every member once, in rank order")
-        #expect(try reader.cell("Corrida (3)", "A6") == nil)
+        // Under the last member, a blank row, then the tie rule, continued on a sheet of its own.
+        #expect(try reader.cell("Corrida (3)", "A9") == nil)
+        #expect(try reader.cell("Corrida (4)", "A7")?.string?.hasPrefix("Ordem: pontos, depois minutos.") == true)
         // The chart stays on the first sheet and draws only rows that are on it.
         #expect(try reader.chartPaths(onSheet: "Corrida").count == 1)
         #expect(try reader.chartPaths(onSheet: "Corrida (2)").isEmpty && reader.chartPaths(onSheet: "Corrida (3)").isEmpty)
         let chart = try #require(try reader.chartPaths(onSheet: "Corrida").first)
         #expect(try reader.seriesCaches(ofChart: chart).first?.categories == ["Pessoa 1", "Pessoa 2", "Pessoa 3"])
-        #expect(try reader.text(chart).contains("<c:f>Corrida!$E$4:$E$6</c:f>"))
-        #expect(try reader.cell("corrida (4) (2)", "A1") == .string("Classificação: corrida — Posição em 31/10/2026 (continuação, linhas 4–4)"))
+        #expect(try reader.text(chart).contains("<c:f>Corrida!$E$7:$E$9</c:f>"))
+        #expect(try reader.cell("corrida (5) (2)", "A1") == .string("Classificação: corrida — Posição em 31/10/2026 (continuação, linhas 4–4)"))
     }
 
     @Test func theTextMarksFinalBoardsAndTellsNamesApart() {
         let boards = Self.boards()
-        let ongoing = LeaderboardText.render(boards[0], locale: .enUS)
+        let ongoing = LeaderboardText.render(boards[0], locale: .enUS, pointsRule: Self.points)
         #expect(ongoing.contains("As of 10/31/2026"))
         #expect(ongoing.contains("João Silva (…a1f3)") && ongoing.contains("João Silva (…9c20)"))
-        let final = LeaderboardText.render(boards[1], locale: .enUS)
+        let final = LeaderboardText.render(boards[1], locale: .enUS, pointsRule: Self.points)
         #expect(final.contains("Final standings, ended 06/30/2026"))
         #expect(!final.contains("As of"))
     }

@@ -63,7 +63,7 @@ struct WorkbookPrintSetupTests {
         let (en, url, activity) = try { () throws -> (URL, URL, ActivityWorkbook) in
             let folder = try temporaryFolder()
             let url = folder.appendingPathComponent("activity.xlsx")
-            return (folder, url, try ActivityWorkbook(path: url.path, locale: .enUS, period: october2026))
+            return (folder, url, try ActivityWorkbook(path: url.path, locale: .enUS, period: october2026, minimumDays: 7))
         }()
         defer { try? FileManager.default.removeItem(at: en) }
         try activity.close()

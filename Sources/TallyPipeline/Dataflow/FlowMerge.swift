@@ -108,7 +108,7 @@ final class FlowMerge {
         let started = Date()
         let family = ChallengesStage.family(plan)
         let output = try LeaderboardsOutput(outDirectory: outDirectory, locale: plan.locale, asOf: family.settings.asOf,
-                                            outputs: outputs)
+                                            pointsRule: PointsRule(plan.config.leaderboards), outputs: outputs)
         output.merge(leaderboardsSummary)
         let staging = try stagingFolder("leaderboards")
         for result in boards.sorted(by: { $0.key < $1.key }) {
@@ -126,7 +126,8 @@ final class FlowMerge {
 
     private func writeActivity(outDirectory: URL, outputs: OutputSet) throws -> ReportOutcome {
         let started = Date()
-        let output = try ActivityOutput(outDirectory: outDirectory, locale: plan.locale, period: plan.period, outputs: outputs)
+        let output = try ActivityOutput(outDirectory: outDirectory, locale: plan.locale, period: plan.period,
+                                        minimumDays: plan.config.activity.minimumDaysRanked, outputs: outputs)
         for result in activity.sorted(by: { $0.key < $1.key }) { try output.add(result) }
         return try output.finish(ActivityFamily(), started: started)
     }

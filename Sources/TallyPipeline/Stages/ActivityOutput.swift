@@ -8,13 +8,16 @@ import TallyReports
 /// `summary.csv`, `activity.xlsx` and `activity.txt`.
 ///
 /// ```swift
-/// let output = try ActivityOutput(outDirectory: out, locale: locale, period: period, outputs: outputs)
+/// let output = try ActivityOutput(outDirectory: out, locale: locale, period: period,
+///                                  minimumDays: config.activity.minimumDaysRanked, outputs: outputs)
 /// for result in resultsInUserOrder { try output.add(result) }
 /// let outcome = try output.finish(family, started: started)
 /// ```
 final class ActivityOutput {
     private let period: YearMonth
     private let locale: ReportLocale
+    /// Users with fewer days of data are not ranked in the workbook and the text.
+    private let minimumDays: Int
     private let outputs: OutputSet
     private let folder: URL
     private let scores: CSVWriter
@@ -24,15 +27,16 @@ final class ActivityOutput {
     /// Every partition's summary merged.
     private(set) var summary = ActivityFamily.Summary()
 
-    init(outDirectory: URL, locale: ReportLocale, period: YearMonth, outputs: OutputSet) throws {
+    init(outDirectory: URL, locale: ReportLocale, period: YearMonth, minimumDays: Int, outputs: OutputSet) throws {
         self.period = period
         self.locale = locale
+        self.minimumDays = minimumDays
         self.outputs = outputs
         folder = outDirectory.appendingPathComponent("activity")
         scores = try ActivityCSV.scores.writer(in: folder)
         summaries = try ActivityCSV.summary.writer(in: folder)
         workbookFile = try AtomicFile(destination: folder.appendingPathComponent("activity.xlsx"))
-        workbook = try ActivityWorkbook(path: workbookFile.temporary.path, locale: locale, period: period)
+        workbook = try ActivityWorkbook(path: workbookFile.temporary.path, locale: locale, period: period, minimumDays: minimumDays)
     }
 
     /// Writes one user's rows (score lines, summary line, workbook rows) and merges its summary.
@@ -48,7 +52,8 @@ final class ActivityOutput {
     func finish(_ family: ActivityFamily, started: Date) throws -> ReportOutcome {
         try workbook.close()
         let report = family.finalise(summary)
-        let text = ActivityText.render(period: period, summaries: report.users, sparklines: workbook.trend, locale: locale)
+        let text = ActivityText.render(period: period, summaries: report.users, sparklines: workbook.trend, locale: locale,
+                                       minimumDays: minimumDays)
         let txt = try AtomicFile(destination: folder.appendingPathComponent("activity.txt"))
         try txt.write(text.utf8)
         try outputs.add(scores)

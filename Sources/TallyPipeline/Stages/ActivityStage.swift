@@ -24,7 +24,7 @@ struct ActivityStage: ReportStage {
         let started = Date()
         let period = context.period
         let output = try ActivityOutput(outDirectory: context.outDirectory, locale: context.locale, period: period,
-                                        outputs: context.outputs)
+                                        minimumDays: context.config.activity.minimumDaysRanked, outputs: context.outputs)
         let family = ActivityFamily()
         context.progress.begin("activity")
 

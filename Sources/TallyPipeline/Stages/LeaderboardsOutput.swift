@@ -8,7 +8,8 @@ import TallyReports
 /// `leaderboards.xlsx` and one `<challengeId>.txt` per started challenge.
 ///
 /// ```swift
-/// let output = try LeaderboardsOutput(outDirectory: out, locale: locale, asOf: asOf, outputs: outputs)
+/// let output = try LeaderboardsOutput(outDirectory: out, locale: locale, asOf: asOf,
+///                                      pointsRule: PointsRule(config.leaderboards), outputs: outputs)
 /// for result in resultsInChallengeOrder { try output.add(result) }
 /// let outcome = try output.finish(family, started: started)
 /// ```
@@ -16,6 +17,8 @@ final class LeaderboardsOutput {
     let folder: URL
     let asOf: LocalDate
     private let locale: ReportLocale
+    /// What earns a point, explained in the workbook and the text files.
+    let pointsRule: PointsRule
     private let outputs: OutputSet
     private let csv: CSVWriter
     private let workbookFile: AtomicFile
@@ -24,22 +27,23 @@ final class LeaderboardsOutput {
     /// Every partition's summary merged, with what was merged in apart.
     private(set) var summary = LeaderboardsFamily.Summary()
 
-    init(outDirectory: URL, locale: ReportLocale, asOf: LocalDate, outputs: OutputSet) throws {
+    init(outDirectory: URL, locale: ReportLocale, asOf: LocalDate, pointsRule: PointsRule, outputs: OutputSet) throws {
         self.asOf = asOf
         self.locale = locale
+        self.pointsRule = pointsRule
         self.outputs = outputs
         folder = outDirectory.appendingPathComponent("leaderboards")
         outputs.ownEntityFiles(in: folder, fileExtension: "txt")   // one <challengeId>.txt per challenge
         csv = try LeaderboardCSV.layout.writer(in: folder)
         workbookFile = try AtomicFile(destination: folder.appendingPathComponent("leaderboards.xlsx"))
-        workbook = try LeaderboardsWorkbook(path: workbookFile.temporary.path, locale: locale, asOf: asOf)
+        workbook = try LeaderboardsWorkbook(path: workbookFile.temporary.path, locale: locale, asOf: asOf, pointsRule: pointsRule)
     }
 
     /// A board's text file, written to its temporary name (pure but for the
     /// file: callers may write them on any thread).
-    static func textFile(_ board: Leaderboard, locale: ReportLocale, folder: URL) throws -> AtomicFile {
+    static func textFile(_ board: Leaderboard, locale: ReportLocale, pointsRule: PointsRule, folder: URL) throws -> AtomicFile {
         let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: board.challenge.id) + ".txt", isDirectory: false))
-        try txt.write(LeaderboardText.render(board, locale: locale).utf8)
+        try txt.write(LeaderboardText.render(board, locale: locale, pointsRule: pointsRule).utf8)
         return txt
     }
 
@@ -52,7 +56,7 @@ final class LeaderboardsOutput {
         guard let board = result.rows.board else { return }
         for row in LeaderboardCSV.rows(board) { try csv.writeRow(row) }
         if let sheet { try sheet(board) } else { try workbook.add(board) }
-        outputs.add(try text ?? Self.textFile(board, locale: locale, folder: folder))
+        outputs.add(try text ?? Self.textFile(board, locale: locale, pointsRule: pointsRule, folder: folder))
     }
 
     /// Merges a summary that belongs to no challenge (the rejects of check-ins whose challenge does not exist).

@@ -29,7 +29,7 @@ struct LeaderboardsStage: ReportStage {
         let started = Date()
         let asOf = context.asOf ?? context.period.lastDay
         let output = try LeaderboardsOutput(outDirectory: context.outDirectory, locale: context.locale, asOf: asOf,
-                                            outputs: context.outputs)
+                                            pointsRule: PointsRule(context.config.leaderboards), outputs: context.outputs)
         let family = LeaderboardsFamily(settings: .init(asOf: asOf, timezone: context.timezone, rules: context.config.leaderboards))
         context.progress.begin("leaderboards")
 
@@ -37,7 +37,7 @@ struct LeaderboardsStage: ReportStage {
         let sheets = OrderedWriter()
         defer { sheets.waitForAll() }
         let book = HandedOver(value: output.workbook)
-        let (folder, locale) = (output.folder, context.locale)
+        let (folder, locale, pointsRule) = (output.folder, context.locale, output.pointsRule)
         try context.reads.read { reader in
             // Per challenge key, in parallel: the family's computation and the board's text
             // file; in challenge order: the rows written, the sheet queued, the summary merged.
@@ -48,7 +48,7 @@ struct LeaderboardsStage: ReportStage {
                 result.summary.merge(computed.unattached)
                 guard let board = result.rows.board else { return ChallengeOutcome(family: result) }
                 // Each text file is written here, on all cores: creating thousands of files is mostly kernel time.
-                let file = Result { HandedOver(value: try LeaderboardsOutput.textFile(board, locale: locale, folder: folder)) }
+                let file = Result { HandedOver(value: try LeaderboardsOutput.textFile(board, locale: locale, pointsRule: pointsRule, folder: folder)) }
                 return ChallengeOutcome(family: result, text: file)
             }, consume: { outcome in
                 guard let result = outcome.family else { return output.merge(outcome.unattached) }

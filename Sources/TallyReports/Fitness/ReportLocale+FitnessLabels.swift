@@ -7,6 +7,7 @@ extension ReportLocale {
         case scoresSheet, summarySheet, date, steps, activeCalories, walkingDistanceKm, score
         case days, avgScore, bestScore, daysAt10kSteps, activityTitle, scoreDistribution, users, dailyScores
         case finalStandings, endedOn, status, inProgress, finalStatus, trendSheet, dailyAverage, usersWithData, noData
+        case progress, user, note
     }
 
     /// The text of `label` in this locale.
@@ -65,5 +66,8 @@ extension ReportLocale {
         .dailyAverage: ("Média diária", "Daily average", "Media diaria"),
         .usersWithData: ("Usuários com dados", "Users with data", "Usuarios con datos"),
         .noData: ("sem dados", "no data", "sin datos"),
+        .progress: ("Andamento", "Progress", "Progreso"),
+        .user: ("Usuário", "User", "Usuario"),
+        .note: ("Observação", "Note", "Observación"),
     ]
 }

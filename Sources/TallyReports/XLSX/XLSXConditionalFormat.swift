@@ -25,6 +25,9 @@ public enum XLSXConditionalFormat {
     case formula(String, XLSXFormat)
     /// A three-colour scale from the lowest through the 50th percentile to the highest value (colours `0xRRGGBB`).
     case colorScale(low: UInt32, middle: UInt32, high: UInt32)
+    /// A three-colour scale pinned to fixed values (`at`: low, middle, high), so sheets
+    /// colour the same value alike whatever else they hold (a 0–100 score: `at: (0, 50, 100)`).
+    case pinnedColorScale(low: UInt32, middle: UInt32, high: UInt32, at: (Double, Double, Double))
 
     /// Fills for status against a target: met (green), near (amber), missed (red).
     public static let goodFill: UInt32 = 0xC6EFCE
@@ -35,7 +38,7 @@ public enum XLSXConditionalFormat {
         switch self {
         case .atLeast(_, let format), .below(_, let format), .between(_, let format),
              .equalTo(_, let format), .formula(_, let format): return format
-        case .colorScale: return nil
+        case .colorScale, .pinnedColorScale: return nil
         }
     }
 }
@@ -80,6 +83,14 @@ extension XLSXWorksheet {
             return try add(&c, rows: rows, columns: columns, text: formula)
         case .colorScale(let low, let middle, let high):
             c.type = UInt8(LXW_CONDITIONAL_3_COLOR_SCALE.rawValue)
+            c.min_color = lxw_color_t(low)
+            c.mid_color = lxw_color_t(middle)
+            c.max_color = lxw_color_t(high)
+        case .pinnedColorScale(let low, let middle, let high, let values):
+            c.type = UInt8(LXW_CONDITIONAL_3_COLOR_SCALE.rawValue)
+            let number = UInt8(LXW_CONDITIONAL_RULE_TYPE_NUMBER.rawValue)
+            (c.min_rule_type, c.mid_rule_type, c.max_rule_type) = (number, number, number)
+            (c.min_value, c.mid_value, c.max_value) = values
             c.min_color = lxw_color_t(low)
             c.mid_color = lxw_color_t(middle)
             c.max_color = lxw_color_t(high)

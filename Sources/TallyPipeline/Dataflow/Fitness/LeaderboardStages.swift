@@ -80,7 +80,8 @@ struct ChallengesStage {
         result.summary.merge(computed.unattached)
         if let folder = plan.staging("leaderboards"), let board = result.rows.board {
             // The board's text file is written here, where it is computed; the merge moves it into place.
-            try LeaderboardsOutput.textFile(board, locale: plan.locale, folder: folder).commit()
+            try LeaderboardsOutput.textFile(board, locale: plan.locale, pointsRule: PointsRule(plan.config.leaderboards),
+                                            folder: folder).commit()
         }
         emit(.merge, key, .board(result))
     }
