@@ -102,6 +102,17 @@ struct FitnessReadableReportsTests {
         #expect(!text.contains("=") && !text.contains("▲") && !text.contains("▼"))
     }
 
+    @Test func theNotesSpanTheColumnsWithoutWideningThem() throws {
+        let (folder, book) = try leaderboards()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for sheet in ["Projeto 100", "Junho"] {
+            let widths = try book.columnWidths(sheet)
+            // The rank column is as wide as its heading, not as the title, the progress or the definition.
+            #expect(try #require(widths[0]) < 12, "\(sheet): \(widths)")
+            #expect(try book.cell(sheet, "A3")?.string.map { $0.count <= LeaderboardsWorkbook.noteWidth } == true)
+        }
+    }
+
     @Test func theTieRuleIsPrintedUnderEachBoard() throws {
         let (folder, book) = try leaderboards()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -150,6 +161,16 @@ struct FitnessReadableReportsTests {
                 == ["PjUYncKyK…", "QsrjTItn…", "PjUYncKyQ…", "kAz73pxA…"])
         #expect(try (5...8).map { try book.cell("Usuários", "H\($0)")?.string } == Self.longIds)
         #expect(try book.cell("Tendência 1–16", "B2")?.string == "PjUYncKyK…")
+    }
+
+    @Test func shortIdsKeepTheUserColumnsNarrow() throws {
+        let (folder, book, _) = try activity()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for sheet in ["Usuários", "Tendência 1–16", "Tendência 17–31"] {
+            let width = try #require(try book.columnWidths(sheet)[1])
+            #expect(width < 15, "\(sheet): \(width) (a 28-character id is about 30 wide)")
+        }
+        #expect(try #require(try book.columnWidths("Usuários")[7]) > 25, "the full id keeps its width")
     }
 
     @Test func aUserUnderTheMinimumIsListedWithoutARankAndSaysWhy() throws {
