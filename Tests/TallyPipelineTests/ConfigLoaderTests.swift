@@ -46,6 +46,18 @@ struct ConfigLoaderTests {
                                                         currency: Currency(code: "BRL")!)])
     }
 
+    @Test func categoryLabels() throws {
+        let config = try ConfigLoader.parse("""
+            statements:
+              categoryLabels:
+                mercado: Supermercado
+                "": Outros gastos
+                Saúde: Saúde e farmácia
+            """, file: "tally.yml")
+        #expect(config.statements.categoryLabels == ["mercado": "Supermercado", "": "Outros gastos", "Saúde": "Saúde e farmácia"])
+        #expect(try ConfigLoader.parse("statements:\n  trendMonths: 6", file: "tally.yml").statements.categoryLabels.isEmpty)
+    }
+
     @Test("errors name the file, the line and the setting", arguments: [
         ("timezon: UTC", "tally.yml line 1: unknown setting 'timezon'"),
         ("timezone: Mars/Olympus", "tally.yml line 1: timezone 'Mars/Olympus' is not an IANA time zone"),
@@ -57,6 +69,11 @@ struct ConfigLoaderTests {
          "tally.yml line 5: period 'weekly' is not monthly or yearly"),
         ("- just\n- a list", "tally.yml line 1: the file must be a mapping of settings"),
         ("timezone: [unclosed", "tally.yml: not valid YAML"),
+        ("statements:\n  categoryLabels: Mercado", "tally.yml line 2: statements.categoryLabels must be a mapping of tag: label"),
+        ("statements:\n  categoryLabels:\n    mercado: [a, b]", "tally.yml line 3: statements.categoryLabels.mercado must be text"),
+        ("statements:\n  categoryLabels:\n    mercado: ''", "tally.yml line 3: statements.categoryLabels.mercado is blank"),
+        ("statements:\n  categoryLabels:\n    pets: Bichos\n    pets: Animais", "tally.yml: not valid YAML: Parser: expected all keys to be unique"),
+        ("statements:\n  categoryLabels:\n    casa: \"Casa\\ne contas\"", "tally.yml line 3: statements.categoryLabels.casa must be one line"),
     ])
     func errors(yaml: String, message: String) {
         do {

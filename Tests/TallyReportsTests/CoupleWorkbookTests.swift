@@ -185,6 +185,78 @@ import TallyTestSupport
         #expect(try reader.seriesCaches(ofChart: charts[0])[0].values.first == 728.93)
     }
 
+    @Test func categoriesAreNamedForPeopleInTheLocale() throws {
+        // casa R$ 1.500,00 (the rent), mercado R$ 915,93, jantar R$ 543,21, untagged R$ 50,00.
+        let s = statement()
+        #expect(s.categories.map(\.tag) == ["casa", "mercado", "jantar", ""])
+        let custom = CategoryLabels(locale: .ptBR, custom: ["casa": "Moradia", "JANTAR": "Jantares fora"])
+        let cases: [(ReportLocale, CategoryLabels?, [String])] = [
+            (.ptBR, nil, ["Casa", "Mercado", "Jantar", "Sem categoria"]),
+            (.enUS, nil, ["Home", "Groceries", "Jantar", "Untagged"]),
+            (.esES, nil, ["Hogar", "Supermercado", "Jantar", "Sin categoría"]),
+            (.ptBR, custom, ["Moradia", "Mercado", "Jantares fora", "Sem categoria"]),
+        ]
+        for (n, (locale, labels, names)) in cases.enumerated() {
+            let url = folder.appendingPathComponent("labels-\(n).xlsx")
+            try CoupleWorkbook.write(s, to: url.path, locale: locale, categories: labels)
+            let reader = try XLSXReader(url: url)
+            let sheet = locale.statementWord(.statementSheet)
+            // The category table, under its heading and header.
+            let column = try (1...60).map { try reader.cell(sheet, "A\($0)")?.string }
+            let heading = try #require(column.firstIndex(of: locale.label(.spendingByCategory))) + 1
+            #expect(try (0..<4).map { try reader.cell(sheet, "A\(heading + 2 + $0)")?.string } == names, "\(locale)")
+            // The category chart's cached labels.
+            let chart = try #require(try reader.chartPaths(onSheet: sheet).first)
+            #expect(try reader.seriesCaches(ofChart: chart)[0].categories == names, "\(locale)")
+            // The expenses' category column: the groceries, the dinner, the refund, the untagged cleaning, the rent.
+            let expenses = locale.statementWord(.expensesSheet)
+            #expect(try (4...8).map { try reader.cell(expenses, "C\($0)")?.string }
+                    == [names[1], names[2], names[1], names[3], names[0]], "\(locale)")
+            // The text: the bars and the shares per member.
+            let text = StatementText.render(s, locale: locale, categories: labels)
+            let lines = text.split(separator: "\n").map(String.init)
+            for name in names {
+                #expect(lines.contains { $0.hasPrefix("  \(name) ") && $0.contains("│") }, "\(locale) \(name)")
+                if name != names[3] { #expect(lines.contains { $0.hasPrefix("    \(name): ") }, "\(locale) \(name)") }
+            }
+            #expect(!lines.contains { $0.hasPrefix("  casa ") || $0.hasPrefix("  mercado ") })
+        }
+        // The studio's overview names them alike, on its Summary and Categories sheets.
+        let overviewURL = folder.appendingPathComponent("overview-labels.xlsx")
+        let overview = try StatementsWorkbook(path: overviewURL.path, locale: .ptBR, categories: custom, period: october2026)
+        try overview.add(s)
+        try overview.close()
+        let overviewReader = try XLSXReader(url: overviewURL)
+        #expect(try (2...5).map { try overviewReader.cell("Categorias", "D\($0)")?.string } == ["Moradia", "Mercado", "Jantares fora", "Sem categoria"])
+        #expect(try overviewReader.cell("Resumo", "B4") == .string("Moradia"))
+        // The machine CSVs keep the raw tags: they are the contract.
+        let csvFolder = folder.appendingPathComponent("csv")
+        try FileManager.default.createDirectory(at: csvFolder, withIntermediateDirectories: true)
+        let csv = try StatementsCSV(folder: csvFolder)
+        try csv.add(s, period: october2026)
+        for writer in csv.writers { try writer.close(); try writer.commit() }
+        let categories = try String(contentsOf: csvFolder.appendingPathComponent("categories.csv"), encoding: .utf8)
+        #expect(categories.contains("c1,2026-10,casa,1500.00,BRL") && categories.contains("c1,2026-10,,50.00,BRL"))
+    }
+
+    @Test func categoryLabelsMatchTagsAsPeopleTypeThem() {
+        let pt = CategoryLabels(locale: .ptBR)
+        #expect(["saude", "Saúde", " SAUDE ", "saúde"].map(pt.name) == ["Saúde", "Saúde", "Saúde", "Saúde"])
+        // Unknown tags as written; all-lowercase ones capitalised.
+        #expect(["academia", "iPhone", "ETF", " bar do zé "].map(pt.name) == ["Academia", "iPhone", "ETF", "Bar do zé"])
+        #expect(["", "  "].map(pt.name) == ["Sem categoria", "Sem categoria"])
+        // Configured labels first: as written, then folded; the empty tag too.
+        let custom = CategoryLabels(locale: .enUS, custom: ["pets": "Our dog", "Saúde": "Doctors", "": "Misc"])
+        #expect(["pets", "PETS", "saude", "", "mercado"].map(custom.name) == ["Our dog", "Our dog", "Doctors", "Misc", "Groceries"])
+        // Every tag of the sample has a label in every locale.
+        for locale in ReportLocale.allCases {
+            let builtIn = CategoryLabels.builtInLabels(locale)
+            for tag in ["mercado", "restaurante", "transporte", "casa", "lazer", "saude", "viagem", "pets"] {
+                #expect(builtIn[tag] != nil, "\(locale) \(tag)")
+            }
+        }
+    }
+
     @Test func splitsInWords() {
         let ids = ["m1", "m2"], names = ["m1": "Ana", "m2": "Bia"]
         let percent = SplitRule(type: .percentage, entries: [SplitEntry(memberId: "m2", value: Decimal10(mantissa: 375, scale: 1)),
@@ -274,7 +346,7 @@ import TallyTestSupport
         for m in 0..<3 { #expect(try reader.cell("Despesas", XLSXReader.columnName(7 + m) + "9") == money(s.balances[m].share)) }
         // The dinner: 100.00 USD at 5.4321; the refund and the agreement's month are marked.
         #expect(try reader.row("Despesas", 5).prefix(7) == [
-            .number(excelSerial(LocalDate(year: 2026, month: 10, day: 5)!)), .string("Despesa e2"), .string("jantar"),
+            .number(excelSerial(LocalDate(year: 2026, month: 10, day: 5)!)), .string("Despesa e2"), .string("Jantar"),
             .string("Bia"), money(54_321), .number(100), .number(5.4321),
         ])
         #expect(try reader.numberFormat("Despesas", "F5") == ReportLocale.ptBR.excelMoneyFormat(for: usd))
@@ -337,7 +409,7 @@ import TallyTestSupport
         let reader = try XLSXReader(url: url)
         let column = try (1...49).map { try reader.cell("Extrato", "A\($0)")?.string }
         let other = try #require(column.firstIndex(of: "Outras 3 categorias")) + 1
-        #expect(column[other - 2] == s.categories[0].tag)
+        #expect(column[other - 2] == ReportLocale.ptBR.tagName(s.categories[0].tag))
         #expect(column[other] == "Total")
         let rest = s.categories.dropFirst()
         #expect(try reader.cell("Extrato", "B\(other)") == money(rest.reduce(0) { $0 + $1.amount }))
@@ -436,7 +508,7 @@ import TallyTestSupport
         try book.close()
         let reader = try XLSXReader(url: url)
         // Categorias: mercado is 936.43 − 20.50 = 915.93, which %.16G spells 915.9299999999999.
-        #expect(try reader.strings("Categorias", 3)[3] == "mercado")
+        #expect(try reader.strings("Categorias", 3)[3] == "Mercado")
         #expect(try reader.rawValue("Categorias", "E3") == "915.93")
         for sheet in reader.sheetNames {
             let xml = try reader.sheetXML(sheet)

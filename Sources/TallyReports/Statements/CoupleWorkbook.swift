@@ -37,11 +37,11 @@ import TallyCore
 /// try CoupleWorkbook.write(statement, to: "out/statements/c1.xlsx", locale: .ptBR)
 /// ```
 public enum CoupleWorkbook {
-    /// Writes `statement` (built with `itemised: true`) to `path`; `maxRowsPerSheet` is Excel's
-    /// limit unless lowered (for tests).
+    /// Writes `statement` (built with `itemised: true`) to `path`, its categories named by `categories`
+    /// (the locale's built-in labels when nil); `maxRowsPerSheet` is Excel's limit unless lowered (for tests).
     /// - Throws: ``XLSXError`` when the statement has no itemised month or writing fails.
     public static func write(_ statement: CoupleStatement, to path: String, locale: ReportLocale,
-                             maxRowsPerSheet: Int = XLSXWorkbook.excelMaxRows) throws {
+                             categories: CategoryLabels? = nil, maxRowsPerSheet: Int = XLSXWorkbook.excelMaxRows) throws {
         guard let month = statement.itemised else {
             throw XLSXError.invalidArgument(file: path, reason: "statement of couple '\(statement.couple.id)' was built without its itemised month")
         }
@@ -52,7 +52,8 @@ public enum CoupleWorkbook {
             temporaryDirectory: XLSXWorkbook.ramTemporaryDirectory, created: statement.period.firstDay,
             title: title, subject: statement.period.description, author: "tally", maxRowsPerSheet: maxRowsPerSheet,
             printSetup: XLSXPrintSetup.standard.on(locale.paper)))
-        let writer = try Writer(book: book, statement: statement, month: month, locale: locale, spaceName: name)
+        let writer = try Writer(book: book, statement: statement, month: month, locale: locale,
+                                labels: categories ?? CategoryLabels(locale: locale), spaceName: name)
         try writer.writeStatementSheet(title: title)
         try writer.writeExpensesSheet()
         try book.close()
@@ -65,6 +66,7 @@ public enum CoupleWorkbook {
         let statement: CoupleStatement
         let month: ItemisedMonth
         let locale: ReportLocale
+        let labels: CategoryLabels
         let spaceName: String
         let currency: Currency
         let names: [String: String]
@@ -75,11 +77,13 @@ public enum CoupleWorkbook {
         /// Text after a right-aligned amount, indented so the two never touch (and its heading).
         let textAfterAmount, headerAfterAmount: XLSXFormat
 
-        init(book: XLSXWorkbook, statement: CoupleStatement, month: ItemisedMonth, locale: ReportLocale, spaceName: String) throws {
+        init(book: XLSXWorkbook, statement: CoupleStatement, month: ItemisedMonth, locale: ReportLocale, labels: CategoryLabels,
+             spaceName: String) throws {
             self.book = book
             self.statement = statement
             self.month = month
             self.locale = locale
+            self.labels = labels
             self.spaceName = spaceName
             currency = statement.couple.currency
             names = Dictionary(statement.balances.map { ($0.memberId, $0.displayName) }, uniquingKeysWith: { a, _ in a })
@@ -289,7 +293,7 @@ public enum CoupleWorkbook {
             let under = 3 + (statement.trend.isEmpty ? 0 : 3 + statement.trend.count + Self.chartRows + 1)
             let room = book.options.maxRowsPerSheet - row - under
             let shown = XLSXRowBudget.cap(counts: [categories.count], extraRowsEach: 0, within: room) ?? categories.count
-            var lines = categories.prefix(shown).map { (name: locale.tagName($0.tag), total: $0) }
+            var lines = categories.prefix(shown).map { (name: labels.name($0.tag), total: $0) }
             let rest = categories.dropFirst(shown)
             if !rest.isEmpty {
                 var sum = CategoryTotal(tag: "", amount: 0, shareByMember: [:])
@@ -338,7 +342,7 @@ public enum CoupleWorkbook {
                     try row.write(expense.date)
                     // A description with line breaks (exports have them) on one line: a cell does not grow to show more.
                     try row.write(expense.description.split(whereSeparator: \.isNewline).joined(separator: " "))
-                    try row.write(locale.tagName(expense.tag))
+                    try row.write(labels.name(expense.tag))
                     try row.write(name(expense.paidBy))
                     try row.write(minor: expense.amount, currency: currency)
                     try writeConversion(expense.conversion, in: &row)

@@ -13,7 +13,9 @@ import TallyCore
 /// // "Extrato do casal Ana & Bia — outubro de 2026\n…\nQuem deve a quem\n  Bia deve R$ 10,00 a Ana\n…"
 /// ```
 public enum StatementText {
-    public static func render(_ s: CoupleStatement, locale: ReportLocale) -> String {
+    /// `s` as text in `locale`, its categories named by `categories` (the locale's built-in labels when nil).
+    public static func render(_ s: CoupleStatement, locale: ReportLocale, categories: CategoryLabels? = nil) -> String {
+        let labels = categories ?? CategoryLabels(locale: locale)
         let w = { (word: ReportLocale.StatementWord) in locale.statementWord(word) }
         let money = { (minor: Int64) in locale.formatMoney(minor: minor, currency: s.couple.currency) }
         // One string, each line appended with its newline: a statement is
@@ -82,12 +84,12 @@ public enum StatementText {
             line("  " + w(.noSpending))
         } else {
             let bars = s.categories.map {
-                TextChart.Bar(label: locale.tagName($0.tag), value: Double($0.amount), shown: money($0.amount))
+                TextChart.Bar(label: labels.name($0.tag), value: Double($0.amount), shown: money($0.amount))
             }
             for bar in TextChart.bars(bars) { line("  " + bar) }
             for c in s.categories where c.shareByMember.values.contains(where: { $0 != 0 }) && s.balances.count > 1 {
                 let parts = s.balances.map { "\($0.displayName) \(money(c.shareByMember[$0.memberId] ?? 0))" }
-                line("    \(locale.tagName(c.tag)): " + parts.joined(separator: " · "))
+                line("    \(labels.name(c.tag)): " + parts.joined(separator: " · "))
             }
         }
         line("")
