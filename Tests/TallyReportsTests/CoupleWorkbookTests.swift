@@ -257,6 +257,173 @@ import TallyTestSupport
         }
     }
 
+    /// A text table's line as its cells (columns are two or more spaces apart).
+    func cells(_ line: some StringProtocol) -> [String] {
+        line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The row (1-based) of column A holding `text` on `sheet`.
+    func row(of text: String, in reader: XLSXReader, sheet: String) throws -> Int {
+        let column = try (1...80).map { try reader.cell(sheet, "A\($0)")?.string }
+        return try #require(column.firstIndex(of: text), "\(text)") + 1
+    }
+
+    @Test func agreementsInForceSayWhatComesNextAndWhatRemains() throws {
+        var s = statement()
+        let d = { (month: Int, day: Int) in LocalDate(year: 2026, month: month, day: day)! }
+        // The rent, ongoing: next on November 30th, no end.
+        let reader = try write(s, name: "agreements.xlsx")
+        let heading = try row(of: "Acordos recorrentes em vigor", in: reader, sheet: "Extrato")
+        #expect(heading > (try row(of: "Gastos nos últimos meses", in: reader, sheet: "Extrato")))
+        #expect(try reader.strings("Extrato", heading + 1) == ["Descrição", "Valor", "Pago por", "Divisão", "Próxima data", "Término"])
+        #expect(try reader.row("Extrato", heading + 2) == [.string("Aluguel"), money(150_000), .string("Ana"), .string("igual"),
+                                                           .number(excelSerial(d(11, 30))), .string("sem data de término")])
+        #expect(try reader.numberFormat("Extrato", "E\(heading + 2)") == ReportLocale.ptBR.excelDateFormat)
+        #expect(try reader.cell("Extrato", "A\(heading + 3)") == nil)
+        let text = StatementText.render(s, locale: .ptBR)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let at = try #require(lines.firstIndex(of: "Acordos recorrentes em vigor"))
+        #expect(cells(lines[at + 1]) == ["Descrição", "Valor", "Pago por", "Divisão", "Próxima data", "Término"])
+        #expect(cells(lines[at + 3]) == ["Aluguel", "R$ 1.500,00", "Ana", "igual", "30/11/2026", "sem data de término"])
+        #expect(lines[at + 4] == "")
+
+        // With an end date: the occurrences and the amount remaining, in the agreement's currency.
+        var rent = s.agreementsInForce[0].agreement
+        rent.endDate = d(12, 31)
+        var stream = rent
+        stream.id = "a2"
+        stream.description = "Streaming"
+        stream.amount = 1_549
+        stream.currency = usd
+        stream.endDate = d(10, 31)
+        s.agreementsInForce = [AgreementInForce(agreement: rent, nextDate: d(11, 30), remainingOccurrences: 2, remainingAmount: 300_000),
+                               AgreementInForce(agreement: stream, nextDate: nil, remainingOccurrences: 0, remainingAmount: 0)]
+        for locale in ReportLocale.allCases {
+            let reader = try write(s, locale: locale, name: "agreements-\(locale).xlsx")
+            let sheet = locale.statementWord(.statementSheet)
+            let heading = try row(of: locale.statementWord(.agreementsInForce), in: reader, sheet: sheet)
+            #expect(try reader.strings(sheet, heading + 1).suffix(2) == [locale.statementWord(.remaining), locale.statementWord(.remainingAmount)])
+            #expect(try reader.row(sheet, heading + 2).suffix(4) == [.number(excelSerial(d(11, 30))), .number(excelSerial(d(12, 31))),
+                                                                     .number(2), money(300_000)])
+            #expect(try reader.row(sheet, heading + 3).suffix(4) == [.string(locale.statementWord(.endsThisMonth)),
+                                                                     .number(excelSerial(d(10, 31))), .number(0), .number(0)])
+            #expect(try reader.numberFormat(sheet, "B\(heading + 3)") == locale.excelMoneyFormat(for: usd))
+            #expect(try reader.numberFormat(sheet, "H\(heading + 3)") == locale.excelMoneyFormat(for: usd))
+        }
+        let ended = StatementText.render(s, locale: .enUS).split(separator: "\n").map(cells)
+        #expect(ended.contains(["Description", "Amount", "Paid by", "Split", "Next date", "Ends", "Remaining", "Amount remaining"]))
+        #expect(ended.contains(["Aluguel", "R$1,500.00", "Ana", "equal", "11/30/2026", "12/31/2026", "2", "R$3,000.00"]))
+        #expect(ended.contains(["Streaming", "$15.49", "Ana", "equal", "ends this month", "10/31/2026", "0", "$0.00"]))
+        // Past 100 agreements the sheet counts the rest on one line; the text lists them all.
+        s.agreementsInForce = (1...103).map { i in
+            var a = rent
+            a.id = "a\(i)"
+            a.description = "Acordo \(i)"
+            return AgreementInForce(agreement: a, nextDate: d(11, 30), remainingOccurrences: 2, remainingAmount: 300_000)
+        }
+        let many = try write(s, name: "many-agreements.xlsx")
+        let manyHeading = try row(of: "Acordos recorrentes em vigor", in: many, sheet: "Extrato")
+        #expect(try many.cell("Extrato", "A\(manyHeading + 101)") == .string("Acordo 100"))
+        #expect(try many.cell("Extrato", "A\(manyHeading + 102)") == .string("… e mais 3 linhas"))
+        #expect(StatementText.render(s, locale: .ptBR).contains("  Acordo 103  "))
+        // No agreement in force, no section.
+        s.agreementsInForce = []
+        #expect(!StatementText.render(s, locale: .ptBR).contains("Acordos recorrentes em vigor"))
+        let none = try write(s, name: "no-agreements.xlsx")
+        #expect(try !(1...80).contains { try none.cell("Extrato", "A\($0)")?.string == "Acordos recorrentes em vigor" })
+    }
+
+    @Test func exchangeRatesShowEachRateWithTheDateOfItsRow() throws {
+        var s = statement()
+        let d = { (day: Int) in LocalDate(year: 2026, month: 10, day: day)! }
+        // The dinner: 100.00 USD at 5.4321, the rate of October 1st.
+        #expect(s.conversions == [CurrencyConversions(currency: usd, count: 1, original: 10_000, converted: 54_321, rates: [
+            RateUse(rate: try Decimal10.parse("5.4321").get(), rateDate: d(1), count: 1, original: 10_000, converted: 54_321),
+        ])])
+        let expected: [(ReportLocale, [String])] = [
+            (.ptBR, ["Moeda", "Valor original", "Câmbio", "Data do câmbio", "Despesas", "Valor convertido"]),
+            (.enUS, ["Currency", "Original amount", "Rate", "Rate date", "Expenses", "Converted amount"]),
+            (.esES, ["Moneda", "Importe original", "Cambio", "Fecha del cambio", "Gastos", "Importe convertido"]),
+        ]
+        for (locale, headings) in expected {
+            let reader = try write(s, locale: locale, name: "fx-\(locale).xlsx")
+            let sheet = locale.statementWord(.statementSheet)
+            let heading = try row(of: locale.statementWord(.exchangeRates), in: reader, sheet: sheet)
+            #expect(heading > (try row(of: locale.statementWord(.agreementsInForce), in: reader, sheet: sheet)))
+            #expect(try reader.cell(sheet, "A\(heading + 1)") == .string(locale.statementWord(.exchangeRatesNote)))
+            #expect(try reader.strings(sheet, heading + 2) == headings)
+            #expect(try reader.row(sheet, heading + 3) == [.string("USD"), .number(100), .number(5.4321), .number(excelSerial(d(1))),
+                                                           .number(1), money(54_321)])
+            #expect(try reader.numberFormat(sheet, "B\(heading + 3)") == locale.excelMoneyFormat(for: usd))
+            #expect(try reader.numberFormat(sheet, "D\(heading + 3)") == locale.excelDateFormat)
+            #expect(try reader.numberFormat(sheet, "F\(heading + 3)") == locale.excelMoneyFormat(for: brl))
+            // The charts come after it.
+            #expect(try reader.anchors(onSheet: sheet).allSatisfy { $0.from.row >= heading + 3 })
+        }
+        let text = StatementText.render(s, locale: .ptBR).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let at = try #require(text.firstIndex(of: "Câmbio do mês"))
+        #expect(text[at + 1] == "  Cada despesa em outra moeda é convertida pelo câmbio mais recente até a data dela.")
+        #expect(cells(text[at + 2]) == ["Moeda", "Valor original", "Câmbio", "Data do câmbio", "Despesas", "Valor convertido"])
+        #expect(cells(text[at + 4]) == ["USD", "US$ 100,00", "5,4321", "01/10/2026", "1", "R$ 543,21"])
+
+        // Two rates of one currency: a line each, then their total.
+        let rate = { (text: String) in try Decimal10.parse(text).get() }
+        s.conversions = [CurrencyConversions(currency: usd, count: 3, original: 11_000, converted: 59_685, rates: [
+            RateUse(rate: try rate("5.4321"), rateDate: d(1), count: 2, original: 12_000, converted: 65_185),
+            RateUse(rate: try rate("5.5"), rateDate: d(20), count: 1, original: -1_000, converted: -5_500),
+        ])]
+        let reader = try write(s, name: "fx-two.xlsx")
+        let heading = try row(of: "Câmbio do mês", in: reader, sheet: "Extrato")
+        #expect(try reader.row("Extrato", heading + 4) == [.string("USD"), .number(-10), .number(5.5), .number(excelSerial(d(20))),
+                                                           .number(1), money(-5_500)])
+        #expect(try reader.row("Extrato", heading + 5) == [.string("Total USD"), .number(110), nil, nil, .number(3), money(59_685)])
+        let two = StatementText.render(s, locale: .ptBR).split(separator: "\n").map(cells)
+        #expect(two.contains(["USD", "-US$ 10,00", "5,50", "20/10/2026", "1", "-R$ 55,00"]))
+        #expect(two.contains(["Total USD", "US$ 110,00", "3", "R$ 596,85"]))
+        // No conversion, no section.
+        s.conversions = []
+        #expect(!StatementText.render(s, locale: .ptBR).contains("Câmbio do mês"))
+    }
+
+    @Test func worthCheckingListsLikelyMistakesInTheLocale() throws {
+        var s = statement()
+        let d = { (day: Int) in LocalDate(year: 2026, month: 10, day: day)! }
+        s.auditNotes = [
+            .repeatedExpense(date: d(3), paidBy: "m1", amount: 5_000, ids: ["e7", "e8"], descriptions: ["Feira", "Feira\nde domingo"]),
+            .settlementOverBalance(id: "s1", date: d(15), from: "m2", to: "m1", amount: 12_345, owedBefore: 0),
+            .settlementOverBalance(id: "s2", date: d(16), from: "m2", to: "m1", amount: 12_345, owedBefore: 10_000),
+        ]
+        let expected: [(ReportLocale, [String])] = [
+            (.ptBR, ["03/10/2026: 2 despesas de R$ 50,00 pagas por Ana no mesmo dia (Feira · Feira de domingo): lançada em dobro?",
+                     "15/10/2026: Bia enviou R$ 123,45 a Ana, mas não devia nada antes do acerto.",
+                     "16/10/2026: Bia enviou R$ 123,45 a Ana, mas devia R$ 100,00 antes do acerto."]),
+            (.enUS, ["10/03/2026: 2 expenses of R$50.00 paid by Ana on the same day (Feira · Feira de domingo): entered twice?",
+                     "10/15/2026: Bia sent Ana R$123.45 but owed nothing before it.",
+                     "10/16/2026: Bia sent Ana R$123.45 but owed R$100.00 before it."]),
+            (.esES, ["03/10/2026: 2 gastos de 50,00 R$ pagados por Ana el mismo día (Feira · Feira de domingo): ¿registrado dos veces?",
+                     "15/10/2026: Bia envió 123,45 R$ a Ana, pero no debía nada antes de la liquidación.",
+                     "16/10/2026: Bia envió 123,45 R$ a Ana, pero debía 100,00 R$ antes de la liquidación."]),
+        ]
+        for (locale, sentences) in expected {
+            let reader = try write(s, locale: locale, name: "audit-\(locale).xlsx")
+            let sheet = locale.statementWord(.statementSheet)
+            let heading = try row(of: locale.statementWord(.checkThese), in: reader, sheet: sheet)
+            // After who owes whom and the month's net, before the balances.
+            #expect(heading > (try row(of: locale.statementWord(.whoOwesWhom), in: reader, sheet: sheet)))
+            #expect(heading < (try row(of: locale.label(.balancesSheet), in: reader, sheet: sheet)))
+            #expect(try reader.cell(sheet, "A\(heading + 1)") == .string(locale.statementWord(.checkTheseNote)))
+            #expect(try (0..<3).map { try reader.cell(sheet, "A\(heading + 2 + $0)")?.string } == sentences)
+            let text = StatementText.render(s, locale: locale)
+            #expect(text.contains(([locale.statementWord(.checkThese), "  " + locale.statementWord(.checkTheseNote)]
+                                   + sentences.map { "  " + $0 }).joined(separator: "\n") + "\n\n"), "\(locale)")
+        }
+        // Nothing to check, no section.
+        s.auditNotes = []
+        #expect(!StatementText.render(s, locale: .ptBR).contains("Vale conferir"))
+        let none = try write(s, name: "audit-none.xlsx")
+        #expect(try !(1...80).contains { try none.cell("Extrato", "A\($0)")?.string == "Vale conferir" })
+    }
+
     @Test func splitsInWords() {
         let ids = ["m1", "m2"], names = ["m1": "Ana", "m2": "Bia"]
         let percent = SplitRule(type: .percentage, entries: [SplitEntry(memberId: "m2", value: Decimal10(mantissa: 375, scale: 1)),
@@ -309,7 +476,11 @@ import TallyTestSupport
 
     @Test func chartsOverlapNothing() throws {
         // A couple and a group of four (a column per member in the categories table).
-        for s in [statement(), statement(members: 4, name: "República Aurora das Flores")] {
+        for var s in [statement(), statement(members: 4, name: "República Aurora das Flores")] {
+            // Every section: a note worth checking, the agreement in force, the exchange rates.
+            s.auditNotes = [.settlementOverBalance(id: "s1", date: LocalDate(year: 2026, month: 10, day: 15)!, from: "m2", to: "m1",
+                                                   amount: 12_345, owedBefore: 0)]
+            #expect(!s.agreementsInForce.isEmpty && !s.conversions.isEmpty)
             let reader = try write(s, name: "charts-\(s.balances.count).xlsx")
             let anchors = try reader.anchors(onSheet: "Extrato")
             #expect(anchors.count == 2)
@@ -363,7 +534,10 @@ import TallyTestSupport
 
     @Test func expensesLongerThanASheetContinueOnSheetsThatRepeatTheTitleAndHeader() throws {
         // 108 expenses at 37 a sheet (40 rows: the title, the shares' label, the header and 37 expenses).
-        let s = statement(members: 3, name: "República Aurora", extraExpenses: 103)
+        var s = statement(members: 3, name: "República Aurora", extraExpenses: 103)
+        // The statement sheet of 40 rows has no room for the agreements and exchange rates: this test is about the expenses.
+        s.agreementsInForce = []
+        s.conversions = []
         let lines = try #require(s.itemised).expenses
         #expect(lines.count == 108)
         let url = folder.appendingPathComponent("spill.xlsx")
@@ -403,11 +577,11 @@ import TallyTestSupport
         let s = statement()
         #expect(s.categories.count == 4)
         let url = folder.appendingPathComponent("folded.xlsx")
-        // 49 rows: the statement sheet fits one category, a line adding up the other three, the total, the trend and the
-        // charts (the trend's below the categories').
-        try CoupleWorkbook.write(s, to: url.path, locale: .ptBR, maxRowsPerSheet: 49)
+        // 58 rows: the statement sheet fits one category, a line adding up the other three, the total, the trend, the
+        // agreement in force (4 rows), the exchange rates (5 rows) and the charts (the trend's below the categories').
+        try CoupleWorkbook.write(s, to: url.path, locale: .ptBR, maxRowsPerSheet: 58)
         let reader = try XLSXReader(url: url)
-        let column = try (1...49).map { try reader.cell("Extrato", "A\($0)")?.string }
+        let column = try (1...58).map { try reader.cell("Extrato", "A\($0)")?.string }
         let other = try #require(column.firstIndex(of: "Outras 3 categorias")) + 1
         #expect(column[other - 2] == ReportLocale.ptBR.tagName(s.categories[0].tag))
         #expect(column[other] == "Total")
