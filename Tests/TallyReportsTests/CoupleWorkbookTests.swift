@@ -356,6 +356,8 @@ import TallyTestSupport
                                                            .number(1), money(54_321)])
             #expect(try reader.numberFormat(sheet, "B\(heading + 3)") == locale.excelMoneyFormat(for: usd))
             #expect(try reader.numberFormat(sheet, "D\(heading + 3)") == locale.excelDateFormat)
+            #expect(try reader.indent(sheet, "D\(heading + 3)") == 1 && reader.indent(sheet, "D\(heading + 2)") == 1,
+                    "the rate date never touches the rate before it")
             #expect(try reader.numberFormat(sheet, "F\(heading + 3)") == locale.excelMoneyFormat(for: brl))
             // The charts come after it.
             #expect(try reader.anchors(onSheet: sheet).allSatisfy { $0.from.row >= heading + 3 })
@@ -513,6 +515,9 @@ import TallyTestSupport
             #expect(row[10] == .string("igual"))
         }
         #expect(sums == s.balances.map(\.share))
+        // The split after the last share is indented, heading and cells, so it never touches the amount before it.
+        #expect(try reader.indent("Despesas", "K3") == 1 && reader.indent("Despesas", "K4") == 1)
+        #expect(try reader.indent("Despesas", "J3") == 0)
         // The total row repeats the balances' share column.
         for m in 0..<3 { #expect(try reader.cell("Despesas", XLSXReader.columnName(7 + m) + "9") == money(s.balances[m].share)) }
         // The dinner: 100.00 USD at 5.4321; the refund and the agreement's month are marked.

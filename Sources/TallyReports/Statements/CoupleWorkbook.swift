@@ -469,13 +469,14 @@ public enum CoupleWorkbook {
         /// continue on `Despesas (2)`, … whose title says which expenses it holds.
         func writeExpensesSheet() throws {
             let balances = statement.balances
-            // Dates left-aligned, so a date never touches the description beside it; the note is indented after the shares.
+            // Dates left-aligned, so a date never touches the description beside it; the split (text after the shares) is
+            // indented, heading and cells, by XLSXTable.
             let columns: [XLSXTable.Column] = [
                 .init(locale.statementWord(.date), format: date, alignment: .left), .init(locale.statementWord(.description)),
                 .init(locale.label(.tag)), .init(locale.statementWord(.paidBy)), .init(locale.label(.amount), format: money),
                 .init(locale.statementWord(.originalAmount), alignment: .right), .init(locale.statementWord(.rate), alignment: .right),
             ] + balances.map { .init($0.displayName, format: money) }
-                + [.init(locale.statementWord(.split), format: textAfterAmount), .init(locale.statementWord(.note))]
+                + [.init(locale.statementWord(.split)), .init(locale.statementWord(.note))]
             let table = try XLSXTable(workbook: book, name: locale.statementWord(.expensesSheet), columns: columns,
                                       headerFormat: header, layout: expensesLayout())
 
