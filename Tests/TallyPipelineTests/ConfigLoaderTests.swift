@@ -53,6 +53,18 @@ struct ConfigLoaderTests {
         #expect(try ConfigLoader.parse("activity:\n  minimumDaysRanked: 1", file: "tally.yml").activity.minimumDaysRanked == 1)
     }
 
+    @Test func categoryLabels() throws {
+        let config = try ConfigLoader.parse("""
+            statements:
+              categoryLabels:
+                mercado: Supermercado
+                "": Outros gastos
+                Saúde: Saúde e farmácia
+            """, file: "tally.yml")
+        #expect(config.statements.categoryLabels == ["mercado": "Supermercado", "": "Outros gastos", "Saúde": "Saúde e farmácia"])
+        #expect(try ConfigLoader.parse("statements:\n  trendMonths: 6", file: "tally.yml").statements.categoryLabels.isEmpty)
+    }
+
     @Test("errors name the file, the line and the setting", arguments: [
         ("timezon: UTC", "tally.yml line 1: unknown setting 'timezon'"),
         ("timezone: Mars/Olympus", "tally.yml line 1: timezone 'Mars/Olympus' is not an IANA time zone"),
@@ -68,6 +80,11 @@ struct ConfigLoaderTests {
         ("activity:\n  minimumDaysRanked: 32", "tally.yml line 2: activity.minimumDaysRanked is 32; it must be between 1 and 31"),
         ("activity:\n  minimumDaysRanked: a week", "tally.yml line 2: activity.minimumDaysRanked must be a whole number"),
         ("activity:\n  minimumDays: 7", "tally.yml line 2: unknown setting 'minimumDays'"),
+        ("statements:\n  categoryLabels: Mercado", "tally.yml line 2: statements.categoryLabels must be a mapping of tag: label"),
+        ("statements:\n  categoryLabels:\n    mercado: [a, b]", "tally.yml line 3: statements.categoryLabels.mercado must be text"),
+        ("statements:\n  categoryLabels:\n    mercado: ''", "tally.yml line 3: statements.categoryLabels.mercado is blank"),
+        ("statements:\n  categoryLabels:\n    pets: Bichos\n    pets: Animais", "tally.yml: not valid YAML: Parser: expected all keys to be unique"),
+        ("statements:\n  categoryLabels:\n    casa: \"Casa\\ne contas\"", "tally.yml line 3: statements.categoryLabels.casa must be one line"),
     ])
     func errors(yaml: String, message: String) {
         do {

@@ -185,6 +185,247 @@ import TallyTestSupport
         #expect(try reader.seriesCaches(ofChart: charts[0])[0].values.first == 728.93)
     }
 
+    @Test func categoriesAreNamedForPeopleInTheLocale() throws {
+        // casa R$ 1.500,00 (the rent), mercado R$ 915,93, jantar R$ 543,21, untagged R$ 50,00.
+        let s = statement()
+        #expect(s.categories.map(\.tag) == ["casa", "mercado", "jantar", ""])
+        let custom = CategoryLabels(locale: .ptBR, custom: ["casa": "Moradia", "JANTAR": "Jantares fora"])
+        let cases: [(ReportLocale, CategoryLabels?, [String])] = [
+            (.ptBR, nil, ["Casa", "Mercado", "Jantar", "Sem categoria"]),
+            (.enUS, nil, ["Home", "Groceries", "Jantar", "Untagged"]),
+            (.esES, nil, ["Hogar", "Supermercado", "Jantar", "Sin categoría"]),
+            (.ptBR, custom, ["Moradia", "Mercado", "Jantares fora", "Sem categoria"]),
+        ]
+        for (n, (locale, labels, names)) in cases.enumerated() {
+            let url = folder.appendingPathComponent("labels-\(n).xlsx")
+            try CoupleWorkbook.write(s, to: url.path, locale: locale, categories: labels)
+            let reader = try XLSXReader(url: url)
+            let sheet = locale.statementWord(.statementSheet)
+            // The category table, under its heading and header.
+            let column = try (1...60).map { try reader.cell(sheet, "A\($0)")?.string }
+            let heading = try #require(column.firstIndex(of: locale.label(.spendingByCategory))) + 1
+            #expect(try (0..<4).map { try reader.cell(sheet, "A\(heading + 2 + $0)")?.string } == names, "\(locale)")
+            // The category chart's cached labels.
+            let chart = try #require(try reader.chartPaths(onSheet: sheet).first)
+            #expect(try reader.seriesCaches(ofChart: chart)[0].categories == names, "\(locale)")
+            // The expenses' category column: the groceries, the dinner, the refund, the untagged cleaning, the rent.
+            let expenses = locale.statementWord(.expensesSheet)
+            #expect(try (4...8).map { try reader.cell(expenses, "C\($0)")?.string }
+                    == [names[1], names[2], names[1], names[3], names[0]], "\(locale)")
+            // The text: the bars and the shares per member.
+            let text = StatementText.render(s, locale: locale, categories: labels)
+            let lines = text.split(separator: "\n").map(String.init)
+            for name in names {
+                #expect(lines.contains { $0.hasPrefix("  \(name) ") && $0.contains("│") }, "\(locale) \(name)")
+                if name != names[3] { #expect(lines.contains { $0.hasPrefix("    \(name): ") }, "\(locale) \(name)") }
+            }
+            #expect(!lines.contains { $0.hasPrefix("  casa ") || $0.hasPrefix("  mercado ") })
+        }
+        // The studio's overview names them alike, on its Summary and Categories sheets.
+        let overviewURL = folder.appendingPathComponent("overview-labels.xlsx")
+        let overview = try StatementsWorkbook(path: overviewURL.path, locale: .ptBR, categories: custom, period: october2026)
+        try overview.add(s)
+        try overview.close()
+        let overviewReader = try XLSXReader(url: overviewURL)
+        #expect(try (2...5).map { try overviewReader.cell("Categorias", "D\($0)")?.string } == ["Moradia", "Mercado", "Jantares fora", "Sem categoria"])
+        #expect(try overviewReader.cell("Resumo", "B4") == .string("Moradia"))
+        // The machine CSVs keep the raw tags: they are the contract.
+        let csvFolder = folder.appendingPathComponent("csv")
+        try FileManager.default.createDirectory(at: csvFolder, withIntermediateDirectories: true)
+        let csv = try StatementsCSV(folder: csvFolder)
+        try csv.add(s, period: october2026)
+        for writer in csv.writers { try writer.close(); try writer.commit() }
+        let categories = try String(contentsOf: csvFolder.appendingPathComponent("categories.csv"), encoding: .utf8)
+        #expect(categories.contains("c1,2026-10,casa,1500.00,BRL") && categories.contains("c1,2026-10,,50.00,BRL"))
+    }
+
+    @Test func categoryLabelsMatchTagsAsPeopleTypeThem() {
+        let pt = CategoryLabels(locale: .ptBR)
+        #expect(["saude", "Saúde", " SAUDE ", "saúde"].map(pt.name) == ["Saúde", "Saúde", "Saúde", "Saúde"])
+        // Unknown tags as written; all-lowercase ones capitalised.
+        #expect(["academia", "iPhone", "ETF", " bar do zé "].map(pt.name) == ["Academia", "iPhone", "ETF", "Bar do zé"])
+        #expect(["", "  "].map(pt.name) == ["Sem categoria", "Sem categoria"])
+        // Configured labels first: as written, then folded; the empty tag too.
+        let custom = CategoryLabels(locale: .enUS, custom: ["pets": "Our dog", "Saúde": "Doctors", "": "Misc"])
+        #expect(["pets", "PETS", "saude", "", "mercado"].map(custom.name) == ["Our dog", "Our dog", "Doctors", "Misc", "Groceries"])
+        // Every tag of the sample has a label in every locale.
+        for locale in ReportLocale.allCases {
+            let builtIn = CategoryLabels.builtInLabels(locale)
+            for tag in ["mercado", "restaurante", "transporte", "casa", "lazer", "saude", "viagem", "pets"] {
+                #expect(builtIn[tag] != nil, "\(locale) \(tag)")
+            }
+        }
+    }
+
+    /// A text table's line as its cells (columns are two or more spaces apart).
+    func cells(_ line: some StringProtocol) -> [String] {
+        line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The row (1-based) of column A holding `text` on `sheet`.
+    func row(of text: String, in reader: XLSXReader, sheet: String) throws -> Int {
+        let column = try (1...80).map { try reader.cell(sheet, "A\($0)")?.string }
+        return try #require(column.firstIndex(of: text), "\(text)") + 1
+    }
+
+    @Test func agreementsInForceSayWhatComesNextAndWhatRemains() throws {
+        var s = statement()
+        let d = { (month: Int, day: Int) in LocalDate(year: 2026, month: month, day: day)! }
+        // The rent, ongoing: next on November 30th, no end.
+        let reader = try write(s, name: "agreements.xlsx")
+        let heading = try row(of: "Acordos recorrentes em vigor", in: reader, sheet: "Extrato")
+        #expect(heading > (try row(of: "Gastos nos últimos meses", in: reader, sheet: "Extrato")))
+        #expect(try reader.strings("Extrato", heading + 1) == ["Descrição", "Valor", "Pago por", "Divisão", "Próxima data", "Término"])
+        #expect(try reader.row("Extrato", heading + 2) == [.string("Aluguel"), money(150_000), .string("Ana"), .string("igual"),
+                                                           .number(excelSerial(d(11, 30))), .string("sem data de término")])
+        #expect(try reader.numberFormat("Extrato", "E\(heading + 2)") == ReportLocale.ptBR.excelDateFormat)
+        #expect(try reader.cell("Extrato", "A\(heading + 3)") == nil)
+        let text = StatementText.render(s, locale: .ptBR)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let at = try #require(lines.firstIndex(of: "Acordos recorrentes em vigor"))
+        #expect(cells(lines[at + 1]) == ["Descrição", "Valor", "Pago por", "Divisão", "Próxima data", "Término"])
+        #expect(cells(lines[at + 3]) == ["Aluguel", "R$ 1.500,00", "Ana", "igual", "30/11/2026", "sem data de término"])
+        #expect(lines[at + 4] == "")
+
+        // With an end date: the occurrences and the amount remaining, in the agreement's currency.
+        var rent = s.agreementsInForce[0].agreement
+        rent.endDate = d(12, 31)
+        var stream = rent
+        stream.id = "a2"
+        stream.description = "Streaming"
+        stream.amount = 1_549
+        stream.currency = usd
+        stream.endDate = d(10, 31)
+        s.agreementsInForce = [AgreementInForce(agreement: rent, nextDate: d(11, 30), remainingOccurrences: 2, remainingAmount: 300_000),
+                               AgreementInForce(agreement: stream, nextDate: nil, remainingOccurrences: 0, remainingAmount: 0)]
+        for locale in ReportLocale.allCases {
+            let reader = try write(s, locale: locale, name: "agreements-\(locale).xlsx")
+            let sheet = locale.statementWord(.statementSheet)
+            let heading = try row(of: locale.statementWord(.agreementsInForce), in: reader, sheet: sheet)
+            #expect(try reader.strings(sheet, heading + 1).suffix(2) == [locale.statementWord(.remaining), locale.statementWord(.remainingAmount)])
+            #expect(try reader.row(sheet, heading + 2).suffix(4) == [.number(excelSerial(d(11, 30))), .number(excelSerial(d(12, 31))),
+                                                                     .number(2), money(300_000)])
+            #expect(try reader.row(sheet, heading + 3).suffix(4) == [.string(locale.statementWord(.endsThisMonth)),
+                                                                     .number(excelSerial(d(10, 31))), .number(0), .number(0)])
+            #expect(try reader.numberFormat(sheet, "B\(heading + 3)") == locale.excelMoneyFormat(for: usd))
+            #expect(try reader.numberFormat(sheet, "H\(heading + 3)") == locale.excelMoneyFormat(for: usd))
+        }
+        let ended = StatementText.render(s, locale: .enUS).split(separator: "\n").map(cells)
+        #expect(ended.contains(["Description", "Amount", "Paid by", "Split", "Next date", "Ends", "Remaining", "Amount remaining"]))
+        #expect(ended.contains(["Aluguel", "R$1,500.00", "Ana", "equal", "11/30/2026", "12/31/2026", "2", "R$3,000.00"]))
+        #expect(ended.contains(["Streaming", "$15.49", "Ana", "equal", "ends this month", "10/31/2026", "0", "$0.00"]))
+        // Past 100 agreements the sheet counts the rest on one line; the text lists them all.
+        s.agreementsInForce = (1...103).map { i in
+            var a = rent
+            a.id = "a\(i)"
+            a.description = "Acordo \(i)"
+            return AgreementInForce(agreement: a, nextDate: d(11, 30), remainingOccurrences: 2, remainingAmount: 300_000)
+        }
+        let many = try write(s, name: "many-agreements.xlsx")
+        let manyHeading = try row(of: "Acordos recorrentes em vigor", in: many, sheet: "Extrato")
+        #expect(try many.cell("Extrato", "A\(manyHeading + 101)") == .string("Acordo 100"))
+        #expect(try many.cell("Extrato", "A\(manyHeading + 102)") == .string("… e mais 3 linhas"))
+        #expect(StatementText.render(s, locale: .ptBR).contains("  Acordo 103  "))
+        // No agreement in force, no section.
+        s.agreementsInForce = []
+        #expect(!StatementText.render(s, locale: .ptBR).contains("Acordos recorrentes em vigor"))
+        let none = try write(s, name: "no-agreements.xlsx")
+        #expect(try !(1...80).contains { try none.cell("Extrato", "A\($0)")?.string == "Acordos recorrentes em vigor" })
+    }
+
+    @Test func exchangeRatesShowEachRateWithTheDateOfItsRow() throws {
+        var s = statement()
+        let d = { (day: Int) in LocalDate(year: 2026, month: 10, day: day)! }
+        // The dinner: 100.00 USD at 5.4321, the rate of October 1st.
+        #expect(s.conversions == [CurrencyConversions(currency: usd, count: 1, original: 10_000, converted: 54_321, rates: [
+            RateUse(rate: try Decimal10.parse("5.4321").get(), rateDate: d(1), count: 1, original: 10_000, converted: 54_321),
+        ])])
+        let expected: [(ReportLocale, [String])] = [
+            (.ptBR, ["Moeda", "Valor original", "Câmbio", "Data do câmbio", "Despesas", "Valor convertido"]),
+            (.enUS, ["Currency", "Original amount", "Rate", "Rate date", "Expenses", "Converted amount"]),
+            (.esES, ["Moneda", "Importe original", "Cambio", "Fecha del cambio", "Gastos", "Importe convertido"]),
+        ]
+        for (locale, headings) in expected {
+            let reader = try write(s, locale: locale, name: "fx-\(locale).xlsx")
+            let sheet = locale.statementWord(.statementSheet)
+            let heading = try row(of: locale.statementWord(.exchangeRates), in: reader, sheet: sheet)
+            #expect(heading > (try row(of: locale.statementWord(.agreementsInForce), in: reader, sheet: sheet)))
+            #expect(try reader.cell(sheet, "A\(heading + 1)") == .string(locale.statementWord(.exchangeRatesNote)))
+            #expect(try reader.strings(sheet, heading + 2) == headings)
+            #expect(try reader.row(sheet, heading + 3) == [.string("USD"), .number(100), .number(5.4321), .number(excelSerial(d(1))),
+                                                           .number(1), money(54_321)])
+            #expect(try reader.numberFormat(sheet, "B\(heading + 3)") == locale.excelMoneyFormat(for: usd))
+            #expect(try reader.numberFormat(sheet, "D\(heading + 3)") == locale.excelDateFormat)
+            #expect(try reader.indent(sheet, "D\(heading + 3)") == 1 && reader.indent(sheet, "D\(heading + 2)") == 1,
+                    "the rate date never touches the rate before it")
+            #expect(try reader.numberFormat(sheet, "F\(heading + 3)") == locale.excelMoneyFormat(for: brl))
+            // The charts come after it.
+            #expect(try reader.anchors(onSheet: sheet).allSatisfy { $0.from.row >= heading + 3 })
+        }
+        let text = StatementText.render(s, locale: .ptBR).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let at = try #require(text.firstIndex(of: "Câmbio do mês"))
+        #expect(text[at + 1] == "  Cada despesa em outra moeda é convertida pelo câmbio mais recente até a data dela.")
+        #expect(cells(text[at + 2]) == ["Moeda", "Valor original", "Câmbio", "Data do câmbio", "Despesas", "Valor convertido"])
+        #expect(cells(text[at + 4]) == ["USD", "US$ 100,00", "5,4321", "01/10/2026", "1", "R$ 543,21"])
+
+        // Two rates of one currency: a line each, then their total.
+        let rate = { (text: String) in try Decimal10.parse(text).get() }
+        s.conversions = [CurrencyConversions(currency: usd, count: 3, original: 11_000, converted: 59_685, rates: [
+            RateUse(rate: try rate("5.4321"), rateDate: d(1), count: 2, original: 12_000, converted: 65_185),
+            RateUse(rate: try rate("5.5"), rateDate: d(20), count: 1, original: -1_000, converted: -5_500),
+        ])]
+        let reader = try write(s, name: "fx-two.xlsx")
+        let heading = try row(of: "Câmbio do mês", in: reader, sheet: "Extrato")
+        #expect(try reader.row("Extrato", heading + 4) == [.string("USD"), .number(-10), .number(5.5), .number(excelSerial(d(20))),
+                                                           .number(1), money(-5_500)])
+        #expect(try reader.row("Extrato", heading + 5) == [.string("Total USD"), .number(110), nil, nil, .number(3), money(59_685)])
+        let two = StatementText.render(s, locale: .ptBR).split(separator: "\n").map(cells)
+        #expect(two.contains(["USD", "-US$ 10,00", "5,50", "20/10/2026", "1", "-R$ 55,00"]))
+        #expect(two.contains(["Total USD", "US$ 110,00", "3", "R$ 596,85"]))
+        // No conversion, no section.
+        s.conversions = []
+        #expect(!StatementText.render(s, locale: .ptBR).contains("Câmbio do mês"))
+    }
+
+    @Test func worthCheckingListsLikelyMistakesInTheLocale() throws {
+        var s = statement()
+        let d = { (day: Int) in LocalDate(year: 2026, month: 10, day: day)! }
+        s.auditNotes = [
+            .repeatedExpense(date: d(3), paidBy: "m1", amount: 5_000, ids: ["e7", "e8"], descriptions: ["Feira", "Feira\nde domingo"]),
+            .settlementOverBalance(id: "s1", date: d(15), from: "m2", to: "m1", amount: 12_345, owedBefore: 0),
+            .settlementOverBalance(id: "s2", date: d(16), from: "m2", to: "m1", amount: 12_345, owedBefore: 10_000),
+        ]
+        let expected: [(ReportLocale, [String])] = [
+            (.ptBR, ["03/10/2026: 2 despesas de R$ 50,00 pagas por Ana no mesmo dia (Feira · Feira de domingo): lançada em dobro?",
+                     "15/10/2026: Bia enviou R$ 123,45 a Ana, mas não devia nada antes do acerto.",
+                     "16/10/2026: Bia enviou R$ 123,45 a Ana, mas devia R$ 100,00 antes do acerto."]),
+            (.enUS, ["10/03/2026: 2 expenses of R$50.00 paid by Ana on the same day (Feira · Feira de domingo): entered twice?",
+                     "10/15/2026: Bia sent Ana R$123.45 but owed nothing before it.",
+                     "10/16/2026: Bia sent Ana R$123.45 but owed R$100.00 before it."]),
+            (.esES, ["03/10/2026: 2 gastos de 50,00 R$ pagados por Ana el mismo día (Feira · Feira de domingo): ¿registrado dos veces?",
+                     "15/10/2026: Bia envió 123,45 R$ a Ana, pero no debía nada antes de la liquidación.",
+                     "16/10/2026: Bia envió 123,45 R$ a Ana, pero debía 100,00 R$ antes de la liquidación."]),
+        ]
+        for (locale, sentences) in expected {
+            let reader = try write(s, locale: locale, name: "audit-\(locale).xlsx")
+            let sheet = locale.statementWord(.statementSheet)
+            let heading = try row(of: locale.statementWord(.checkThese), in: reader, sheet: sheet)
+            // After who owes whom and the month's net, before the balances.
+            #expect(heading > (try row(of: locale.statementWord(.whoOwesWhom), in: reader, sheet: sheet)))
+            #expect(heading < (try row(of: locale.label(.balancesSheet), in: reader, sheet: sheet)))
+            #expect(try reader.cell(sheet, "A\(heading + 1)") == .string(locale.statementWord(.checkTheseNote)))
+            #expect(try (0..<3).map { try reader.cell(sheet, "A\(heading + 2 + $0)")?.string } == sentences)
+            let text = StatementText.render(s, locale: locale)
+            #expect(text.contains(([locale.statementWord(.checkThese), "  " + locale.statementWord(.checkTheseNote)]
+                                   + sentences.map { "  " + $0 }).joined(separator: "\n") + "\n\n"), "\(locale)")
+        }
+        // Nothing to check, no section.
+        s.auditNotes = []
+        #expect(!StatementText.render(s, locale: .ptBR).contains("Vale conferir"))
+        let none = try write(s, name: "audit-none.xlsx")
+        #expect(try !(1...80).contains { try none.cell("Extrato", "A\($0)")?.string == "Vale conferir" })
+    }
+
     @Test func splitsInWords() {
         let ids = ["m1", "m2"], names = ["m1": "Ana", "m2": "Bia"]
         let percent = SplitRule(type: .percentage, entries: [SplitEntry(memberId: "m2", value: Decimal10(mantissa: 375, scale: 1)),
@@ -237,7 +478,11 @@ import TallyTestSupport
 
     @Test func chartsOverlapNothing() throws {
         // A couple and a group of four (a column per member in the categories table).
-        for s in [statement(), statement(members: 4, name: "República Aurora das Flores")] {
+        for var s in [statement(), statement(members: 4, name: "República Aurora das Flores")] {
+            // Every section: a note worth checking, the agreement in force, the exchange rates.
+            s.auditNotes = [.settlementOverBalance(id: "s1", date: LocalDate(year: 2026, month: 10, day: 15)!, from: "m2", to: "m1",
+                                                   amount: 12_345, owedBefore: 0)]
+            #expect(!s.agreementsInForce.isEmpty && !s.conversions.isEmpty)
             let reader = try write(s, name: "charts-\(s.balances.count).xlsx")
             let anchors = try reader.anchors(onSheet: "Extrato")
             #expect(anchors.count == 2)
@@ -270,11 +515,14 @@ import TallyTestSupport
             #expect(row[10] == .string("igual"))
         }
         #expect(sums == s.balances.map(\.share))
+        // The split after the last share is indented, heading and cells, so it never touches the amount before it.
+        #expect(try reader.indent("Despesas", "K3") == 1 && reader.indent("Despesas", "K4") == 1)
+        #expect(try reader.indent("Despesas", "J3") == 0)
         // The total row repeats the balances' share column.
         for m in 0..<3 { #expect(try reader.cell("Despesas", XLSXReader.columnName(7 + m) + "9") == money(s.balances[m].share)) }
         // The dinner: 100.00 USD at 5.4321; the refund and the agreement's month are marked.
         #expect(try reader.row("Despesas", 5).prefix(7) == [
-            .number(excelSerial(LocalDate(year: 2026, month: 10, day: 5)!)), .string("Despesa e2"), .string("jantar"),
+            .number(excelSerial(LocalDate(year: 2026, month: 10, day: 5)!)), .string("Despesa e2"), .string("Jantar"),
             .string("Bia"), money(54_321), .number(100), .number(5.4321),
         ])
         #expect(try reader.numberFormat("Despesas", "F5") == ReportLocale.ptBR.excelMoneyFormat(for: usd))
@@ -291,7 +539,10 @@ import TallyTestSupport
 
     @Test func expensesLongerThanASheetContinueOnSheetsThatRepeatTheTitleAndHeader() throws {
         // 108 expenses at 37 a sheet (40 rows: the title, the shares' label, the header and 37 expenses).
-        let s = statement(members: 3, name: "República Aurora", extraExpenses: 103)
+        var s = statement(members: 3, name: "República Aurora", extraExpenses: 103)
+        // The statement sheet of 40 rows has no room for the agreements and exchange rates: this test is about the expenses.
+        s.agreementsInForce = []
+        s.conversions = []
         let lines = try #require(s.itemised).expenses
         #expect(lines.count == 108)
         let url = folder.appendingPathComponent("spill.xlsx")
@@ -331,13 +582,13 @@ import TallyTestSupport
         let s = statement()
         #expect(s.categories.count == 4)
         let url = folder.appendingPathComponent("folded.xlsx")
-        // 49 rows: the statement sheet fits one category, a line adding up the other three, the total, the trend and the
-        // charts (the trend's below the categories').
-        try CoupleWorkbook.write(s, to: url.path, locale: .ptBR, maxRowsPerSheet: 49)
+        // 58 rows: the statement sheet fits one category, a line adding up the other three, the total, the trend, the
+        // agreement in force (4 rows), the exchange rates (5 rows) and the charts (the trend's below the categories').
+        try CoupleWorkbook.write(s, to: url.path, locale: .ptBR, maxRowsPerSheet: 58)
         let reader = try XLSXReader(url: url)
-        let column = try (1...49).map { try reader.cell("Extrato", "A\($0)")?.string }
+        let column = try (1...58).map { try reader.cell("Extrato", "A\($0)")?.string }
         let other = try #require(column.firstIndex(of: "Outras 3 categorias")) + 1
-        #expect(column[other - 2] == s.categories[0].tag)
+        #expect(column[other - 2] == ReportLocale.ptBR.tagName(s.categories[0].tag))
         #expect(column[other] == "Total")
         let rest = s.categories.dropFirst()
         #expect(try reader.cell("Extrato", "B\(other)") == money(rest.reduce(0) { $0 + $1.amount }))
@@ -436,7 +687,7 @@ import TallyTestSupport
         try book.close()
         let reader = try XLSXReader(url: url)
         // Categorias: mercado is 936.43 − 20.50 = 915.93, which %.16G spells 915.9299999999999.
-        #expect(try reader.strings("Categorias", 3)[3] == "mercado")
+        #expect(try reader.strings("Categorias", 3)[3] == "Mercado")
         #expect(try reader.rawValue("Categorias", "E3") == "915.93")
         for sheet in reader.sheetNames {
             let xml = try reader.sheetXML(sheet)

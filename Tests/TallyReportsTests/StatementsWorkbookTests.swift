@@ -57,7 +57,7 @@ import TallyTestSupport
         #expect(try reader.cell("Transferências", "I3") == .string("grupo grande: transferências aproximadas, talvez não as mínimas"))
         #expect(try reader.rowCount("Transferências") == 3)
 
-        // Categories: one row per couple and tag, the empty tag labelled.
+        // Categories: one row per couple and tag, named for people (the empty tag labelled).
         #expect(try reader.strings("Categorias", 1) == ["ID do casal", "Casal", "Período", "Categoria", "Valor", "Moeda"])
         #expect(try reader.cell("Categorias", "D3") == .string("Sem categoria"))
         #expect(try reader.cell("Categorias", "E3") == .number(150))
@@ -66,11 +66,11 @@ import TallyTestSupport
         // Summary: per currency, largest first, with totals and one chart per currency.
         #expect(try reader.cell("Resumo", "A1") == .string("Gastos por categoria — outubro de 2026"))
         #expect(try reader.strings("Resumo", 3) == ["Moeda", "Categoria", "Valor", "% do total", "Casais"])
-        #expect(try reader.row("Resumo", 4) == [.string("BRL"), .string("mercado"), .number(600), .number(600.0 / 790.0), .number(2)])
+        #expect(try reader.row("Resumo", 4) == [.string("BRL"), .string("Mercado"), .number(600), .number(600.0 / 790.0), .number(2)])
         #expect(try reader.row("Resumo", 5) == [.string("BRL"), .string("Sem categoria"), .number(150), .number(150.0 / 790.0), .number(1)])
-        #expect(try reader.row("Resumo", 6) == [.string("BRL"), .string("lazer"), .number(40), .number(40.0 / 790.0), .number(2)])
+        #expect(try reader.row("Resumo", 6) == [.string("BRL"), .string("Lazer"), .number(40), .number(40.0 / 790.0), .number(2)])
         #expect(try reader.row("Resumo", 7) == [.string("BRL"), .string("Total"), .number(790), nil, .number(2)])
-        #expect(try reader.row("Resumo", 9) == [.string("JPY"), .string("ramen"), .number(3500), .number(1), .number(1)])
+        #expect(try reader.row("Resumo", 9) == [.string("JPY"), .string("Ramen"), .number(3500), .number(1), .number(1)])
         #expect(try reader.row("Resumo", 10) == [.string("JPY"), .string("Total"), .number(3500), nil, .number(1)])
         #expect(try reader.numberFormat("Resumo", "D4") == "0.0%")
         #expect(try reader.sheetXML("Resumo").contains("state=\"frozen\""))
@@ -130,7 +130,7 @@ import TallyTestSupport
         }
         #expect(try reader.cell("Saldos (2)", "A2") == .string("c1-4"), "rows continue where the first sheet stopped")
         #expect(try reader.cell("Saldos (3)", "A25") == .string("c3-11"))
-        #expect(try reader.cell("Categorias (3)", "D25") == .string("ramen"))
+        #expect(try reader.cell("Categorias (3)", "D25") == .string("Ramen"))
         #expect(try reader.cell("Resumo", "C4") == .number(7200), "the summary still covers every couple")
     }
 
@@ -148,13 +148,13 @@ import TallyTestSupport
         // All would take 30: BRL lists its 16 largest tags and adds up the other 7.
         try write(sampleStatements() + [many], to: url, options: .init(maxRowsPerSheet: 24))
         let reader = try XLSXReader(url: url)
-        #expect(try reader.row("Resumo", 4) == [.string("BRL"), .string("mercado"), .number(600), .number(0.6), .number(2)])
-        #expect(try reader.strings("Resumo", 19).prefix(2) == ["BRL", "t08"])
+        #expect(try reader.row("Resumo", 4) == [.string("BRL"), .string("Mercado"), .number(600), .number(0.6), .number(2)])
+        #expect(try reader.strings("Resumo", 19).prefix(2) == ["BRL", "T08"])
         #expect(try reader.row("Resumo", 20) == [.string("BRL"), .string("Outras 7 categorias"), .number(28), .number(0.028)],
                 "t07 to t01 added up, their couples not counted")
         #expect(try reader.strings("Resumo", 21).prefix(2) == ["BRL", "Total"])
         #expect(try reader.cell("Resumo", "C21") == .number(1000))
-        #expect(try reader.strings("Resumo", 23).prefix(2) == ["JPY", "ramen"])
+        #expect(try reader.strings("Resumo", 23).prefix(2) == ["JPY", "Ramen"])
         #expect(try reader.strings("Resumo", 24).prefix(2) == ["JPY", "Total"])
         #expect(XLSXRowBudget.cap(counts: [3, 1], extraRowsEach: 2, within: 7) == 1)
         #expect(XLSXRowBudget.cap(counts: [3, 1], extraRowsEach: 2, within: 8) == 3)

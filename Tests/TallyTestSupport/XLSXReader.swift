@@ -37,6 +37,8 @@ public final class XLSXReader {
     private let sheetPaths: [String: String]
     private let sharedStrings: [String]
     private let styleFormats: [String]
+    /// The indent level of each cell format, by style index.
+    private let styleIndents: [Int]
     private var parsedSheets: [String: (values: [String: Cell], styles: [String: Int])] = [:]
 
     public init(url: URL) throws {
@@ -73,6 +75,9 @@ public final class XLSXReader {
         styleFormats = (styles.descendants("cellXfs").first?.children.filter { $0.name == "xf" } ?? []).map { xf in
             let id = Int(xf.attributes["numFmtId"] ?? "0") ?? 0
             return custom[id] ?? builtIn[id] ?? "builtin:\(id)"
+        }
+        styleIndents = (styles.descendants("cellXfs").first?.children.filter { $0.name == "xf" } ?? []).map { xf in
+            Int(xf.children.first { $0.name == "alignment" }?.attributes["indent"] ?? "0") ?? 0
         }
     }
 
@@ -123,6 +128,12 @@ public final class XLSXReader {
     public func numberFormat(_ sheet: String, _ reference: String) throws -> String? {
         guard let style = try parsed(sheet).styles[reference] else { return "General" }
         return style < styleFormats.count ? styleFormats[style] : nil
+    }
+
+    /// The indent level of the cell at `reference` (0 when it has none).
+    public func indent(_ sheet: String, _ reference: String) throws -> Int {
+        guard let style = try parsed(sheet).styles[reference], style < styleIndents.count else { return 0 }
+        return styleIndents[style]
     }
 
     /// The values of a 1-based row from column A to the last non-empty cell.

@@ -28,6 +28,9 @@ public struct TallyConfig: Sendable, Equatable {
         /// the file a couple is sent; off by default (each adds its writing time to the statements stage).
         /// `tally statement` writes one couple's on demand either way.
         public var coupleWorkbooks = false
+        /// How statements name categories for people, tag → label (`mercado: Supermercado`), before
+        /// the locale's built-in labels; the CSVs keep the raw tags.
+        public var categoryLabels: [String: String] = [:]
         public init() {}
     }
 

@@ -107,6 +107,14 @@ public struct CoupleStatement: Sendable {
     /// months it leaves out, ``StatementsFamily`` the rows ``LedgerResolver`` rejected. Like ``itemised``,
     /// not sent on the wire: the couple's files are written where the statement is computed.
     public var leftOut: [LeftOutRow] = []
+    /// The couple's recurring agreements in force in the month, with their next date and what remains
+    /// (``AgreementInForce/list(_:in:)``). Like ``leftOut``, not sent on the wire.
+    public var agreementsInForce: [AgreementInForce] = []
+    /// The month's expenses in other currencies, per currency, with the rates used and their dates
+    /// (``CurrencyConversions/of(_:)``). Not sent on the wire.
+    public var conversions: [CurrencyConversions] = []
+    /// The month's likely mistakes, to check (``StatementAudit``). Not sent on the wire.
+    public var auditNotes: [AuditNote] = []
 
     public init(couple: Couple, period: YearMonth, balances: [MemberBalance], transfers: [Transfer],
                 method: TransferMethod, categories: [CategoryTotal], trend: [(month: YearMonth, amount: Int64)],

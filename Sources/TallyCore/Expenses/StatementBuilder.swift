@@ -40,7 +40,8 @@ public enum StatementBuilder {
     ///   - exactTransferLimit: the most non-zero balances settled by exact search
     ///     (see ``SettlementPlanner``).
     ///   - itemised: also list the month line by line (``CoupleStatement/itemised``):
-    ///     each expense with its shares, and the settlements.
+    ///     each expense with its shares, and the settlements. The agreements in force, the month's
+    ///     conversions and its audit notes are listed either way.
     public static func build(_ ledger: CoupleLedger, period: YearMonth, fx: FxTable,
                              trendMonths: Int = 6, exactTransferLimit: Int = 20, itemised: Bool = false) -> CoupleStatement {
         let members = ledger.members.sorted { ByteOrder.precedes($0.id, $1.id) }
@@ -96,9 +97,7 @@ public enum StatementBuilder {
                 categoryAmount[expense.tag, default: 0] += expense.amount
                 // Added in place: a copy taken out and stored back would allocate on every expense.
                 add(shares, to: &categoryShares[expense.tag, default: [Int64](repeating: 0, count: count)])
-                if itemised {
-                    lines.append(ItemisedExpense(expense: expense, shares: shares, fromAgreement: position >= realCount))
-                }
+                lines.append(ItemisedExpense(expense: expense, shares: shares, fromAgreement: position >= realCount))
             }
         }
 
@@ -116,7 +115,7 @@ public enum StatementBuilder {
             } else {
                 sent[from] += settlement.amount
                 received[to] += settlement.amount
-                if itemised { monthSettlements.append(settlement) }
+                monthSettlements.append(settlement)
             }
         }
 
@@ -147,6 +146,10 @@ public enum StatementBuilder {
                                         transfers: plan.transfers, method: plan.method, categories: categories,
                                         trend: trendLine, expenseCount: expenseCount, rejects: rejects)
         statement.leftOut = agreementMonths.leftOut
+        statement.agreementsInForce = AgreementInForce.list(ledger.agreements.filter { indexById[$0.paidBy] != nil }, in: period)
+        statement.conversions = CurrencyConversions.of(lines.map(\.expense))
+        statement.auditNotes = StatementAudit.notes(memberIds: memberIds, opening: opening, expenses: lines,
+                                                    settlements: monthSettlements)
         if itemised {
             let byDateThenId = { (a: LocalDate, aId: String, b: LocalDate, bId: String) in
                 a != b ? a < b : ByteOrder.precedes(aId, bId)

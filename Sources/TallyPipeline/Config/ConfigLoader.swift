@@ -46,10 +46,11 @@ public enum ConfigLoader {
                     throw reader.error(node, "locale '\(config.locale)' is not one of pt-BR, en-US, es-ES")
                 }
             case "statements":
-                try reader.mapping(node, path: key, keys: ["trendMonths", "exactTransferLimit", "coupleWorkbooks"]) { k, v in
+                try reader.mapping(node, path: key, keys: ["trendMonths", "exactTransferLimit", "coupleWorkbooks", "categoryLabels"]) { k, v in
                     switch k {
                     case "trendMonths": config.statements.trendMonths = try reader.int(v, path: "statements.\(k)", in: 1...36)
                     case "coupleWorkbooks": config.statements.coupleWorkbooks = try reader.bool(v, path: "statements.\(k)")
+                    case "categoryLabels": config.statements.categoryLabels = try reader.labels(v, path: "statements.\(k)")
                     default: config.statements.exactTransferLimit = try reader.int(v, path: "statements.\(k)", in: 2...24)
                     }
                 }
@@ -153,6 +154,26 @@ struct NodeReader {
         default: throw error(node, "\(path) must be true or false")
         }
     }
+
+    /// A mapping of text to text labels (`mercado: Supermercado`): each label one line of at most
+    /// ``maxLabelLength`` characters, not blank (a tag named twice is refused by the YAML parser).
+    func labels(_ node: Node, path: String) throws -> [String: String] {
+        guard let mapping = node.mapping else { throw error(node, "\(path) must be a mapping of tag: label (mercado: Supermercado)") }
+        var labels: [String: String] = [:]
+        for (keyNode, value) in mapping {
+            guard let tag = keyNode.scalar?.string else { throw error(keyNode, "\(path): a tag must be text") }
+            guard let label = value.scalar?.string else { throw error(value, "\(path).\(tag) must be text (the label)") }
+            guard label.contains(where: { !$0.isWhitespace }) else { throw error(value, "\(path).\(tag) is blank; give the label people read") }
+            guard !label.contains(where: \.isNewline), label.count <= Self.maxLabelLength else {
+                throw error(value, "\(path).\(tag) must be one line of at most \(Self.maxLabelLength) characters")
+            }
+            labels[tag] = label
+        }
+        return labels
+    }
+
+    /// The longest category label (in characters): a label heads a table row and a chart's bar.
+    static let maxLabelLength = 60
 
     func fraction(_ node: Node, path: String) throws -> Double {
         guard let text = node.scalar?.string, let value = Double(text), value >= 0, value <= 1 else {

@@ -89,7 +89,8 @@ final class FlowMerge {
 
     private func writeStatements(outDirectory: URL, outputs: OutputSet) throws -> ReportOutcome {
         let started = Date()
-        let output = try StatementsOutput(outDirectory: outDirectory, locale: plan.locale, period: plan.period, outputs: outputs,
+        let output = try StatementsOutput(outDirectory: outDirectory, locale: plan.locale,
+                                          categories: plan.config.categoryLabels(plan.locale), period: plan.period, outputs: outputs,
                                           coupleWorkbooks: plan.config.statements.coupleWorkbooks)
         output.merge(statementsSummary)
         let family = try CouplesStage(plan: plan).statements()

@@ -59,8 +59,10 @@ extension TallyRunner {
         let statement = result.rows.statement
         let folder = CoupleStatementFiles.folder(in: request.outDirectory)
         let outputs = OutputSet()
-        let files = [try CoupleStatementFiles.workbook(statement, locale: locale, folder: folder),
-                     try CoupleStatementFiles.text(statement, rendered: StatementText.render(statement, locale: locale), folder: folder)]
+        let labels = config.categoryLabels(locale)
+        let files = [try CoupleStatementFiles.workbook(statement, locale: locale, categories: labels, folder: folder),
+                     try CoupleStatementFiles.text(statement, rendered: StatementText.render(statement, locale: locale, categories: labels),
+                                                   folder: folder)]
         files.forEach(outputs.add)
         try outputs.commit()
         try AtomicFile.syncFileSystem(containing: folder)

@@ -24,15 +24,25 @@ enum CoupleStatementFiles {
         return file
     }
 
-    /// `statement`'s workbook (built with `itemised: true`), written to its temporary file (`folderExists` as for ``text(_:rendered:folder:folderExists:)``).
-    static func workbook(_ statement: CoupleStatement, locale: ReportLocale, folder: URL, folderExists: Bool = false) throws -> AtomicFile {
+    /// `statement`'s workbook (built with `itemised: true`), its categories named by `categories`, written to its
+    /// temporary file (`folderExists` as for ``text(_:rendered:folder:folderExists:folderIsNew:)``).
+    static func workbook(_ statement: CoupleStatement, locale: ReportLocale, categories: CategoryLabels, folder: URL,
+                         folderExists: Bool = false) throws -> AtomicFile {
         let file = try AtomicFile(destination: folder.appendingPathComponent(CoupleFileName.stem(for: statement.couple.id) + ".xlsx", isDirectory: false),
                                   creatingFolder: !folderExists)
         do {
-            try CoupleWorkbook.write(statement, to: file.temporary.path, locale: locale)
+            try CoupleWorkbook.write(statement, to: file.temporary.path, locale: locale, categories: categories)
         } catch {
             throw OutputError("cannot write \(file.destination.path): \(error)")
         }
         return file
+    }
+}
+
+extension TallyConfig {
+    /// How the statements of a run in `locale` name categories: the configured labels
+    /// (`statements.categoryLabels`) before the locale's built-in ones.
+    func categoryLabels(_ locale: ReportLocale) -> CategoryLabels {
+        CategoryLabels(locale: locale, custom: statements.categoryLabels)
     }
 }

@@ -13,13 +13,15 @@ import TallyReports
 /// per couple; the couple workbooks (`<coupleId>.xlsx`) come in written.
 ///
 /// ```swift
-/// let output = try StatementsOutput(outDirectory: out, locale: locale, period: period, outputs: outputs)
+/// let output = try StatementsOutput(outDirectory: out, locale: locale, categories: config.categoryLabels(locale),
+///                                   period: period, outputs: outputs, coupleWorkbooks: false)
 /// for result in resultsInCoupleOrder { try output.add(result) }
 /// let outcome = try output.finish(family, started: started)
 /// ```
 final class StatementsOutput {
     private let period: YearMonth
     private let locale: ReportLocale
+    private let categories: CategoryLabels
     private let outputs: OutputSet
     private let folder: URL
     private let csv: StatementsCSV
@@ -35,9 +37,11 @@ final class StatementsOutput {
 
     /// Creates the family's writers; with `coupleWorkbooks`, ``add(_:text:workbook:workbookSeconds:)``
     /// is handed each couple's workbook.
-    init(outDirectory: URL, locale: ReportLocale, period: YearMonth, outputs: OutputSet, coupleWorkbooks: Bool) throws {
+    init(outDirectory: URL, locale: ReportLocale, categories: CategoryLabels, period: YearMonth, outputs: OutputSet,
+         coupleWorkbooks: Bool) throws {
         self.period = period
         self.locale = locale
+        self.categories = categories
         self.outputs = outputs
         self.coupleWorkbooks = coupleWorkbooks
         folder = CoupleStatementFiles.folder(in: outDirectory)
@@ -46,7 +50,7 @@ final class StatementsOutput {
         outputs.ownEntityFiles(in: folder, fileExtension: "xlsx")
         csv = try StatementsCSV(folder: folder)
         workbookFile = try AtomicFile(destination: folder.appendingPathComponent("statements.xlsx"))
-        workbook = try StatementsWorkbook(path: workbookFile.temporary.path, locale: locale, period: period)
+        workbook = try StatementsWorkbook(path: workbookFile.temporary.path, locale: locale, categories: categories, period: period)
     }
 
     /// The couples written so far.
@@ -68,7 +72,7 @@ final class StatementsOutput {
         if let textFile {
             outputs.add(textFile)
         } else {
-            let rendered = text ?? StatementText.render(statement, locale: locale)
+            let rendered = text ?? StatementText.render(statement, locale: locale, categories: categories)
             outputs.add(try CoupleStatementFiles.text(statement, rendered: rendered, folder: folder, folderExists: true))
         }
         textFiles += 1

@@ -34,7 +34,8 @@ struct StatementsStage: ReportStage {
         let folder = CoupleStatementFiles.folder(in: context.outDirectory)
         // A folder this run makes holds no earlier statement to compare with.
         let folderIsNew = !FileManager.default.fileExists(atPath: folder.path)
-        let output = try StatementsOutput(outDirectory: context.outDirectory, locale: locale, period: period,
+        let labels = config.categoryLabels(locale)
+        let output = try StatementsOutput(outDirectory: context.outDirectory, locale: locale, categories: labels, period: period,
                                           outputs: context.outputs, coupleWorkbooks: coupleWorkbooks)
         let family = try Self.family(reader, config: config, period: period)
         progress.begin("statements")
@@ -51,10 +52,10 @@ struct StatementsStage: ReportStage {
             if coupleWorkbooks {
                 let started = DispatchTime.now().uptimeNanoseconds
                 let statement = result.rows.statement
-                workbook = Result { HandedOver(value: try CoupleStatementFiles.workbook(statement, locale: locale, folder: folder, folderExists: true)) }
+                workbook = Result { HandedOver(value: try CoupleStatementFiles.workbook(statement, locale: locale, categories: labels, folder: folder, folderExists: true)) }
                 seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             }
-            let rendered = StatementText.render(result.rows.statement, locale: locale)
+            let rendered = StatementText.render(result.rows.statement, locale: locale, categories: labels)
             result.rows.statement.itemised = nil   // written: not held while the batch waits to be consumed
             let text = Result { HandedOver(value: try CoupleStatementFiles.text(result.rows.statement, rendered: rendered,
                                                                                 folder: folder, folderExists: true,

@@ -147,9 +147,10 @@ extension ReportLocale {
         }
     }
 
-    /// A tag as people read it: the tag itself, or ``Label/untagged`` for the empty tag.
+    /// A tag as people read it, with this locale's built-in labels (``CategoryLabels``):
+    /// `saude` → `Saúde`, and ``Label/untagged`` for the empty tag.
     public func tagName(_ tag: String) -> String {
-        tag.isEmpty ? label(.untagged) : tag
+        CategoryLabels(locale: self).name(tag)
     }
 
     /// The line that adds up the categories a sheet has no room for:

@@ -10,11 +10,17 @@ import TallyCore
 ///   R$ 10,00 a Bia", or "Tudo acertado") with what a balance's sign means,
 ///   and each member's net for the month (paid − share); the month's rows
 ///   that did not count, each with its date, amount and why in the locale
-///   (up to 100, then a line counting the rest); the balances per member
-///   with a total row; spending by category with each member's share (past
+///   (up to 100, then a line counting the rest); what is worth checking
+///   ("Vale conferir": the same expense twice, a settlement larger than what
+///   its payer owed); the balances per member with a total row; spending by
+///   category (named by ``CategoryLabels``) with each member's share (past
 ///   the sheet's rows, the smallest categories added up on one line: "Outras
-///   1.204 categorias"); the spending trend; and two native charts (spending
-///   by category, the trend), one below the other under the tables.
+///   1.204 categorias"); the spending trend; the recurring agreements in
+///   force (amount, payer, split, next date, end date or "sem data de
+///   término", occurrences and amount remaining); the month's exchange rates
+///   (per currency and rate: amount as entered, rate, the date of its fx
+///   row, expenses, converted amount); and two native charts (spending by
+///   category, the trend), one below the other under the tables.
 /// - Expenses (`Despesas`): every expense counted in the month, by date:
 ///   date, description, category, payer, amount, the original amount and the
 ///   fx rate when it was converted, each member's share, the split in words
@@ -37,11 +43,11 @@ import TallyCore
 /// try CoupleWorkbook.write(statement, to: "out/statements/c1.xlsx", locale: .ptBR)
 /// ```
 public enum CoupleWorkbook {
-    /// Writes `statement` (built with `itemised: true`) to `path`; `maxRowsPerSheet` is Excel's
-    /// limit unless lowered (for tests).
+    /// Writes `statement` (built with `itemised: true`) to `path`, its categories named by `categories`
+    /// (the locale's built-in labels when nil); `maxRowsPerSheet` is Excel's limit unless lowered (for tests).
     /// - Throws: ``XLSXError`` when the statement has no itemised month or writing fails.
     public static func write(_ statement: CoupleStatement, to path: String, locale: ReportLocale,
-                             maxRowsPerSheet: Int = XLSXWorkbook.excelMaxRows) throws {
+                             categories: CategoryLabels? = nil, maxRowsPerSheet: Int = XLSXWorkbook.excelMaxRows) throws {
         guard let month = statement.itemised else {
             throw XLSXError.invalidArgument(file: path, reason: "statement of couple '\(statement.couple.id)' was built without its itemised month")
         }
@@ -52,7 +58,8 @@ public enum CoupleWorkbook {
             temporaryDirectory: XLSXWorkbook.ramTemporaryDirectory, created: statement.period.firstDay,
             title: title, subject: statement.period.description, author: "tally", maxRowsPerSheet: maxRowsPerSheet,
             printSetup: XLSXPrintSetup.standard.on(locale.paper)))
-        let writer = try Writer(book: book, statement: statement, month: month, locale: locale, spaceName: name)
+        let writer = try Writer(book: book, statement: statement, month: month, locale: locale,
+                                labels: categories ?? CategoryLabels(locale: locale), spaceName: name)
         try writer.writeStatementSheet(title: title)
         try writer.writeExpensesSheet()
         try book.close()
@@ -65,6 +72,7 @@ public enum CoupleWorkbook {
         let statement: CoupleStatement
         let month: ItemisedMonth
         let locale: ReportLocale
+        let labels: CategoryLabels
         let spaceName: String
         let currency: Currency
         let names: [String: String]
@@ -72,14 +80,16 @@ public enum CoupleWorkbook {
         let memberIds: [String]
         let title, subtitle, section, header, headerRight, text, date, rate: XLSXFormat
         let money, moneyHighlighted, moneyTotal, totalText: XLSXFormat
-        /// Text after a right-aligned amount, indented so the two never touch (and its heading).
-        let textAfterAmount, headerAfterAmount: XLSXFormat
+        /// Text (and a date) after a right-aligned amount, indented so the two never touch (and its heading).
+        let textAfterAmount, dateAfterAmount, headerAfterAmount: XLSXFormat
 
-        init(book: XLSXWorkbook, statement: CoupleStatement, month: ItemisedMonth, locale: ReportLocale, spaceName: String) throws {
+        init(book: XLSXWorkbook, statement: CoupleStatement, month: ItemisedMonth, locale: ReportLocale, labels: CategoryLabels,
+             spaceName: String) throws {
             self.book = book
             self.statement = statement
             self.month = month
             self.locale = locale
+            self.labels = labels
             self.spaceName = spaceName
             currency = statement.couple.currency
             names = Dictionary(statement.balances.map { ($0.memberId, $0.displayName) }, uniquingKeysWith: { a, _ in a })
@@ -102,6 +112,7 @@ public enum CoupleWorkbook {
             moneyTotal = try book.format(moneyStyle.bolded.highlighted)
             totalText = try book.format(XLSXStyle.highlight.bolded)
             textAfterAmount = try book.indentedLeft(.plain)
+            dateAfterAmount = try book.indentedLeft(XLSXStyle(numberFormat: locale.excelDateFormat, alignment: .left))
             headerAfterAmount = try book.indentedLeft(.header)
         }
 
@@ -157,6 +168,11 @@ public enum CoupleWorkbook {
             // What did not count: the month's rows sent but left out, each with why.
             if !statement.leftOut.isEmpty {
                 row = try writeLeftOut(on: sheet, row: row)
+            }
+
+            // What looks like a mistake: the same expense twice, a settlement larger than what its payer owed.
+            if !statement.auditNotes.isEmpty {
+                row = try writeAuditNotes(on: sheet, row: row)
             }
 
             // Balances.
@@ -235,6 +251,14 @@ public enum CoupleWorkbook {
                 row += 1
             }
 
+            // The agreements in force, then the month's exchange rates.
+            if !statement.agreementsInForce.isEmpty {
+                row = try writeAgreements(on: sheet, row: row)
+            }
+            if !statement.conversions.isEmpty {
+                row = try writeConversions(on: sheet, row: row)
+            }
+
             // Charts under the tables, one below the other: the columns' widths are fitted when the
             // workbook closes, so a chart beside another could reach into it. (Only a sheet of a few
             // rows, a lowered limit in tests, has no row for the second chart: it is left out.)
@@ -276,20 +300,145 @@ public enum CoupleWorkbook {
             return row + 1
         }
 
-        /// The most rows the statement sheet lists as not counted (they are all in `rejects.csv`).
+        /// The most rows the statement sheet lists as not counted (they are all in `rejects.csv`), and the most
+        /// notes worth checking and agreements in force (the text lists them all).
         static let leftOutShown = 100
+
+        /// The month's notes worth checking from `row` on: a heading, a note saying nothing was changed, then one
+        /// sentence per note (up to ``leftOutShown``, then a line counting the rest); returns the row after a blank one.
+        func writeAuditNotes(on sheet: XLSXWorksheet, row first: Int) throws -> Int {
+            var row = first
+            try sheet.writeSpanning(locale.statementWord(.checkThese), row: row, format: section)
+            row += 1
+            try sheet.writeSpanning(locale.statementWord(.checkTheseNote), row: row, format: subtitle)
+            row += 1
+            for note in statement.auditNotes.prefix(Self.leftOutShown) {
+                try sheet.writeSpanning(locale.auditSentence(note, currency: currency, names: names), row: row, format: text)
+                row += 1
+            }
+            if statement.auditNotes.count > Self.leftOutShown {
+                try sheet.writeSpanning(locale.otherLeftOut(statement.auditNotes.count - Self.leftOutShown), row: row, format: subtitle)
+                row += 1
+            }
+            return row + 1
+        }
+
+        /// The rows ``writeAgreements(on:row:)`` takes, the blank one after included.
+        static func agreementRows(_ statement: CoupleStatement) -> Int {
+            let count = statement.agreementsInForce.count
+            return count == 0 ? 0 : 3 + min(count, leftOutShown) + (count > leftOutShown ? 1 : 0)
+        }
+
+        /// The agreements in force from `row` on: a heading, then per agreement its description, amount (in its own
+        /// currency), payer, split, next date (or `termina neste mês`), end date (or `sem data de término`) and, when it
+        /// has an end, the occurrences and amount remaining after the month (columns left out when none has an end),
+        /// up to ``leftOutShown`` agreements and a line counting the rest; returns the row after a blank one.
+        func writeAgreements(on sheet: XLSXWorksheet, row first: Int) throws -> Int {
+            var row = first
+            try sheet.writeSpanning(locale.statementWord(.agreementsInForce), row: row, format: section)
+            row += 1
+            // What remains only when some agreement has an end date.
+            let ends = statement.agreementsInForce.contains { $0.remainingOccurrences != nil }
+            let headings = [locale.statementWord(.description), locale.label(.amount), locale.statementWord(.paidBy),
+                            locale.statementWord(.split), locale.statementWord(.nextDate), locale.statementWord(.endDate)]
+                + (ends ? [locale.statementWord(.remaining), locale.statementWord(.remainingAmount)] : [])
+            for (column, heading) in headings.enumerated() {
+                let format = [1, 6, 7].contains(column) ? headerRight : column == 2 ? headerAfterAmount : header
+                try sheet.write(heading, row: row, column: column, format: format)
+            }
+            row += 1
+            let integer = try book.format(.integer)
+            for item in statement.agreementsInForce.prefix(Self.leftOutShown) {
+                let agreement = item.agreement
+                let amountFormat = try moneyFormat(agreement.currency)
+                try sheet.write(agreement.description.split(whereSeparator: \.isNewline).joined(separator: " "), row: row, column: 0)
+                try sheet.write(minor: agreement.amount, currency: agreement.currency, row: row, column: 1, format: amountFormat)
+                try sheet.write(name(agreement.paidBy), row: row, column: 2, format: textAfterAmount)
+                try sheet.write(locale.splitWords(agreement.split, memberIds: memberIds, names: names), row: row, column: 3)
+                if let next = item.nextDate {
+                    try sheet.write(next, row: row, column: 4, format: date)
+                } else {
+                    try sheet.write(locale.statementWord(.endsThisMonth), row: row, column: 4)
+                }
+                if let end = agreement.endDate {
+                    try sheet.write(end, row: row, column: 5, format: date)
+                } else {
+                    try sheet.write(locale.statementWord(.noEndDate), row: row, column: 5)
+                }
+                if let remaining = item.remainingOccurrences {
+                    try sheet.write(Int64(remaining), row: row, column: 6, format: integer)
+                }
+                if let amount = item.remainingAmount {
+                    try sheet.write(minor: amount, currency: agreement.currency, row: row, column: 7, format: amountFormat)
+                }
+                row += 1
+            }
+            if statement.agreementsInForce.count > Self.leftOutShown {
+                try sheet.writeSpanning(locale.otherLeftOut(statement.agreementsInForce.count - Self.leftOutShown), row: row, format: subtitle)
+                row += 1
+            }
+            return row + 1
+        }
+
+        /// The rows ``writeConversions(on:row:)`` takes, the blank one after included.
+        static func conversionRows(_ statement: CoupleStatement) -> Int {
+            statement.conversions.isEmpty ? 0
+                : 4 + statement.conversions.reduce(0) { $0 + $1.rates.count + ($1.rates.count > 1 ? 1 : 0) }
+        }
+
+        /// The month's exchange rates from `row` on: a heading, a note on the rule, then per currency and rate the
+        /// amount as entered, the rate, the date of its fx row, the expenses it converted and what they came to (a
+        /// currency converted at several rates gets a total line); returns the row after a blank one.
+        func writeConversions(on sheet: XLSXWorksheet, row first: Int) throws -> Int {
+            var row = first
+            try sheet.writeSpanning(locale.statementWord(.exchangeRates), row: row, format: section)
+            row += 1
+            try sheet.writeSpanning(locale.statementWord(.exchangeRatesNote), row: row, format: subtitle)
+            row += 1
+            let headings = [locale.label(.currency), locale.statementWord(.originalAmount), locale.statementWord(.rate),
+                            locale.statementWord(.rateDate), locale.statementWord(.expensesColumn), locale.statementWord(.convertedAmount)]
+            for (column, heading) in headings.enumerated() {
+                try sheet.write(heading, row: row, column: column, format: column == 0 ? header : column == 3 ? headerAfterAmount : headerRight)
+            }
+            row += 1
+            let integer = try book.format(.integer)
+            let totalInteger = try book.format(XLSXStyle.integer.bolded.highlighted)
+            for currencyLines in statement.conversions {
+                let original = try moneyFormat(currencyLines.currency)
+                for use in currencyLines.rates {
+                    try sheet.write(currencyLines.currency.code, row: row, column: 0)
+                    try sheet.write(minor: use.original, currency: currencyLines.currency, row: row, column: 1, format: original)
+                    try sheet.write(Double(use.rate.description) ?? 0, row: row, column: 2, format: rate)
+                    try sheet.write(use.rateDate, row: row, column: 3, format: dateAfterAmount)
+                    try sheet.write(Int64(use.count), row: row, column: 4, format: integer)
+                    try sheet.write(minor: use.converted, currency: currency, row: row, column: 5, format: money)
+                    row += 1
+                }
+                if currencyLines.rates.count > 1 {
+                    let originalTotal = try book.format(original.style.bolded.highlighted)
+                    try sheet.write("\(locale.label(.total)) \(currencyLines.currency.code)", row: row, column: 0, format: totalText)
+                    try sheet.write(minor: currencyLines.original, currency: currencyLines.currency, row: row, column: 1, format: originalTotal)
+                    for column in 2...3 { try sheet.write(blankAt: row, column: column, format: totalText) }
+                    try sheet.write(Int64(currencyLines.count), row: row, column: 4, format: totalInteger)
+                    try sheet.write(minor: currencyLines.converted, currency: currency, row: row, column: 5, format: moneyTotal)
+                    row += 1
+                }
+            }
+            return row + 1
+        }
 
         /// The category lines of the statement sheet from `row` on, each with its name: every category, unless
         /// with the total, the trend and the charts under them they would pass the sheet's rows; the categories
         /// past those that fit are then added up on one line, `Outras 1.204 categorias`.
         func categoryLines(from row: Int) -> [(name: String, total: CategoryTotal)] {
             let categories = statement.categories
-            // Under the lines: the total, a blank row, the trend (heading, header, months, a blank row), the first
-            // chart's row and, with a trend, the trend chart's, below the first.
+            // Under the lines: the total, a blank row, the trend (heading, header, months, a blank row), the agreements
+            // in force, the exchange rates, the first chart's row and, with a trend, the trend chart's, below the first.
             let under = 3 + (statement.trend.isEmpty ? 0 : 3 + statement.trend.count + Self.chartRows + 1)
+                + Self.agreementRows(statement) + Self.conversionRows(statement)
             let room = book.options.maxRowsPerSheet - row - under
             let shown = XLSXRowBudget.cap(counts: [categories.count], extraRowsEach: 0, within: room) ?? categories.count
-            var lines = categories.prefix(shown).map { (name: locale.tagName($0.tag), total: $0) }
+            var lines = categories.prefix(shown).map { (name: labels.name($0.tag), total: $0) }
             let rest = categories.dropFirst(shown)
             if !rest.isEmpty {
                 var sum = CategoryTotal(tag: "", amount: 0, shareByMember: [:])
@@ -320,13 +469,14 @@ public enum CoupleWorkbook {
         /// continue on `Despesas (2)`, … whose title says which expenses it holds.
         func writeExpensesSheet() throws {
             let balances = statement.balances
-            // Dates left-aligned, so a date never touches the description beside it; the note is indented after the shares.
+            // Dates left-aligned, so a date never touches the description beside it; the split (text after the shares) is
+            // indented, heading and cells, by XLSXTable.
             let columns: [XLSXTable.Column] = [
                 .init(locale.statementWord(.date), format: date, alignment: .left), .init(locale.statementWord(.description)),
                 .init(locale.label(.tag)), .init(locale.statementWord(.paidBy)), .init(locale.label(.amount), format: money),
                 .init(locale.statementWord(.originalAmount), alignment: .right), .init(locale.statementWord(.rate), alignment: .right),
             ] + balances.map { .init($0.displayName, format: money) }
-                + [.init(locale.statementWord(.split), format: textAfterAmount), .init(locale.statementWord(.note))]
+                + [.init(locale.statementWord(.split)), .init(locale.statementWord(.note))]
             let table = try XLSXTable(workbook: book, name: locale.statementWord(.expensesSheet), columns: columns,
                                       headerFormat: header, layout: expensesLayout())
 
@@ -338,7 +488,7 @@ public enum CoupleWorkbook {
                     try row.write(expense.date)
                     // A description with line breaks (exports have them) on one line: a cell does not grow to show more.
                     try row.write(expense.description.split(whereSeparator: \.isNewline).joined(separator: " "))
-                    try row.write(locale.tagName(expense.tag))
+                    try row.write(labels.name(expense.tag))
                     try row.write(name(expense.paidBy))
                     try row.write(minor: expense.amount, currency: currency)
                     try writeConversion(expense.conversion, in: &row)

@@ -13,6 +13,9 @@ extension ReportLocale {
         case whoOwesWhom, balanceSign, monthNet
         case leftOut, leftOutNote, leftOutCount, settlement
         case split, splitEqual, splitShares, splitExact, splitFull, monthExpenses, fromMember, toMember
+        case agreementsInForce, nextDate, endDate, noEndDate, endsThisMonth, remaining, remainingAmount
+        case exchangeRates, exchangeRatesNote, rateDate, convertedAmount, expensesColumn
+        case checkThese, checkTheseNote
     }
 
     /// The text of `word` in this locale.
@@ -75,6 +78,24 @@ extension ReportLocale {
         .monthExpenses: ("Despesas do mês", "The month's expenses", "Gastos del mes"),
         .fromMember: ("De", "From", "De"),
         .toMember: ("Para", "To", "Para"),
+        .agreementsInForce: ("Acordos recorrentes em vigor", "Recurring agreements in force", "Acuerdos recurrentes vigentes"),
+        .nextDate: ("Próxima data", "Next date", "Próxima fecha"),
+        .endDate: ("Término", "Ends", "Fin"),
+        .noEndDate: ("sem data de término", "no end date", "sin fecha de fin"),
+        .endsThisMonth: ("termina neste mês", "ends this month", "termina este mes"),
+        .remaining: ("Restantes", "Remaining", "Restantes"),
+        .remainingAmount: ("Valor restante", "Amount remaining", "Importe restante"),
+        .exchangeRates: ("Câmbio do mês", "Exchange rates this month", "Tipos de cambio del mes"),
+        .exchangeRatesNote: ("Cada despesa em outra moeda é convertida pelo câmbio mais recente até a data dela.",
+                             "Each expense in another currency is converted at the latest rate on or before its date.",
+                             "Cada gasto en otra moneda se convierte al tipo de cambio más reciente hasta su fecha."),
+        .rateDate: ("Data do câmbio", "Rate date", "Fecha del cambio"),
+        .convertedAmount: ("Valor convertido", "Converted amount", "Importe convertido"),
+        .expensesColumn: ("Despesas", "Expenses", "Gastos"),
+        .checkThese: ("Vale conferir", "Worth checking", "Conviene revisar"),
+        .checkTheseNote: ("Possíveis enganos do mês: nada foi mudado; confira e corrija o que estiver errado.",
+                          "Possible mistakes this month: nothing was changed; check them and correct what is wrong.",
+                          "Posibles errores del mes: no se cambió nada; revíselos y corrija lo que esté mal."),
     ]
 
     /// Who owes whom on `statement`, one sentence per suggested transfer, or the one line saying all

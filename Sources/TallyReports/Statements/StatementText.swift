@@ -2,18 +2,22 @@ import TallyCore
 
 /// Renders one couple's monthly statement as text (`statements/<coupleId>.txt`):
 /// who owes whom as sentences first (with what a balance's sign means and the
-/// month's net per member), the month's rows that did not count and why, the
-/// balances table, spending by category as bars, the spending trend as a
-/// sparkline scaled from zero, and (for a statement built with `itemised:
-/// true`) every expense of the month with its payer and split, then the
-/// settlements; in the configured locale.
+/// month's net per member), the month's rows that did not count and why, what
+/// is worth checking (``AuditNote``), the balances table, spending by category
+/// as bars (categories named by ``CategoryLabels``), the spending trend as a
+/// sparkline scaled from zero, the recurring agreements in force with their
+/// next date and what remains, the month's exchange rates with the date of each
+/// rate, and (for a statement built with `itemised: true`) every expense of the
+/// month with its payer and split, then the settlements; in the configured locale.
 ///
 /// ```swift
 /// let text = StatementText.render(statement, locale: .ptBR)
 /// // "Extrato do casal Ana & Bia — outubro de 2026\n…\nQuem deve a quem\n  Bia deve R$ 10,00 a Ana\n…"
 /// ```
 public enum StatementText {
-    public static func render(_ s: CoupleStatement, locale: ReportLocale) -> String {
+    /// `s` as text in `locale`, its categories named by `categories` (the locale's built-in labels when nil).
+    public static func render(_ s: CoupleStatement, locale: ReportLocale, categories: CategoryLabels? = nil) -> String {
+        let labels = categories ?? CategoryLabels(locale: locale)
         let w = { (word: ReportLocale.StatementWord) in locale.statementWord(word) }
         let money = { (minor: Int64) in locale.formatMoney(minor: minor, currency: s.couple.currency) }
         // One string, each line appended with its newline: a statement is
@@ -64,6 +68,15 @@ public enum StatementText {
             line("")
         }
 
+        // What looks like a mistake, to check.
+        if !s.auditNotes.isEmpty {
+            let names = Dictionary(s.balances.map { ($0.memberId, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            line(w(.checkThese))
+            line("  " + w(.checkTheseNote))
+            for note in s.auditNotes { line("  " + locale.auditSentence(note, currency: s.couple.currency, names: names)) }
+            line("")
+        }
+
         // Balances.
         line(locale.label(.balancesSheet))
         let headers = [locale.label(.member), locale.label(.opening), locale.label(.paid), locale.label(.share),
@@ -82,12 +95,12 @@ public enum StatementText {
             line("  " + w(.noSpending))
         } else {
             let bars = s.categories.map {
-                TextChart.Bar(label: locale.tagName($0.tag), value: Double($0.amount), shown: money($0.amount))
+                TextChart.Bar(label: labels.name($0.tag), value: Double($0.amount), shown: money($0.amount))
             }
             for bar in TextChart.bars(bars) { line("  " + bar) }
             for c in s.categories where c.shareByMember.values.contains(where: { $0 != 0 }) && s.balances.count > 1 {
                 let parts = s.balances.map { "\($0.displayName) \(money(c.shareByMember[$0.memberId] ?? 0))" }
-                line("    \(locale.tagName(c.tag)): " + parts.joined(separator: " · "))
+                line("    \(labels.name(c.tag)): " + parts.joined(separator: " · "))
             }
         }
         line("")
@@ -98,6 +111,47 @@ public enum StatementText {
             let spark = TextChart.sparkline(amounts, range: 0...max(amounts.max() ?? 0, 1))
             line("\(w(.trend)) (\(locale.formatShortMonth(first.month)) – \(locale.formatShortMonth(last.month))): \(spark)  "
                  + s.trend.map { money($0.amount) }.joined(separator: " · "))
+        }
+
+        // The agreements in force: what comes next and what remains.
+        if !s.agreementsInForce.isEmpty {
+            let names = Dictionary(s.balances.map { ($0.memberId, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            let memberIds = s.balances.map(\.memberId)
+            line("")
+            line(w(.agreementsInForce))
+            // What remains only when some agreement has an end date.
+            let ends = s.agreementsInForce.contains { $0.remainingOccurrences != nil }
+            var rows = [[w(.description), locale.label(.amount), w(.paidBy), w(.split), w(.nextDate), w(.endDate)]
+                        + (ends ? [w(.remaining), w(.remainingAmount)] : [])]
+            for item in s.agreementsInForce {
+                let a = item.agreement
+                rows.append([a.description.split(whereSeparator: \.isNewline).joined(separator: " "),
+                             locale.formatMoney(minor: a.amount, currency: a.currency), names[a.paidBy] ?? a.paidBy,
+                             locale.splitWords(a.split, memberIds: memberIds, names: names), locale.agreementNext(item),
+                             locale.agreementEnd(item)]
+                            + (ends ? [item.remainingOccurrences.map { locale.formatInteger(Int64($0)) } ?? "",
+                                       item.remainingAmount.map { locale.formatMoney(minor: $0, currency: a.currency) } ?? ""] : []))
+            }
+            appendTable(rows, to: &out, rightAligned: [1, 6, 7])
+        }
+
+        // The month's exchange rates: each rate with the date of its fx row.
+        if !s.conversions.isEmpty {
+            line("")
+            line(w(.exchangeRates))
+            line("  " + w(.exchangeRatesNote))
+            var rows = [[locale.label(.currency), w(.originalAmount), w(.rate), w(.rateDate), w(.expensesColumn), w(.convertedAmount)]]
+            for c in s.conversions {
+                for use in c.rates {
+                    rows.append([c.currency.code, locale.formatMoney(minor: use.original, currency: c.currency), locale.formatRate(use.rate),
+                                 locale.formatDate(use.rateDate), locale.formatInteger(Int64(use.count)), money(use.converted)])
+                }
+                if c.rates.count > 1 {
+                    rows.append(["\(locale.label(.total)) \(c.currency.code)", locale.formatMoney(minor: c.original, currency: c.currency),
+                                 "", "", locale.formatInteger(Int64(c.count)), money(c.converted)])
+                }
+            }
+            appendTable(rows, to: &out, rightAligned: [1, 2, 4, 5])
         }
 
         // The month line by line (a statement built with `itemised: true`): every expense, then the settlements.
@@ -176,6 +230,8 @@ public enum StatementText {
                     out += row[c]   // no trailing spaces after the last column
                 }
             }
+            // Empty right-aligned cells at the end leave padding: no line ends in spaces.
+            while out.utf8.last == UInt8(ascii: " ") { out.removeLast() }
             out += "\n"
             if r == 0 {
                 out += "  "

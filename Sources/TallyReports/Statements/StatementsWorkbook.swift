@@ -17,7 +17,8 @@ import TallyCore
 ///   currency), and a note when a large group's transfers were found greedily
 ///   (possibly not the fewest).
 /// - Categories (`Categorias`): one row per couple and tag: couple, period,
-///   tag (the untagged label for the empty tag), amount, currency.
+///   tag as people read it (``CategoryLabels``: `Saúde` for `saude`, the
+///   untagged label for the empty tag), amount, currency.
 ///
 /// Headers are bold and frozen with an autofilter; money is a number in the
 /// couple's currency format (``ReportLocale/excelMoneyFormat(for:)``); the
@@ -55,6 +56,8 @@ public final class StatementsWorkbook {
 
     public let path: String
     public let locale: ReportLocale
+    /// How categories are named on the Summary and Categories sheets.
+    public let categoryLabels: CategoryLabels
     public let period: YearMonth
     /// Statements added so far.
     public private(set) var statementCount = 0
@@ -71,10 +74,13 @@ public final class StatementsWorkbook {
     private var spending: [Currency: [String: (amount: Int64, couples: Int)]] = [:]
     private var couplesPerCurrency: [Currency: Int] = [:]
 
-    /// Starts `statements.xlsx` (or any `path`) for `period`. The file is written by ``close()``.
-    public init(path: String, locale: ReportLocale = .default, period: YearMonth, options: Options = Options()) throws {
+    /// Starts `statements.xlsx` (or any `path`) for `period`, its categories named by `categories` (the
+    /// locale's built-in labels when nil). The file is written by ``close()``.
+    public init(path: String, locale: ReportLocale = .default, categories: CategoryLabels? = nil, period: YearMonth,
+                options: Options = Options()) throws {
         self.path = path
         self.locale = locale
+        categoryLabels = categories ?? CategoryLabels(locale: locale)
         self.period = period
         self.options = options
         let title = "\(locale.label(.statementTitle)) — \(locale.formatMonth(period))"
@@ -95,7 +101,7 @@ public final class StatementsWorkbook {
             text(.coupleId), text(.couple), month, text(.from), text(.fromName), text(.to), text(.toName),
             text(.amount), XLSXTable.Column(locale.statementWord(.note), format: try book.indentedLeft(.plain)),
         ])
-        categories = try XLSXTable(workbook: book, name: locale.label(.categoriesSheet), columns: [
+        self.categories = try XLSXTable(workbook: book, name: locale.label(.categoriesSheet), columns: [
             text(.coupleId), text(.couple), month, text(.tag), text(.amount), text(.currency),
         ])
     }
@@ -146,7 +152,7 @@ public final class StatementsWorkbook {
                 try row.write(couple.id)
                 try row.write(couple.name)
                 try row.write(period.firstDay)
-                try row.write(locale.tagName(category.tag))
+                try row.write(categoryLabels.name(category.tag))
                 try row.write(minor: category.amount, currency: couple.currency, format: money.plain)
                 try row.write(couple.currency.code)
             }
@@ -211,7 +217,7 @@ public final class StatementsWorkbook {
             let total = tags.reduce(Int64(0)) { $0 + $1.value.amount }
             let firstRow = row
             let rest = tags.dropFirst(shown)
-            let lines = tags.prefix(shown).map { (locale.tagName($0.key), $0.value.amount, Optional($0.value.couples)) }
+            let lines = tags.prefix(shown).map { (categoryLabels.name($0.key), $0.value.amount, Optional($0.value.couples)) }
                 + (rest.isEmpty ? [] : [(locale.otherCategories(rest.count), rest.reduce(Int64(0)) { $0 + $1.value.amount }, nil)])
             for (name, amount, couples) in lines {
                 try summary.write(currency.code, row: row, column: 0)

@@ -53,8 +53,9 @@ extension StatementsFamily.Rows: WireRecord {
     /// opening  paid  share  sent  received  closing)…  transferCount  (from  to  amount)…  categoryCount
     /// (tag  amount  shareCount  (memberId  share)…)…  trendCount  (month  amount)…  rejectCount  (reject)…  rejectCount  (reject)…`: the statement's
     /// rejects, then the partition's (each list in its order).
-    /// A category's shares by member id (bytes). The itemised month and the rows left out are not sent:
-    /// the couple's files are written where the statement is computed.
+    /// A category's shares by member id (bytes). The itemised month, the rows left out, the agreements in
+    /// force, the month's conversions and its audit notes are not sent: the couple's files are written where
+    /// the statement is computed.
     public func encode(into writer: inout WireWriter) {
         let s = statement
         s.couple.encode(into: &writer)

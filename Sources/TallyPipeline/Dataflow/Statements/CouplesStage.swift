@@ -65,10 +65,12 @@ final class CouplesStage {
         if let folder = plan.staging("statements") {
             // The couple's own files are written here, where it is computed; the merge moves them into place.
             let statement = result.rows.statement
-            try CoupleStatementFiles.text(statement, rendered: StatementText.render(statement, locale: plan.locale), folder: folder)
+            let labels = plan.config.categoryLabels(plan.locale)
+            try CoupleStatementFiles.text(statement, rendered: StatementText.render(statement, locale: plan.locale, categories: labels),
+                                          folder: folder)
                 .commit()
             if plan.config.statements.coupleWorkbooks {
-                try CoupleStatementFiles.workbook(statement, locale: plan.locale, folder: folder).commit()
+                try CoupleStatementFiles.workbook(statement, locale: plan.locale, categories: labels, folder: folder).commit()
             }
             result.rows.statement.itemised = nil
         }
