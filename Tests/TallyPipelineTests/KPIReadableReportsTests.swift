@@ -171,21 +171,34 @@ struct KPIReadableReportsTests {
         #expect(try book.sheetXML("Trials").contains("<formula>$F2=\"no (window open)\"</formula>"))
     }
 
-    @Test("cohort charts run 0–100% and leave the open cohorts out, saying so on the sheet")
+    @Test("cohort charts: lines per app, targets as grey dashed lines, an axis fitted to rates and targets, open cohorts left out")
     func cohortCharts() throws {
         let run = try SampleRun.get()
         let book = try run.book()
-        for (sheet, noteColumn) in [("Conversion", "L"), ("Retention", "K")] {
+        // Conversion: rates 8.7%–44.8% and the 15–20% band → 0–50%; retention: 50%–100% and ≥ 80% → 40–100%.
+        for (sheet, noteColumn, targets, bounds) in [("Conversion", "L", ["Target min", "Target max"], (0.0, 0.5)),
+                                                     ("Retention", "K", ["Target"], (0.4, 1.0))] {
             let charts = try book.chartPaths(onSheet: sheet)
             #expect(charts.count == 1)
             let root = try XMLNode.parse(book.data(charts[0]))
-            let valueAxis = try #require(root.descendants("valAx").first)
-            #expect(valueAxis.descendants("max").first?.attributes["val"] == "1", "\(sheet)")
-            #expect(valueAxis.descendants("min").first?.attributes["val"] == "0", "\(sheet)")
+            #expect(!root.descendants("lineChart").isEmpty, "\(sheet): a line chart")
+            let valueAxis = try #require(try book.axes(ofChart: charts[0]).first { $0.kind == "valAx" })
+            #expect(valueAxis.minimum == bounds.0 && valueAxis.maximum == bounds.1, "\(sheet): \(valueAxis)")
+            #expect(root.descendants("valAx").first?.descendants("majorUnit").first?.attributes["val"] == "0.1", "\(sheet)")
+            // One series per app, then the targets: grey, dashed, without markers, drawn from the pivot's columns.
+            let series = root.descendants("ser")
+            let names = series.map { $0.children.first { $0.name == "tx" }?.descendants("v").first?.text ?? "" }
+            #expect(names == ["FisioFlow", "FypMatch", "LovU"] + targets, "\(sheet): \(names)")
+            for target in series.suffix(targets.count) {
+                #expect(target.descendants("prstDash").first?.attributes["val"] == "dash", "\(sheet)")
+                #expect(target.descendants("srgbClr").first?.attributes["val"] == "7F7F7F", "\(sheet)")
+                #expect(target.descendants("marker").first?.descendants("symbol").first?.attributes["val"] == "none", "\(sheet)")
+            }
+            let caches = try book.seriesCaches(ofChart: charts[0])
+            #expect(caches.last?.values.allSatisfy { $0 == (sheet == "Conversion" ? 0.2 : 0.8) } == true, "\(sheet): \(caches.last!)")
             // The pivot the chart draws lists complete cohorts only (2026-03…2026-09); its note names 2026-10.
             #expect(try book.cell(sheet, "\(noteColumn)2")?.string == "2026-03")
             #expect(try book.cell(sheet, "\(noteColumn)8")?.string == "2026-09")
-            // The note is written as lines over the empty cells beside it, above the chart.
             let note = try [10, 11].compactMap { try book.cell(sheet, "\(noteColumn)\($0)")?.string }.joined(separator: " ")
             #expect(note.contains("complete cohorts only") && note.contains("2026-10"), "\(note)")
         }
@@ -367,5 +380,112 @@ struct ReportingCurrencyConfigTests {
                 #expect("\(error)" == "tally.yml line 3: kpis.reportingCurrency '\(shown)' is not an ISO 4217 currency code like BRL")
             }
         }
+    }
+}
+
+@Suite("KPI definitions in the workbook and the docs")
+struct KPIDefinitionsReportTests {
+    @Test("the Definitions sheet lists every KPI with the sample's windows and targets, printed one page wide on A4")
+    func definitionsSheet() throws {
+        let book = try SampleRun.get().book()
+        #expect(book.sheetNames.last == "Definitions")
+        let definitions = KPIDefinition.all(KPIReport.Targets(TallyConfig.KPIs()))
+        let header = try #require((1...10).first { try book.cell("Definitions", "A\($0)")?.string == "KPI" })
+        #expect(try book.strings("Definitions", header) == KPIDefinition.headings)
+        #expect(try book.isRightAligned("Definitions", "F\(header)"), "the target heading is right-aligned like its cells")
+        for (i, definition) in definitions.enumerated() {
+            // A long text is broken into lines within its cell: the words are the definition's.
+            let cells = try book.strings("Definitions", header + 1 + i).map { $0?.replacingOccurrences(of: "\n", with: " ") }
+            #expect(cells == definition.fields, "row \(header + 1 + i)")
+        }
+        let conversion = try #require(definitions.firstIndex { $0.kpi == "Free→paid conversion" }) + header + 1
+        #expect(try book.cell("Definitions", "F\(conversion)")?.string == "15.0%–20.0%")
+        #expect(try book.cell("Definitions", "D\(conversion)")?.string?.replacingOccurrences(of: "\n", with: " ").contains("within 30 days") == true)
+        #expect(try book.isRightAligned("Definitions", "F\(conversion)"))
+        // A cell of three lines sits in a row three lines tall, and every cell reads from its top.
+        let xml = try book.sheetXML("Definitions")
+        #expect(xml.contains("ht=\"45\""), "rows as tall as their lines")
+        #expect(try book.text("xl/styles.xml").contains("vertical=\"top\""))
+        // Fixed widths: no column sized by a sentence; one page wide on A4 landscape.
+        let widths = try book.columnWidths("Definitions")
+        #expect((widths.values.max() ?? 0) <= 53, "\(widths)")
+        #expect(try book.paperSize("Definitions") == 9)
+        #expect(try book.sheetElement("Definitions", "pageSetup")?["orientation"] == "landscape")
+        #expect(try book.printScale("Definitions") >= 70)
+    }
+
+    @Test("docs/kpis.md lists the same definitions (default configuration)")
+    func definitionsInDocs() throws {
+        let docs = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/kpis.md"), encoding: .utf8)
+        let table = KPIDefinitionsReportTests.markdown(KPIDefinition.all(KPIReport.Targets(TallyConfig.KPIs())))
+        if !docs.contains(table) { Issue.record("docs/kpis.md should hold:\n\(table)\n(end)") }
+    }
+
+    /// The definitions as the Markdown table docs/kpis.md holds.
+    static func markdown(_ rows: [KPIDefinition]) -> String {
+        let line = { (cells: [String]) in "| " + cells.joined(separator: " | ") + " |" }
+        return ([line(KPIDefinition.headings), line(KPIDefinition.headings.map { _ in "---" })] + rows.map { line($0.fields) })
+            .joined(separator: "\n")
+    }
+}
+
+@Suite("MRR movements by month in the workbook")
+struct KPIMovementsChartTests {
+    @Test("per currency: the signed movements of every app by month, their net, and a stacked column chart of the five buckets")
+    func movementsByMonth() throws {
+        let run = try SampleRun.get()
+        let book = try run.book()
+        let sheet = "MRR movements by month"
+        let names = book.sheetNames
+        #expect(names.firstIndex(of: sheet) == names.firstIndex(of: "MRR movements")! + 1)
+        #expect(try book.strings(sheet, 1).prefix(7) == ["Month (BRL)", "New", "Expansion", "Contraction", "Churn", "Reactivation",
+                                                          "Net change"])
+        // Each cell is the sum over apps of mrr_movements.csv's signed amounts for the month; Net change their sum.
+        let csv = try run.csv("mrr_movements.csv").dropFirst().filter { $0[2] == "BRL" }
+        let months = Array(Set(csv.map { $0[1] })).sorted()
+        #expect(months.count == 8)
+        for (i, month) in months.enumerated() {
+            let rows = csv.filter { $0[1] == month }
+            #expect(try book.cell(sheet, "A\(i + 2)")?.string == month)
+            var net = Decimal(0)
+            for (offset, column) in ["B", "C", "D", "E", "F"].enumerated() {
+                let sum = rows.map { Decimal(string: $0[4 + offset])! }.reduce(0, +)
+                net += sum
+                #expect(try book.cell(sheet, "\(column)\(i + 2)")?.number == Double(NSDecimalNumber(decimal: sum).stringValue)!,
+                        "\(month) \(column)")
+            }
+            #expect(try book.cell(sheet, "G\(i + 2)")?.number == Double(NSDecimalNumber(decimal: net).stringValue)!)
+            let nets = rows.map { Decimal(string: $0[10])! }.reduce(0, +)
+            #expect(net == nets, "the movements sum to the apps' net change")
+        }
+        #expect(try book.numberFormat(sheet, "E2")?.hasPrefix("+[$R$-409]") == true, "signed money")
+        // One chart (BRL): five stacked series from the pivot's columns, gains green and blue, losses orange and red.
+        let charts = try book.chartPaths(onSheet: sheet)
+        #expect(charts.count == 1)
+        let root = try XMLNode.parse(book.data(charts[0]))
+        #expect(root.descendants("grouping").first?.attributes["val"] == "stacked")
+        #expect(root.descendants("overlap").first?.attributes["val"] == "100")
+        let series = root.descendants("ser")
+        #expect(series.map { $0.children.first { $0.name == "tx" }?.descendants("v").first?.text }
+                == ["New", "Expansion", "Contraction", "Churn", "Reactivation"])
+        #expect(series.map { $0.descendants("srgbClr").first?.attributes["val"] } == ["2E7D32", "81C784", "F4A259", "C62828", "1E88E5"])
+        #expect(series.compactMap { $0.descendants("f").last?.text }
+                == ["'MRR movements by month'!$B$2:$B$9", "'MRR movements by month'!$C$2:$C$9", "'MRR movements by month'!$D$2:$D$9",
+                    "'MRR movements by month'!$E$2:$E$9", "'MRR movements by month'!$F$2:$F$9"])
+        #expect(root.descendants("catAx").first?.descendants("tickLblPos").first?.attributes["val"] == "low",
+                "month labels below the losses, not on the zero line")
+        #expect(try book.title(ofChart: charts[0]) == "MRR movements by month, BRL (all apps)")
+        // USD: one new subscriber in April, nothing else: a note, no chart.
+        var note: String?
+        for column in 8..<20 {
+            for row in 1...20 {
+                if let text = try book.cell(sheet, "\(XLSXReader.columnName(column))\(row)")?.string, text.hasPrefix("No chart") { note = text }
+            }
+        }
+        #expect(note == "No chart: the USD MRR moved in one month at most (new 4.99 in 2026-04); a chart would show one bar.")
+        // The chart sits below the pivot and its note, and the sheet prints one page wide.
+        let anchor = try #require(try book.anchors(onSheet: sheet).first)
+        #expect(anchor.from.row >= 11)
+        #expect(try book.printScale(sheet) >= 40)
     }
 }
