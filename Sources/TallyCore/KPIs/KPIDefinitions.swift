@@ -66,6 +66,16 @@ public struct KPIDefinition: Sendable, Equatable {
                           window: "a month",
                           rule: "new (never paid before), reactivation, expansion, contraction, churn; "
                               + "losses negative, so start + movements = end"),
+            KPIDefinition(kpi: "Revenue", numerator: "the catalogue price of each charge in the month", denominator: "—",
+                          window: "a month", rule: "a charge: subscribed, renewed, upgraded or downgraded, at the full price "
+                              + "of the product paid for after it (a yearly product's yearly price); per app and currency"),
+            KPIDefinition(kpi: "Refunds", numerator: "the price of each refunded event's product", denominator: "—",
+                          window: "a month", rule: "the refund's product, else the product last charged; net revenue = revenue − refunds"),
+            KPIDefinition(kpi: "ARPU", numerator: "revenue", denominator: "active users of the app", window: "a month",
+                          rule: "active: any event of the app in the month, or paid at its first instant; "
+                              + "minor units, half away from zero"),
+            KPIDefinition(kpi: "ARPPU", numerator: "revenue", denominator: "users charged in the month", window: "a month",
+                          rule: "paying users in that currency; minor units, half away from zero"),
             KPIDefinition(kpi: "Churn", numerator: "of them, not paid at T", denominator: "paid at the month's first instant",
                           window: "a month", rule: "a cancel is churn to come, counted apart: access lasts until expired"),
             KPIDefinition(kpi: "\(retentionDays)-day retention", numerator: "subscribers paid \(retentionDays) days later",
@@ -73,6 +83,10 @@ public struct KPIDefinition: Sendable, Equatable {
                           window: "first subscribed + \(retentionDays) × 24 h",
                           rule: "cohort: local month of the first subscribed; judged once every member's day has passed by T",
                           target: retentionTarget),
+            KPIDefinition(kpi: "Retention curve (M1–M\(SubscriptionKPIs.curveMonths))", numerator: "members paid at T of month k",
+                          denominator: "subscribers of the cohort",
+                          window: "T of the k-th month after the cohort month, once it has passed",
+                          rule: "cohort: local month of the first subscribed; a member who comes back counts again, so a curve may rise"),
             KPIDefinition(kpi: "Trial conversion", numerator: "trials that subscribed", denominator: "trials started",
                           window: "first subscribed within \(conversionDays) days of the first trial",
                           rule: "cohort: local month of the first trial_started"),

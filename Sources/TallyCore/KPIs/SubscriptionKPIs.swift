@@ -21,6 +21,7 @@
 /// - trials: first `trial_started` per month; converted when the first
 ///   `subscribed` comes within the conversion window after it.
 /// - shared premium: see ``sharedPremium(_:)``.
+/// - revenue of a month: see ``revenue``; retention curves: see ``retentionCurves``.
 public struct SubscriptionKPIs: Sendable {
     /// What the KPIs are computed for.
     public struct Settings: Sendable {
@@ -66,6 +67,12 @@ public struct SubscriptionKPIs: Sendable {
     var credited: [AppText: Int] = [:]
     var mrr: [PlanKey: (subscribers: Int, mrr: Int64)] = [:]
     var movements: [MoneyKey: SubscriptionRows.Movements] = [:]
+    /// Charges and refunds per app, currency and month of the series.
+    var revenues: [MoneyKey: RevenueCount] = [:]
+    /// Users active per app and month of the series: an event in the month, or paid at its start.
+    var activeUsers: [AppMonth: Int] = [:]
+    /// Per first-subscribed cohort, the members paid at T of each of the ``curveMonths`` months after it.
+    var curves: [AppMonth: [Int]] = [:]
     /// Paid users of the sharing app, with the months (indexes into
     /// ``months``) at whose T they are paid.
     var sharingPaid: [String: MonthSet] = [:]
@@ -121,6 +128,7 @@ public struct SubscriptionKPIs: Sendable {
         if let first = timeline.firstSubscribed, case let cohort = month(of: first), cohort <= period {
             let judged = first.adding(seconds: Int64(settings.retentionDays) * 86_400)
             retentions[AppMonth(app: app, month: cohort), default: KPIRate(0, of: 0)].add(timeline.isPaid(at: judged))
+            addCurve(timeline, app: app, cohort: cohort)
             if cohort == period {
                 credited[AppText(app: app, text: Self.contextLabel(timeline.creditedPaywallContext) ?? "none"), default: 0] += 1
             }
@@ -144,6 +152,8 @@ public struct SubscriptionKPIs: Sendable {
             default: break
             }
         }
+        var active = addRevenue(timeline)
+        defer { countActive(active, app: app) }
         guard timeline.firstPaid != nil else { return }
         let sharing = isSharing(app)
         if sharing { sharingAppName = sharingAppName.map { min($0, app) } ?? app }
@@ -157,6 +167,7 @@ public struct SubscriptionKPIs: Sendable {
             let startState = sweep.state(at: starts[i])
             let endState = sweep.state(at: ends[i])
             let paidAtStart = startState.isPaid, paidAtEnd = endState.isPaid
+            if paidAtStart { active[i] = true }
             guard paidAtStart || paidAtEnd else { continue }
             let start = entries.entry(startState.paidProduct)
             let end = entries.entry(endState.paidProduct)
@@ -219,6 +230,12 @@ public struct SubscriptionKPIs: Sendable {
         for (k, v) in other.shown { let s = shown[k] ?? (0, 0); shown[k] = (s.events + v.events, s.users + v.users) }
         for (k, v) in other.credited { credited[k, default: 0] += v }
         for (k, v) in other.mrr { let s = mrr[k] ?? (0, 0); mrr[k] = (s.subscribers + v.subscribers, s.mrr + v.mrr) }
+        for (k, v) in other.revenues { revenues[k, default: RevenueCount()].merge(v) }
+        for (k, v) in other.activeUsers { activeUsers[k, default: 0] += v }
+        for (k, v) in other.curves {
+            let sofar = curves[k] ?? Array(repeating: 0, count: Self.curveMonths)
+            curves[k] = zip(sofar, v).map { $0 + $1 }
+        }
         for (k, v) in other.movements {
             var row = movements[k] ?? SubscriptionRows.Movements(app: k.app, currency: k.currency, month: k.month)
             row.startMRR += v.startMRR
