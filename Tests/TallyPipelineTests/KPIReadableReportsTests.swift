@@ -489,3 +489,120 @@ struct KPIMovementsChartTests {
         #expect(try book.printScale(sheet) >= 40)
     }
 }
+
+@Suite("Revenue and retention curves in the CSVs and the workbook")
+struct KPIRevenueCurvesReportTests {
+    @Test("revenue.csv: per app, currency and month, net = revenue − refunded, ARPU and ARPPU per user; the Revenue sheet shows the same")
+    func revenue() throws {
+        let run = try SampleRun.get()
+        let csv = try run.csv("revenue.csv")
+        #expect(csv[0] == ["app", "month", "currency", "revenue", "refunded", "netRevenue", "charges", "refunds", "payingUsers",
+                           "activeUsers", "arpu", "arppu"])
+        let rows = Array(csv.dropFirst())
+        #expect(!rows.isEmpty)
+        // Refund counts agree with churn.csv's, month by month (every refund of the sample has a price).
+        let churn = try run.csv("churn.csv").dropFirst()
+        for c in churn {
+            let counted = rows.filter { $0[0] == c[0] && $0[1] == c[1] }.map { Int($0[7])! }.reduce(0, +)
+            #expect(counted == Int(c[6])!, "\(c)")
+        }
+        let book = try run.book()
+        #expect(try book.strings("Revenue", 1) == ["App", "Month", "Currency", "Revenue", "Refunded", "Net revenue", "Charges",
+                                                    "Refunds", "Paying users", "Active users", "ARPU", "ARPPU"])
+        for (i, row) in rows.enumerated() {
+            let revenue = Decimal(string: row[3])!, refunded = Decimal(string: row[4])!
+            #expect(Decimal(string: row[5])! == revenue - refunded, "\(row)")
+            let active = Int(row[9])!, paying = Int(row[8])!
+            #expect(paying <= active, "\(row)")
+            // ARPU: revenue / active users, to the cent (half away from zero).
+            let minor = NSDecimalNumber(decimal: revenue * 100).int64Value
+            #expect(row[10] == Money.plain(Int64((Double(minor) / Double(active)).rounded(.toNearestOrAwayFromZero)),
+                                           Currency(code: row[2])!), "\(row)")
+            for (offset, column) in ["D", "E", "F", "K", "L"].enumerated() {
+                let text = row[[3, 4, 5, 10, 11][offset]]
+                #expect(try book.cell("Revenue", "\(column)\(i + 2)")?.number == Double(text)!, "\(row) \(column)")
+            }
+        }
+        #expect(try book.numberFormat("Revenue", "D2") == "[$R$-409]#,##0.00;-[$R$-409]#,##0.00")
+        let usd = try #require(rows.first { $0[2] == "USD" && $0[1] == "2026-10" })
+        #expect(usd[3] == "4.99" && usd[8] == "1" && usd[11] == "4.99", "\(usd)")
+    }
+
+    @Test("retention_curves.csv: M1…M6 per cohort, shares within 0…1; the sheet shows a coloured triangle per app")
+    func retentionCurves() throws {
+        let run = try SampleRun.get()
+        let csv = try run.csv("retention_curves.csv")
+        #expect(csv[0] == ["app", "cohort", "subscribers", "monthsSince", "month", "active", "activeRate"])
+        let rows = Array(csv.dropFirst())
+        let retention = try run.csv("retention.csv").dropFirst()
+        for r in retention {
+            let cells = rows.filter { $0[0] == r[0] && $0[1] == r[1] }
+            let cohort = YearMonth(r[1])!
+            #expect(cells.count == min(6, cohort.months(until: YearMonth("2026-10")!)), "\(r)")
+            #expect(cells.map { Int($0[3])! } == Array((1...6).prefix(cells.count)), "months since, in order")
+            for cell in cells {
+                #expect(cell[2] == r[2], "the cohort's subscribers, as in retention.csv")
+                #expect(Int(cell[5])! <= Int(cell[2])! && (0...1).contains(Double(cell[6])!), "\(cell)")
+                #expect(cell[4] == cohort.adding(months: Int(cell[3])!).description)
+            }
+        }
+        let book = try run.book()
+        let sheet = "Retention curves"
+        #expect(book.sheetNames.firstIndex(of: sheet) == book.sheetNames.firstIndex(of: "Retention")! + 1)
+        // The first app's triangle: its name, the headings, then one row per cohort with the CSV's shares.
+        let header = try #require((1...10).first { try book.cell(sheet, "A\($0)")?.string == "Cohort" })
+        #expect(try book.cell(sheet, "A\(header - 1)")?.string == "FisioFlow")
+        #expect(try book.strings(sheet, header) == ["Cohort", "Subscribers", "M1", "M2", "M3", "M4", "M5", "M6"])
+        let fisio = rows.filter { $0[0] == "FisioFlow" }
+        let cohorts = Array(Set(fisio.map { $0[1] })).sorted()
+        for (i, cohort) in cohorts.enumerated() {
+            for cell in fisio where cell[1] == cohort {
+                let column = XLSXReader.columnName(1 + Int(cell[3])!)
+                let value = try #require(try book.cell(sheet, "\(column)\(header + 1 + i)")?.number)
+                #expect(abs(value - Double(cell[5])! / Double(cell[2])!) < 1e-12, "\(cell)")
+            }
+        }
+        #expect(try book.numberFormat(sheet, "C\(header + 1)") == "0.0%")
+        // A month not ended yet is blank: the 2026-09 cohort has M1 only.
+        let september = try #require(cohorts.firstIndex(of: "2026-09")) + header + 1
+        #expect(try book.cell(sheet, "C\(september)") != nil && book.cell(sheet, "D\(september)") == nil)
+        // Heat colours: one three-colour scale per app over its share cells.
+        let formats = try book.conditionalFormats(sheet)
+        let scales = formats.filter { $0.types.contains("colorScale") }
+        #expect(scales.count == 3, "\(formats)")
+        #expect(scales.contains { $0.range.hasPrefix("C\(header + 1):H") }, "\(scales)")
+        #expect(try book.sheetXML(sheet).contains("F8696B") || book.sheetXML(sheet).contains("FFF8696B"))
+    }
+}
+
+@Suite("App Store Connect against tally in the workbook and kpis.txt")
+struct KPIReconciliationReportTests {
+    @Test("FypMatch: Apple's 2 cancels against tally's 1, and why; the same lines in kpis.txt")
+    func reconciliation() throws {
+        let run = try SampleRun.get()
+        let book = try run.book()
+        let sheet = "App Store events"
+        #expect(try book.cell(sheet, "H1")?.string == "App Store Connect against tally, 2026-10")
+        #expect(try book.strings(sheet, 2).suffix(5) == ["App", "Figure", "App Store", "tally", "Same"])
+        #expect(try book.isRightAligned(sheet, "J2") && book.isRightAligned(sheet, "K2"))
+        var cancels: Int?
+        for row in 3...12 where try book.strings(sheet, row).suffix(5).prefix(2) == ["FypMatch", "cancels"] { cancels = row }
+        let row = try #require(cancels)
+        #expect(try book.cell(sheet, "J\(row)")?.number == 2 && book.cell(sheet, "K\(row)")?.number == 1)
+        #expect(try book.cell(sheet, "L\(row)")?.string == "no")
+        // The why, as lines over the empty cells under the comparison, never widening a column.
+        var notes: [String] = []
+        for r in 3...40 { if let text = try book.cell(sheet, "H\(r)")?.string, text.count > 40 { notes.append(text) } }
+        let joined = notes.joined(separator: " ")
+        #expect(joined.contains("FypMatch, cancels (App Store 2, tally 1)"), "\(notes)")
+        #expect(joined.contains("a cancel is not a churn until access ends (expired)"))
+        #expect((try book.columnWidths(sheet).values.max() ?? 0) <= 30)
+        let text = try run.text()
+        #expect(text.contains("App Store Connect against tally in 2026-10"))
+        #expect(text.range(of: #"FypMatch +cancels +App Store +2 +tally +1 +differ:"#, options: .regularExpression) != nil)
+        // Revenue and the curves have their sections too.
+        #expect(text.contains("Revenue in 2026-10"))
+        #expect(text.range(of: #"LovU +USD +revenue +4\.99"#, options: .regularExpression) != nil)
+        #expect(text.contains("    cohort   subs      M1     M2     M3     M4     M5     M6"))
+    }
+}

@@ -104,6 +104,23 @@ public enum KPICSV {
                 w([r.app, r.month.description, "\(r.payers)", "\(r.sharedUsers)", "\(r.entitled)"])
             }
         })
+        tables.append(table("revenue.csv", ["app", "month", "currency", "revenue", "refunded", "netRevenue", "charges", "refunds",
+                "payingUsers", "activeUsers", "arpu", "arppu"]) { w in
+            for r in report.revenue {
+                let c = r.currency
+                w([r.app, r.month.description, c.code, Money.plain(r.revenue, c), Money.plain(r.refunded, c), Money.plain(r.net, c),
+                  "\(r.charges)", "\(r.refunds)", "\(r.payingUsers)", "\(r.activeUsers)",
+                  r.arpu.map { Money.plain($0, c) } ?? "", r.arppu.map { Money.plain($0, c) } ?? ""])
+            }
+        })
+        tables.append(table("retention_curves.csv", ["app", "cohort", "subscribers", "monthsSince", "month", "active", "activeRate"]) { w in
+            for r in report.retentionCurves {
+                for (i, active) in r.active.enumerated() {
+                    w([r.app, r.cohort.description, "\(r.subscribers)", "\(i + 1)", r.cohort.adding(months: i + 1).description,
+                      "\(active)", KPIRate(active, of: r.subscribers).csv])
+                }
+            }
+        })
         tables.append(table("appstore_events.csv", ["date", "app", .text("subscription"), .text("appleEvent"), "event", "quantity"]) { w in
             for r in report.appStoreEvents {
                 w([r.date.description, r.app, r.subscription, r.appleEvent, r.event, "\(r.quantity)"])

@@ -5,18 +5,22 @@ import TallyCore
 ///
 /// Sheets, in order: Summary (headline figures against last month and the
 /// targets), Swipes (with a line chart of daily swipes and matches),
-/// Conversion (column chart by cohort), Paywall, MRR, MRR by plan (stacked
-/// column chart per currency over the months), MRR movements, Churn,
-/// Retention (column chart by cohort), Trials, Shared premium, App Store
-/// events, Definitions (each KPI's numerator, denominator, window, rule and
-/// target, from the configuration: ``KPIDefinition``). Rates are percentages, changes of rates percentage points with a
-/// sign (`+22.2 pp`), money is in its currency's format, months and days are
-/// real dates (the daily charts' axis too). Status cells colour themselves
-/// against the targets (conditional formats). Cohorts still inside their
-/// window say so (`complete` = no, `vs target` = pending), are greyed in the
-/// tables and left out of the cohort charts, whose axis runs 0–100%. The
-/// creation date is the period's first day, so the bytes are the same on
-/// every run.
+/// Conversion (line chart by cohort), Paywall, MRR, MRR by plan (stacked
+/// column chart per currency over the months), MRR movements, MRR movements
+/// by month (stacked columns of the five buckets per currency), Revenue,
+/// Churn, Retention (line chart by cohort), Retention curves (M1…M6
+/// triangles in heat colours), Trials, Shared premium, App Store events
+/// (with the comparison against tally: ``AppStoreReconciliation``),
+/// Definitions (each KPI's numerator, denominator, window, rule and target,
+/// from the configuration: ``KPIDefinition``). Rates are percentages,
+/// changes of rates percentage points with a sign (`+22.2 pp`), money is in
+/// its currency's format, months and days are real dates (the daily charts'
+/// axis too). Status cells colour themselves against the targets
+/// (conditional formats). Cohorts still inside their window say so
+/// (`complete` = no, `vs target` = pending), are greyed in the tables and
+/// left out of the cohort charts, whose value axis is fitted to the rates
+/// and the targets (dashed lines). The creation date is the period's first
+/// day, so the bytes are the same on every run.
 ///
 /// Printed, every sheet is landscape on `paper` with narrow margins, and
 /// columns are as wide as their headings and values: notes run as lines
@@ -42,8 +46,10 @@ public enum KPIWorkbook {
         try writer.mrrByPlan()
         try writer.movements()
         try writer.movementsByMonth()
+        try writer.revenue()
         try writer.churn()
         try writer.retention()
+        try writer.retentionCurves()
         try writer.trials()
         try writer.sharedPremium()
         try writer.appStoreEvents()
@@ -87,6 +93,7 @@ public enum KPIWorkbook {
         /// Text aligned like the numbers around it, and text indented after them.
         let rightText: XLSXFormat
         let indentedBold: XLSXFormat
+        let indentedText: XLSXFormat
         /// The Summary's scope: wraps within its column.
         let scope: XLSXFormat
         /// Conditional fills: a figure below its target, within it, above it, and a cohort still open.
@@ -114,6 +121,7 @@ public enum KPIWorkbook {
             indentedHeader = try book.indentedLeft(.header)
             rightText = try book.format(XLSXStyle(alignment: .right))
             indentedBold = try book.indentedLeft(XLSXStyle(bold: true))
+            indentedText = try book.indentedLeft(XLSXStyle())
             scope = try book.format(XLSXStyle(wraps: true))
             belowFill = try book.format(XLSXStyle(fillColor: 0xF8CBAD))
             withinFill = try book.format(XLSXStyle(fillColor: 0xC6EFCE))
@@ -152,10 +160,10 @@ public enum KPIWorkbook {
 
         /// Writes `names` as a heading row at `row`: right-aligned over the columns in `right`,
         /// indented over the text column right after a right-aligned one.
-        func headings(_ names: [String], on sheet: XLSXWorksheet, row: Int, right: Set<Int>) throws {
+        func headings(_ names: [String], on sheet: XLSXWorksheet, row: Int, column: Int = 0, right: Set<Int>) throws {
             for (i, name) in names.enumerated() {
                 let format = right.contains(i) ? rightHeader : (i > 0 && right.contains(i - 1) ? indentedHeader : header)
-                try sheet.write(name, row: row, column: i, format: format)   // an empty name: a blank in the heading's fill
+                try sheet.write(name, row: row, column: column + i, format: format)   // an empty name: a blank in the heading's fill
             }
         }
 
@@ -552,6 +560,68 @@ public enum KPIWorkbook {
             try sheet.freeze(rows: 1)
         }
 
+        func revenue() throws {
+            _ = try table("Revenue", [.init("App"), .init("Month", format: month), .init("Currency"),
+                                      .init("Revenue", alignment: .right), .init("Refunded", alignment: .right),
+                                      .init("Net revenue", alignment: .right), .init("Charges", format: integer),
+                                      .init("Refunds", format: integer), .init("Paying users", format: integer),
+                                      .init("Active users", format: integer), .init("ARPU", alignment: .right),
+                                      .init("ARPPU", alignment: .right)]) { table in
+                for r in report.revenue {
+                    let format = try money(r.currency)
+                    try table.appendRow { row in
+                        try row.write(r.app); try row.write(r.month.firstDay); try row.write(r.currency.code)
+                        for amount in [r.revenue, r.refunded, r.net] { try row.write(minor: amount, currency: r.currency, format: format) }
+                        for n in [r.charges, r.refunds, r.payingUsers, r.activeUsers] { try row.write(Int64(n)) }
+                        for amount in [r.arpu, r.arppu] {
+                            if let amount { try row.write(minor: amount, currency: r.currency, format: format) } else { try row.skip() }
+                        }
+                    }
+                }
+            }
+        }
+
+        /// The heat colours of the retention curves: low red, middle yellow, high green.
+        static let heat = (low: UInt32(0xF8696B), middle: UInt32(0xFFEB84), high: UInt32(0x63BE7B))
+
+        /// Per app, a triangle of the first-subscribed cohorts (rows) by months since the cohort month
+        /// (M1…M6, columns): the share of the cohort paid at each month's end, coloured by a three-colour
+        /// scale; a month not ended by the period's end is blank.
+        func retentionCurves() throws {
+            // Bounded: one row per cohort of each app (cohorts up to the period), six month columns.
+            let sheet = try book.addWorksheet(named: "Retention curves")
+            let months = SubscriptionKPIs.curveMonths
+            try sheet.writeSpanning("Retention curves by first-subscribed cohort — \(report.period)", row: 0, column: 0, format: title)
+            var row = 1 + (try sheet.writeLines(
+                "Each cell: the share of the cohort (users by the local month of their first subscribed) paid at the end of the "
+                + "month that many months after the cohort month (M1: the month after). A member who churns and comes back counts "
+                + "again, so a row may rise. Blank: that month has not ended by the end of \(report.period).",
+                row: 1, column: 0, width: Self.noteWidth, format: note))
+            let apps = Array(Set(report.retentionCurves.map(\.app))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for app in apps {
+                let curves = report.retentionCurves.filter { $0.app == app }
+                row += 1
+                try sheet.write(app, row: row, column: 0, format: bold)
+                row += 1
+                try headings(["Cohort", "Subscribers"] + (1...months).map { "M\($0)" }, on: sheet, row: row,
+                             right: Set(1...(months + 1)))
+                let first = row + 1
+                for curve in curves {
+                    row += 1
+                    try sheet.write(curve.cohort.firstDay, row: row, column: 0, format: month)
+                    try sheet.write(Int64(curve.subscribers), row: row, column: 1, format: integer)
+                    for k in 1...months {
+                        if let value = curve.share(k)?.value { try sheet.write(value, row: row, column: 1 + k, format: percent) }
+                    }
+                }
+                if row >= first {
+                    try sheet.conditionalFormat(.colorScale(low: Self.heat.low, middle: Self.heat.middle, high: Self.heat.high),
+                                                rows: first...row, columns: 2...(1 + months))
+                }
+                row += 1
+            }
+        }
+
         func churn() throws {
             _ = try table("Churn", [.init("App"), .init("Month", format: month), .init("Paid at start", format: integer),
                                     .init("Churned", format: integer), .init("Churn rate", format: percent),
@@ -649,14 +719,38 @@ public enum KPIWorkbook {
         }
 
         func appStoreEvents() throws {
-            _ = try table("App Store events", [.init("Date", format: day), .init("App"), .init("Subscription"),
-                                               .init("Apple event"), .init("Event"), .init("Quantity", format: integer)]) { table in
+            let table = try table("App Store events", [.init("Date", format: day), .init("App"), .init("Subscription"),
+                                                       .init("Apple event"), .init("Event"), .init("Quantity", format: integer)]) { table in
                 for r in report.appStoreEvents {
                     try table.appendRow { row in
                         try row.write(r.date); try row.write(r.app); try row.write(r.subscription)
                         try row.write(r.appleEvent); try row.write(r.event); try row.write(r.quantity)
                     }
                 }
+            }
+            try reconciliation(on: table.sheets[0], column: 7)
+        }
+
+        /// Beside the App Store events: the period's App Store counts against tally's per-user figures, per app,
+        /// and under them, for each figure that differs, why (``AppStoreReconciliation``).
+        func reconciliation(on sheet: XLSXWorksheet, column: Int) throws {
+            let rows = AppStoreReconciliation.rows(report)
+            guard !rows.isEmpty else { return }
+            try sheet.writeSpanning("App Store Connect against tally, \(report.period)", row: 0, column: column, format: bold)
+            try headings(["App", "Figure", "App Store", "tally", "Same"], on: sheet, row: 1, column: column, right: [2, 3])
+            for (i, r) in rows.enumerated() {
+                let row = 2 + i
+                try sheet.write(r.app, row: row, column: column)
+                try sheet.write(r.figure.rawValue, row: row, column: column + 1)
+                try sheet.write(r.apple, row: row, column: column + 2, format: integer)
+                try sheet.write(Int64(r.tally), row: row, column: column + 3, format: integer)
+                // After the right-aligned counts, indented; a difference in bold.
+                try sheet.write(r.agrees ? "yes" : "no", row: row, column: column + 4, format: r.agrees ? indentedText : indentedBold)
+            }
+            var row = 3 + rows.count
+            for r in rows where !r.agrees {
+                row += try sheet.writeLines("\(r.app), \(r.figure.rawValue) (App Store \(r.apple), tally \(r.tally)): \(r.note)",
+                                            row: row, column: column, width: Self.chartNoteWidth, format: note)
             }
         }
     }
