@@ -8,7 +8,7 @@ struct KPIDefinitionTests {
     @Test("every definition has a numerator, a denominator (or —), a window and a rule; KPI names are unique")
     func complete() {
         let rows = KPIDefinition.all(KPIReport.Targets(TallyConfig.KPIs()))
-        #expect(rows.count == 19)
+        #expect(rows.count == 20)
         #expect(Set(rows.map(\.kpi)).count == rows.count)
         for row in rows {
             #expect(row.fields.count == KPIDefinition.headings.count)
@@ -16,7 +16,7 @@ struct KPIDefinitionTests {
         }
         // Rates have a denominator; counts and amounts show —.
         let rates = Set(rows.filter { $0.denominator != "—" }.map(\.kpi))
-        #expect(rates == ["Like rate", "Match rate", "Free→paid conversion", "ARPU", "ARPPU", "Churn", "30-day retention",
+        #expect(rates == ["Like rate", "Match rate", "Free→paid conversion", "Paywall conversion rate", "ARPU", "ARPPU", "Churn", "30-day retention",
                           "Retention curve (M1–M6)", "Trial conversion"])
     }
 

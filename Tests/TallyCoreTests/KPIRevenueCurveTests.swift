@@ -170,3 +170,32 @@ struct AppStoreReconciliationTests {
         #expect(AppStoreReconciliation.rows(alone).isEmpty)
     }
 }
+
+@Suite("KPIs: paywall conversion rate")
+struct PaywallConversionRateTests {
+    @Test("of the users shown a context in the month, those who converted after a view of it in the month")
+    func rate() throws {
+        func shown(_ time: String, _ context: String) -> SubscriptionEvent {
+            SubscriptionEvent(kind: .paywallShown, timestamp: ts(time), productId: nil, context: context)
+        }
+        let k = kpis([
+            // Shown in October, converted after it: counts.
+            user("a", [shown("2026-10-02T00:00:00Z", "x"), ev(.subscribed, "2026-10-03T00:00:00Z", "silver.m")]),
+            // Shown in September, converted in October: credited to x, but not after a view of October.
+            user("b", [shown("2026-09-28T00:00:00Z", "x"), ev(.subscribed, "2026-10-01T00:00:00Z", "silver.m")]),
+            // Shown x in October, then y, then converted: credited to y, so x's rate does not count it.
+            user("c", [shown("2026-10-04T00:00:00Z", "x"), shown("2026-10-05T00:00:00Z", "y"),
+                       ev(.subscribed, "2026-10-06T00:00:00Z", "silver.m")]),
+            // Shown x in October, never converted.
+            user("d", [shown("2026-10-07T00:00:00Z", "x")]),
+            // Already a subscriber: shown x in October, no first subscription in October.
+            user("e", [ev(.subscribed, "2026-08-01T00:00:00Z", "silver.m"), shown("2026-10-08T00:00:00Z", "x")]),
+        ])
+        let x = try #require(k.paywall.first { $0.context == "x" })
+        #expect((x.users, x.conversions, x.convertedAfterView) == (4, 2, 1))
+        #expect(x.rate == KPIRate(1, of: 4))
+        let y = try #require(k.paywall.first { $0.context == "y" })
+        #expect((y.users, y.conversions, y.convertedAfterView) == (1, 1, 1))
+        #expect(y.rate.value == 1)
+    }
+}

@@ -606,3 +606,26 @@ struct KPIReconciliationReportTests {
         #expect(text.contains("    cohort   subs      M1     M2     M3     M4     M5     M6"))
     }
 }
+
+@Suite("Paywall conversion rate in paywall.csv and the workbook")
+struct KPIPaywallRateTests {
+    @Test("paywall.csv keeps the contract's columns first, then convertedAfterView and the rate; the Paywall sheet shows them")
+    func paywallRate() throws {
+        let run = try SampleRun.get()
+        let csv = try run.csv("paywall.csv")
+        #expect(csv[0] == ["app", "context", "shown", "conversions", "usersShown", "period", "convertedAfterView", "conversionRate"])
+        let book = try run.book()
+        #expect(try book.strings("Paywall", 1) == ["App", "Context", "Shown", "Conversions credited", "Users shown",
+                                                    "Converted after a view", "Conversion rate"])
+        for (i, row) in csv.dropFirst().enumerated() {
+            let converted = Int(row[6])!, users = Int(row[4])!
+            #expect(converted <= Int(row[3])! && converted <= users, "\(row)")
+            #expect(row[7] == (users == 0 ? "" : KPIRate(converted, of: users).csv), "\(row)")
+            let cell = try book.cell("Paywall", "G\(i + 2)")?.number
+            #expect(users == 0 ? cell == nil : cell == Double(converted) / Double(users), "\(row)")
+        }
+        #expect(try book.numberFormat("Paywall", "G2") == "0.0%")
+        #expect(csv.contains { $0.prefix(2) == ["FisioFlow", "therapistLimit"] && $0[6...7] == ["2", "0.3333"] })
+        #expect(try run.text().contains("therapistLimit         shown      6  conversions     2  rate  33.3% (2/6)"))
+    }
+}

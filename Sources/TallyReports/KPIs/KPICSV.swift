@@ -39,9 +39,11 @@ public enum KPICSV {
                   TargetStatus.of(r.rate.value, min: t.conversionMin, max: t.conversionMax, complete: r.complete).rawValue])
             }
         })
-        tables.append(table("paywall.csv", ["app", .text("context"), "shown", "conversions", "usersShown", "period"]) { w in
+        tables.append(table("paywall.csv", ["app", .text("context"), "shown", "conversions", "usersShown", "period",
+                "convertedAfterView", "conversionRate"]) { w in
             for r in report.paywall {
-                w([r.app, r.context, "\(r.shown)", "\(r.conversions)", "\(r.users)", report.period.description])
+                w([r.app, r.context, "\(r.shown)", "\(r.conversions)", "\(r.users)", report.period.description,
+                  "\(r.convertedAfterView)", r.rate.csv])
             }
         })
         tables.append(table("mrr.csv", ["app", "plan", "subscribers", "mrr", "currency", "period"]) { w in

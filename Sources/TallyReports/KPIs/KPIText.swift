@@ -33,10 +33,12 @@ public enum KPIText {
         out += ["", "MRR movements in \(report.period) (start + movements = end; churn and contraction are negative)"] + movements(report)
         out += ["", "Revenue in \(report.period) (catalogue prices of the charges; ARPU per active user, ARPPU per paying user)"]
         out += revenue(report)
-        out += ["", "Paywall contexts in \(report.period) (shown → first subscriptions credited)"]
+        out += ["", "Paywall contexts in \(report.period) (shown → first subscriptions credited; rate: users shown it who "
+                + "converted after a view in the month)"]
         for row in report.paywall {
             out.append("  \(TextChart.pad(row.app, 10)) \(TextChart.pad(row.context, 22)) shown \(TextChart.padLeft("\(row.shown)", 6))"
-                       + "  conversions \(TextChart.padLeft("\(row.conversions)", 5))")
+                       + "  conversions \(TextChart.padLeft("\(row.conversions)", 5))"
+                       + (row.users > 0 ? "  rate \(TextChart.padLeft(row.rate.percent, 6)) (\(row.rate.numerator)/\(row.rate.denominator))" : ""))
         }
         out += ["", "Trials (conversion within \(report.targets.conversionWindowDays) days of the trial start)"]
         out += cohortTable(report.trials.map { ($0.app, $0.month, $0.rate, $0.complete) }, unit: "trials")

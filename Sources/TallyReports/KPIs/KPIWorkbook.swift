@@ -411,11 +411,14 @@ public enum KPIWorkbook {
 
         func paywall() throws {
             _ = try table("Paywall", [.init("App"), .init("Context"), .init("Shown", format: integer),
-                                      .init("Conversions credited", format: integer), .init("Users shown", format: integer)]) { table in
+                                      .init("Conversions credited", format: integer), .init("Users shown", format: integer),
+                                      .init("Converted after a view", format: integer),
+                                      .init("Conversion rate", format: percent)]) { table in
                 for r in report.paywall {
                     try table.appendRow { row in
                         try row.write(r.app); try row.write(r.context); try row.write(Int64(r.shown))
                         try row.write(Int64(r.conversions)); try row.write(Int64(r.users))
+                        try row.write(Int64(r.convertedAfterView)); try rate(&row, r.rate)
                     }
                 }
             }

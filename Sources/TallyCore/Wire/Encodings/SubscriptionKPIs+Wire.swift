@@ -26,6 +26,7 @@ extension SubscriptionKPIs {
         var refunds: [AppMonth: Int] = [:]
         var shown: [AppText: PaywallCount] = [:]
         var credited: [AppText: Int] = [:]
+        var creditedShown: [AppText: Int] = [:]
         var mrr: [PlanKey: PlanCount] = [:]
         var movements: [MoneyKey: SubscriptionRows.Movements] = [:]
         /// Paid users of the sharing app, with the months at whose T they are paid.
@@ -57,6 +58,7 @@ extension SubscriptionKPIs {
         state.refunds = refunds
         state.shown = shown.mapValues { State.PaywallCount(events: $0.events, users: $0.users) }
         state.credited = credited
+        state.creditedShown = creditedShown
         state.mrr = mrr.mapValues { State.PlanCount(subscribers: $0.subscribers, mrr: $0.mrr) }
         state.movements = movements
         state.sharingPaid = sharingPaid.mapValues { set in Set(months.indices.filter { set[$0] }.map { months[$0] }) }
@@ -81,6 +83,7 @@ extension SubscriptionKPIs {
         refunds = state.refunds
         shown = state.shown.mapValues { ($0.events, $0.users) }
         credited = state.credited
+        creditedShown = state.creditedShown
         mrr = state.mrr.mapValues { ($0.subscribers, $0.mrr) }
         movements = state.movements
         var index: [YearMonth: Int] = [:]
@@ -102,7 +105,7 @@ extension SubscriptionKPIs {
 
 extension SubscriptionKPIs.State: WireRecord {
     public static let wireKind = "subscription-kpis"
-    public static let wireVersion = 2
+    public static let wireVersion = 3
     /// A total over partitions: not routed by a key.
     public static let wireKeyFieldCount = 0
 
@@ -153,7 +156,7 @@ extension SubscriptionKPIs.State: WireRecord {
         return counts
     }
 
-    /// `subscription-kpis.v2  period  firstMonth  timezone  conversionWindowDays
+    /// `subscription-kpis.v3  period  firstMonth  timezone  conversionWindowDays
     /// retentionDays  sharingApp  users`, then the lists conversions,
     /// retentions, trials, churns (`n  (app  month  numerator  denominator)…`),
     /// cancellations, refunds (`n  (app  month  count)…`), shown
@@ -163,8 +166,9 @@ extension SubscriptionKPIs.State: WireRecord {
     /// (bucket  amount)…  nUsers  (bucket  users)…)…`), sharingPaid
     /// (`n  (userId  nMonths  month…)…`), sharingAppName, revenues (`n  (app
     /// currency  month  charges  revenue  refunds  refunded  payingUsers)…`),
-    /// activeUsers (`n  (app  month  count)…`) and curves (`n  (app  month
-    /// nCounts  count…)…`). Every list is
+    /// activeUsers (`n  (app  month  count)…`), curves (`n  (app  month
+    /// nCounts  count…)…`) and creditedShown (`n  (app  context  count)…`).
+    /// Every list is
     /// sorted (byte order of its text keys, currencies by code then minor
     /// units, months in order).
     public func encode(into writer: inout WireWriter) {
@@ -258,6 +262,12 @@ extension SubscriptionKPIs.State: WireRecord {
             writer.count(counts.count)
             for count in counts { writer.int(count) }
         }
+        writer.count(creditedShown.count)
+        for (key, count) in Self.sorted(creditedShown) {
+            writer.string(key.app)
+            writer.string(key.text)
+            writer.int(count)
+        }
     }
 
     public init(fields: inout WireFields) throws(WireError) {
@@ -332,6 +342,10 @@ extension SubscriptionKPIs.State: WireRecord {
             var counts: [Int] = []
             for _ in 0..<n { counts.append(try fields.int("curve.count")) }
             curves[key] = counts
+        }
+        for _ in 0..<(try fields.count("creditedShown.count")) {
+            let key = SubscriptionKPIs.AppText(app: try fields.string("creditedShown.app"), text: try fields.string("creditedShown.context"))
+            creditedShown[key] = try fields.int("creditedShown.count")
         }
     }
 }
