@@ -549,10 +549,14 @@ struct KPIRevenueCurvesReportTests {
         let book = try run.book()
         let sheet = "Retention curves"
         #expect(book.sheetNames.firstIndex(of: sheet) == book.sheetNames.firstIndex(of: "Retention")! + 1)
-        // The first app's triangle: its name, the headings, then one row per cohort with the CSV's shares.
+        // One triangle per app, side by side: its name, the headings, then one row per cohort with the CSV's shares.
         let header = try #require((1...10).first { try book.cell(sheet, "A\($0)")?.string == "Cohort" })
-        #expect(try book.cell(sheet, "A\(header - 1)")?.string == "FisioFlow")
-        #expect(try book.strings(sheet, header) == ["Cohort", "Subscribers", "M1", "M2", "M3", "M4", "M5", "M6"])
+        let headings = ["Cohort", "Subscribers", "M1", "M2", "M3", "M4", "M5", "M6"]
+        let names = try book.strings(sheet, header)
+        for (j, app) in ["FisioFlow", "FypMatch", "LovU"].enumerated() {
+            #expect(try book.cell(sheet, "\(XLSXReader.columnName(9 * j))\(header - 1)")?.string == app)
+            #expect(Array(names.dropFirst(9 * j).prefix(8)) == headings, "\(app): \(names)")
+        }
         let fisio = rows.filter { $0[0] == "FisioFlow" }
         let cohorts = Array(Set(fisio.map { $0[1] })).sorted()
         for (i, cohort) in cohorts.enumerated() {

@@ -587,42 +587,41 @@ public enum KPIWorkbook {
         /// The heat colours of the retention curves: low red, middle yellow, high green.
         static let heat = (low: UInt32(0xF8696B), middle: UInt32(0xFFEB84), high: UInt32(0x63BE7B))
 
-        /// Per app, a triangle of the first-subscribed cohorts (rows) by months since the cohort month
-        /// (M1…M6, columns): the share of the cohort paid at each month's end, coloured by a three-colour
-        /// scale; a month not ended by the period's end is blank.
+        /// Per app, side by side, a triangle of the first-subscribed cohorts (rows) by months since the cohort
+        /// month (M1…M6, columns): the share of the cohort paid at each month's end, coloured by a three-colour
+        /// scale; a month not ended by the period's end is blank. Side by side, the apps compare along a row
+        /// and the sheet prints on one page.
         func retentionCurves() throws {
-            // Bounded: one row per cohort of each app (cohorts up to the period), six month columns.
+            // Bounded: one row per cohort (cohorts up to the period), one block of eight columns per app.
             let sheet = try book.addWorksheet(named: "Retention curves")
             let months = SubscriptionKPIs.curveMonths
             try sheet.writeSpanning("Retention curves by first-subscribed cohort — \(report.period)", row: 0, column: 0, format: title)
-            var row = 1 + (try sheet.writeLines(
+            let top = 2 + (try sheet.writeLines(
                 "Each cell: the share of the cohort (users by the local month of their first subscribed) paid at the end of the "
                 + "month that many months after the cohort month (M1: the month after). A member who churns and comes back counts "
                 + "again, so a row may rise. Blank: that month has not ended by the end of \(report.period).",
                 row: 1, column: 0, width: Self.noteWidth, format: note))
             let apps = Array(Set(report.retentionCurves.map(\.app))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for app in apps {
+            for (j, app) in apps.enumerated() {
                 let curves = report.retentionCurves.filter { $0.app == app }
-                row += 1
-                try sheet.write(app, row: row, column: 0, format: bold)
-                row += 1
-                try headings(["Cohort", "Subscribers"] + (1...months).map { "M\($0)" }, on: sheet, row: row,
+                let column = j * (months + 3)
+                try sheet.write(app, row: top, column: column, format: bold)
+                try headings(["Cohort", "Subscribers"] + (1...months).map { "M\($0)" }, on: sheet, row: top + 1, column: column,
                              right: Set(1...(months + 1)))
-                let first = row + 1
-                for curve in curves {
-                    row += 1
-                    try sheet.write(curve.cohort.firstDay, row: row, column: 0, format: month)
-                    try sheet.write(Int64(curve.subscribers), row: row, column: 1, format: integer)
+                let first = top + 2
+                for (i, curve) in curves.enumerated() {
+                    try sheet.write(curve.cohort.firstDay, row: first + i, column: column, format: month)
+                    try sheet.write(Int64(curve.subscribers), row: first + i, column: column + 1, format: integer)
                     for k in 1...months {
-                        if let value = curve.share(k)?.value { try sheet.write(value, row: row, column: 1 + k, format: percent) }
+                        if let value = curve.share(k)?.value { try sheet.write(value, row: first + i, column: column + 1 + k, format: percent) }
                     }
                 }
-                if row >= first {
+                if !curves.isEmpty {
                     try sheet.conditionalFormat(.colorScale(low: Self.heat.low, middle: Self.heat.middle, high: Self.heat.high),
-                                                rows: first...row, columns: 2...(1 + months))
+                                                rows: first...(first + curves.count - 1), columns: (column + 2)...(column + 1 + months))
                 }
-                row += 1
             }
+            try sheet.freeze(rows: top + 2)
         }
 
         func churn() throws {
