@@ -160,6 +160,8 @@ public struct SubscriptionKPIs: Sendable {
             default: break
             }
         }
+        // The months with an event; the loop below adds those paid at their start. Counted on either way
+        // out, the return of a user never paid included.
         var active = addRevenue(timeline)
         defer { countActive(active, app: app) }
         guard timeline.firstPaid != nil else { return }
