@@ -171,21 +171,34 @@ struct KPIReadableReportsTests {
         #expect(try book.sheetXML("Trials").contains("<formula>$F2=\"no (window open)\"</formula>"))
     }
 
-    @Test("cohort charts run 0–100% and leave the open cohorts out, saying so on the sheet")
+    @Test("cohort charts: lines per app, targets as grey dashed lines, an axis fitted to rates and targets, open cohorts left out")
     func cohortCharts() throws {
         let run = try SampleRun.get()
         let book = try run.book()
-        for (sheet, noteColumn) in [("Conversion", "L"), ("Retention", "K")] {
+        // Conversion: rates 8.7%–44.8% and the 15–20% band → 0–50%; retention: 50%–100% and ≥ 80% → 40–100%.
+        for (sheet, noteColumn, targets, bounds) in [("Conversion", "L", ["Target min", "Target max"], (0.0, 0.5)),
+                                                     ("Retention", "K", ["Target"], (0.4, 1.0))] {
             let charts = try book.chartPaths(onSheet: sheet)
             #expect(charts.count == 1)
             let root = try XMLNode.parse(book.data(charts[0]))
-            let valueAxis = try #require(root.descendants("valAx").first)
-            #expect(valueAxis.descendants("max").first?.attributes["val"] == "1", "\(sheet)")
-            #expect(valueAxis.descendants("min").first?.attributes["val"] == "0", "\(sheet)")
+            #expect(!root.descendants("lineChart").isEmpty, "\(sheet): a line chart")
+            let valueAxis = try #require(try book.axes(ofChart: charts[0]).first { $0.kind == "valAx" })
+            #expect(valueAxis.minimum == bounds.0 && valueAxis.maximum == bounds.1, "\(sheet): \(valueAxis)")
+            #expect(root.descendants("valAx").first?.descendants("majorUnit").first?.attributes["val"] == "0.1", "\(sheet)")
+            // One series per app, then the targets: grey, dashed, without markers, drawn from the pivot's columns.
+            let series = root.descendants("ser")
+            let names = series.map { $0.children.first { $0.name == "tx" }?.descendants("v").first?.text ?? "" }
+            #expect(names == ["FisioFlow", "FypMatch", "LovU"] + targets, "\(sheet): \(names)")
+            for target in series.suffix(targets.count) {
+                #expect(target.descendants("prstDash").first?.attributes["val"] == "dash", "\(sheet)")
+                #expect(target.descendants("srgbClr").first?.attributes["val"] == "7F7F7F", "\(sheet)")
+                #expect(target.descendants("marker").first?.descendants("symbol").first?.attributes["val"] == "none", "\(sheet)")
+            }
+            let caches = try book.seriesCaches(ofChart: charts[0])
+            #expect(caches.last?.values.allSatisfy { $0 == (sheet == "Conversion" ? 0.2 : 0.8) } == true, "\(sheet): \(caches.last!)")
             // The pivot the chart draws lists complete cohorts only (2026-03…2026-09); its note names 2026-10.
             #expect(try book.cell(sheet, "\(noteColumn)2")?.string == "2026-03")
             #expect(try book.cell(sheet, "\(noteColumn)8")?.string == "2026-09")
-            // The note is written as lines over the empty cells beside it, above the chart.
             let note = try [10, 11].compactMap { try book.cell(sheet, "\(noteColumn)\($0)")?.string }.joined(separator: " ")
             #expect(note.contains("complete cohorts only") && note.contains("2026-10"), "\(note)")
         }
@@ -367,5 +380,256 @@ struct ReportingCurrencyConfigTests {
                 #expect("\(error)" == "tally.yml line 3: kpis.reportingCurrency '\(shown)' is not an ISO 4217 currency code like BRL")
             }
         }
+    }
+}
+
+@Suite("KPI definitions in the workbook and the docs")
+struct KPIDefinitionsReportTests {
+    @Test("the Definitions sheet lists every KPI with the sample's windows and targets, printed one page wide on A4")
+    func definitionsSheet() throws {
+        let book = try SampleRun.get().book()
+        #expect(book.sheetNames.last == "Definitions")
+        let definitions = KPIDefinition.all(KPIReport.Targets(TallyConfig.KPIs()))
+        let header = try #require((1...10).first { try book.cell("Definitions", "A\($0)")?.string == "KPI" })
+        #expect(try book.strings("Definitions", header) == KPIDefinition.headings)
+        #expect(try book.isRightAligned("Definitions", "F\(header)"), "the target heading is right-aligned like its cells")
+        for (i, definition) in definitions.enumerated() {
+            // A long text is broken into lines within its cell: the words are the definition's.
+            let cells = try book.strings("Definitions", header + 1 + i).map { $0?.replacingOccurrences(of: "\n", with: " ") }
+            #expect(cells == definition.fields, "row \(header + 1 + i)")
+        }
+        let conversion = try #require(definitions.firstIndex { $0.kpi == "Free→paid conversion" }) + header + 1
+        #expect(try book.cell("Definitions", "F\(conversion)")?.string == "15.0%–20.0%")
+        #expect(try book.cell("Definitions", "D\(conversion)")?.string?.replacingOccurrences(of: "\n", with: " ").contains("within 30 days") == true)
+        #expect(try book.isRightAligned("Definitions", "F\(conversion)"))
+        // A cell of three lines sits in a row three lines tall, and every cell reads from its top.
+        let xml = try book.sheetXML("Definitions")
+        #expect(xml.contains("ht=\"45\""), "rows as tall as their lines")
+        #expect(try book.text("xl/styles.xml").contains("vertical=\"top\""))
+        // Fixed widths: no column sized by a sentence; one page wide on A4 landscape.
+        let widths = try book.columnWidths("Definitions")
+        #expect((widths.values.max() ?? 0) <= 53, "\(widths)")
+        #expect(try book.paperSize("Definitions") == 9)
+        #expect(try book.sheetElement("Definitions", "pageSetup")?["orientation"] == "landscape")
+        #expect(try book.printScale("Definitions") >= 70)
+    }
+
+    @Test("docs/kpis.md lists the same definitions (default configuration)")
+    func definitionsInDocs() throws {
+        let docs = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/kpis.md"), encoding: .utf8)
+        let table = KPIDefinitionsReportTests.markdown(KPIDefinition.all(KPIReport.Targets(TallyConfig.KPIs())))
+        if !docs.contains(table) { Issue.record("docs/kpis.md should hold:\n\(table)\n(end)") }
+    }
+
+    /// The definitions as the Markdown table docs/kpis.md holds.
+    static func markdown(_ rows: [KPIDefinition]) -> String {
+        let line = { (cells: [String]) in "| " + cells.joined(separator: " | ") + " |" }
+        return ([line(KPIDefinition.headings), line(KPIDefinition.headings.map { _ in "---" })] + rows.map { line($0.fields) })
+            .joined(separator: "\n")
+    }
+}
+
+@Suite("MRR movements by month in the workbook")
+struct KPIMovementsChartTests {
+    @Test("per currency: the signed movements of every app by month, their net, and a stacked column chart of the five buckets")
+    func movementsByMonth() throws {
+        let run = try SampleRun.get()
+        let book = try run.book()
+        let sheet = "MRR movements by month"
+        let names = book.sheetNames
+        #expect(names.firstIndex(of: sheet) == names.firstIndex(of: "MRR movements")! + 1)
+        #expect(try book.strings(sheet, 1).prefix(7) == ["Month (BRL)", "New", "Expansion", "Contraction", "Churn", "Reactivation",
+                                                          "Net change"])
+        // Each cell is the sum over apps of mrr_movements.csv's signed amounts for the month; Net change their sum.
+        let csv = try run.csv("mrr_movements.csv").dropFirst().filter { $0[2] == "BRL" }
+        let months = Array(Set(csv.map { $0[1] })).sorted()
+        #expect(months.count == 8)
+        for (i, month) in months.enumerated() {
+            let rows = csv.filter { $0[1] == month }
+            #expect(try book.cell(sheet, "A\(i + 2)")?.string == month)
+            var net = Decimal(0)
+            for (offset, column) in ["B", "C", "D", "E", "F"].enumerated() {
+                let sum = rows.map { Decimal(string: $0[4 + offset])! }.reduce(0, +)
+                net += sum
+                #expect(try book.cell(sheet, "\(column)\(i + 2)")?.number == Double(NSDecimalNumber(decimal: sum).stringValue)!,
+                        "\(month) \(column)")
+            }
+            #expect(try book.cell(sheet, "G\(i + 2)")?.number == Double(NSDecimalNumber(decimal: net).stringValue)!)
+            let nets = rows.map { Decimal(string: $0[10])! }.reduce(0, +)
+            #expect(net == nets, "the movements sum to the apps' net change")
+        }
+        #expect(try book.numberFormat(sheet, "E2")?.hasPrefix("+[$R$-409]") == true, "signed money")
+        // One chart (BRL): five stacked series from the pivot's columns, gains green and blue, losses orange and red.
+        let charts = try book.chartPaths(onSheet: sheet)
+        #expect(charts.count == 1)
+        let root = try XMLNode.parse(book.data(charts[0]))
+        #expect(root.descendants("grouping").first?.attributes["val"] == "stacked")
+        #expect(root.descendants("overlap").first?.attributes["val"] == "100")
+        let series = root.descendants("ser")
+        #expect(series.map { $0.children.first { $0.name == "tx" }?.descendants("v").first?.text }
+                == ["New", "Expansion", "Contraction", "Churn", "Reactivation"])
+        #expect(series.map { $0.descendants("srgbClr").first?.attributes["val"] } == ["2E7D32", "81C784", "F4A259", "C62828", "1E88E5"])
+        #expect(series.compactMap { $0.descendants("f").last?.text }
+                == ["'MRR movements by month'!$B$2:$B$9", "'MRR movements by month'!$C$2:$C$9", "'MRR movements by month'!$D$2:$D$9",
+                    "'MRR movements by month'!$E$2:$E$9", "'MRR movements by month'!$F$2:$F$9"])
+        #expect(root.descendants("catAx").first?.descendants("tickLblPos").first?.attributes["val"] == "low",
+                "month labels below the losses, not on the zero line")
+        #expect(try book.title(ofChart: charts[0]) == "MRR movements by month, BRL (all apps)")
+        // USD: one new subscriber in April, nothing else: a note, no chart.
+        var note: String?
+        for column in 8..<20 {
+            for row in 1...20 {
+                if let text = try book.cell(sheet, "\(XLSXReader.columnName(column))\(row)")?.string, text.hasPrefix("No chart") { note = text }
+            }
+        }
+        #expect(note == "No chart: the USD MRR moved in one month at most (new 4.99 in 2026-04); a chart would show one bar.")
+        // The chart sits below the pivot and its note, and the sheet prints one page wide.
+        let anchor = try #require(try book.anchors(onSheet: sheet).first)
+        #expect(anchor.from.row >= 11)
+        #expect(try book.printScale(sheet) >= 40)
+    }
+}
+
+@Suite("Revenue and retention curves in the CSVs and the workbook")
+struct KPIRevenueCurvesReportTests {
+    @Test("revenue.csv: per app, currency and month, net = revenue − refunded, ARPU and ARPPU per user; the Revenue sheet shows the same")
+    func revenue() throws {
+        let run = try SampleRun.get()
+        let csv = try run.csv("revenue.csv")
+        #expect(csv[0] == ["app", "month", "currency", "revenue", "refunded", "netRevenue", "charges", "refunds", "payingUsers",
+                           "activeUsers", "arpu", "arppu"])
+        let rows = Array(csv.dropFirst())
+        #expect(!rows.isEmpty)
+        // Refund counts agree with churn.csv's, month by month (every refund of the sample has a price).
+        let churn = try run.csv("churn.csv").dropFirst()
+        for c in churn {
+            let counted = rows.filter { $0[0] == c[0] && $0[1] == c[1] }.map { Int($0[7])! }.reduce(0, +)
+            #expect(counted == Int(c[6])!, "\(c)")
+        }
+        let book = try run.book()
+        #expect(try book.strings("Revenue", 1) == ["App", "Month", "Currency", "Revenue", "Refunded", "Net revenue", "Charges",
+                                                    "Refunds", "Paying users", "Active users", "ARPU", "ARPPU"])
+        for (i, row) in rows.enumerated() {
+            let revenue = Decimal(string: row[3])!, refunded = Decimal(string: row[4])!
+            #expect(Decimal(string: row[5])! == revenue - refunded, "\(row)")
+            let active = Int(row[9])!, paying = Int(row[8])!
+            #expect(paying <= active, "\(row)")
+            // ARPU: revenue / active users, to the cent (half away from zero).
+            let minor = NSDecimalNumber(decimal: revenue * 100).int64Value
+            #expect(row[10] == Money.plain(Int64((Double(minor) / Double(active)).rounded(.toNearestOrAwayFromZero)),
+                                           Currency(code: row[2])!), "\(row)")
+            for (offset, column) in ["D", "E", "F", "K", "L"].enumerated() {
+                let text = row[[3, 4, 5, 10, 11][offset]]
+                #expect(try book.cell("Revenue", "\(column)\(i + 2)")?.number == Double(text)!, "\(row) \(column)")
+            }
+        }
+        #expect(try book.numberFormat("Revenue", "D2") == "[$R$-409]#,##0.00;-[$R$-409]#,##0.00")
+        let usd = try #require(rows.first { $0[2] == "USD" && $0[1] == "2026-10" })
+        #expect(usd[3] == "4.99" && usd[8] == "1" && usd[11] == "4.99", "\(usd)")
+    }
+
+    @Test("retention_curves.csv: M1…M6 per cohort, shares within 0…1; the sheet shows a coloured triangle per app")
+    func retentionCurves() throws {
+        let run = try SampleRun.get()
+        let csv = try run.csv("retention_curves.csv")
+        #expect(csv[0] == ["app", "cohort", "subscribers", "monthsSince", "month", "active", "activeRate"])
+        let rows = Array(csv.dropFirst())
+        let retention = try run.csv("retention.csv").dropFirst()
+        for r in retention {
+            let cells = rows.filter { $0[0] == r[0] && $0[1] == r[1] }
+            let cohort = YearMonth(r[1])!
+            #expect(cells.count == min(6, cohort.months(until: YearMonth("2026-10")!)), "\(r)")
+            #expect(cells.map { Int($0[3])! } == Array((1...6).prefix(cells.count)), "months since, in order")
+            for cell in cells {
+                #expect(cell[2] == r[2], "the cohort's subscribers, as in retention.csv")
+                #expect(Int(cell[5])! <= Int(cell[2])! && (0...1).contains(Double(cell[6])!), "\(cell)")
+                #expect(cell[4] == cohort.adding(months: Int(cell[3])!).description)
+            }
+        }
+        let book = try run.book()
+        let sheet = "Retention curves"
+        #expect(book.sheetNames.firstIndex(of: sheet) == book.sheetNames.firstIndex(of: "Retention")! + 1)
+        // One triangle per app, side by side: its name, the headings, then one row per cohort with the CSV's shares.
+        let header = try #require((1...10).first { try book.cell(sheet, "A\($0)")?.string == "Cohort" })
+        let headings = ["Cohort", "Subscribers", "M1", "M2", "M3", "M4", "M5", "M6"]
+        let names = try book.strings(sheet, header)
+        for (j, app) in ["FisioFlow", "FypMatch", "LovU"].enumerated() {
+            #expect(try book.cell(sheet, "\(XLSXReader.columnName(9 * j))\(header - 1)")?.string == app)
+            #expect(Array(names.dropFirst(9 * j).prefix(8)) == headings, "\(app): \(names)")
+        }
+        let fisio = rows.filter { $0[0] == "FisioFlow" }
+        let cohorts = Array(Set(fisio.map { $0[1] })).sorted()
+        for (i, cohort) in cohorts.enumerated() {
+            for cell in fisio where cell[1] == cohort {
+                let column = XLSXReader.columnName(1 + Int(cell[3])!)
+                let value = try #require(try book.cell(sheet, "\(column)\(header + 1 + i)")?.number)
+                #expect(abs(value - Double(cell[5])! / Double(cell[2])!) < 1e-12, "\(cell)")
+            }
+        }
+        #expect(try book.numberFormat(sheet, "C\(header + 1)") == "0.0%")
+        // A month not ended yet is blank: the 2026-09 cohort has M1 only.
+        let september = try #require(cohorts.firstIndex(of: "2026-09")) + header + 1
+        #expect(try book.cell(sheet, "C\(september)") != nil && book.cell(sheet, "D\(september)") == nil)
+        // Heat colours: one three-colour scale per app over its share cells.
+        let formats = try book.conditionalFormats(sheet)
+        let scales = formats.filter { $0.types.contains("colorScale") }
+        #expect(scales.count == 3, "\(formats)")
+        #expect(scales.contains { $0.range.hasPrefix("C\(header + 1):H") }, "\(scales)")
+        #expect(try book.sheetXML(sheet).contains("F8696B") || book.sheetXML(sheet).contains("FFF8696B"))
+    }
+}
+
+@Suite("App Store Connect against tally in the workbook and kpis.txt")
+struct KPIReconciliationReportTests {
+    @Test("FypMatch: Apple's 2 cancels against tally's 1, and why; the same lines in kpis.txt")
+    func reconciliation() throws {
+        let run = try SampleRun.get()
+        let book = try run.book()
+        let sheet = "App Store events"
+        #expect(try book.cell(sheet, "H1")?.string == "App Store Connect against tally, 2026-10")
+        #expect(try book.strings(sheet, 2).suffix(5) == ["App", "Figure", "App Store", "tally", "Same"])
+        #expect(try book.isRightAligned(sheet, "J2") && book.isRightAligned(sheet, "K2"))
+        var cancels: Int?
+        for row in 3...12 where try book.strings(sheet, row).suffix(5).prefix(2) == ["FypMatch", "cancels"] { cancels = row }
+        let row = try #require(cancels)
+        #expect(try book.cell(sheet, "J\(row)")?.number == 2 && book.cell(sheet, "K\(row)")?.number == 1)
+        #expect(try book.cell(sheet, "L\(row)")?.string == "no")
+        // The why, as lines over the empty cells under the comparison, never widening a column.
+        var notes: [String] = []
+        for r in 3...40 { if let text = try book.cell(sheet, "H\(r)")?.string, text.count > 40 { notes.append(text) } }
+        let joined = notes.joined(separator: " ")
+        #expect(joined.contains("FypMatch, cancels (App Store 2, tally 1)"), "\(notes)")
+        #expect(joined.contains("a cancel is not a churn until access ends (expired)"))
+        #expect((try book.columnWidths(sheet).values.max() ?? 0) <= 30)
+        let text = try run.text()
+        #expect(text.contains("App Store Connect against tally in 2026-10"))
+        #expect(text.range(of: #"FypMatch +cancels +App Store +2 +tally +1 +differ:"#, options: .regularExpression) != nil)
+        // Revenue and the curves have their sections too.
+        #expect(text.contains("Revenue in 2026-10"))
+        #expect(text.range(of: #"LovU +USD +revenue +4\.99"#, options: .regularExpression) != nil)
+        #expect(text.contains("    cohort   subs      M1     M2     M3     M4     M5     M6"))
+    }
+}
+
+@Suite("Paywall conversion rate in paywall.csv and the workbook")
+struct KPIPaywallRateTests {
+    @Test("paywall.csv keeps the contract's columns first, then convertedAfterView and the rate; the Paywall sheet shows them")
+    func paywallRate() throws {
+        let run = try SampleRun.get()
+        let csv = try run.csv("paywall.csv")
+        #expect(csv[0] == ["app", "context", "shown", "conversions", "usersShown", "period", "convertedAfterView", "conversionRate"])
+        let book = try run.book()
+        #expect(try book.strings("Paywall", 1) == ["App", "Context", "Shown", "Conversions credited", "Users shown",
+                                                    "Converted after a view", "Conversion rate"])
+        for (i, row) in csv.dropFirst().enumerated() {
+            let converted = Int(row[6])!, users = Int(row[4])!
+            #expect(converted <= Int(row[3])! && converted <= users, "\(row)")
+            #expect(row[7] == (users == 0 ? "" : KPIRate(converted, of: users).csv), "\(row)")
+            let cell = try book.cell("Paywall", "G\(i + 2)")?.number
+            #expect(users == 0 ? cell == nil : cell == Double(converted) / Double(users), "\(row)")
+        }
+        #expect(try book.numberFormat("Paywall", "G2") == "0.0%")
+        #expect(csv.contains { $0.prefix(2) == ["FisioFlow", "therapistLimit"] && $0[6...7] == ["2", "0.3333"] })
+        #expect(try run.text().contains("therapistLimit         shown      6  conversions     2  rate  33.3% (2/6)"))
     }
 }

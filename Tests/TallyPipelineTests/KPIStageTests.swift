@@ -90,7 +90,7 @@ struct KPIStageTests {
         #expect(mrr.contains("FisioFlow,gold,1,164.17,BRL,2026-10"))       // 1970.00 / 12
         #expect(mrr.contains("LovU,premium,1,19.90,BRL,2026-10"))          // from the Subscriber report
         let paywall = try csv("paywall.csv")
-        #expect(paywall.contains("FisioFlow,none,0,1,0,2026-10"))
+        #expect(paywall.contains("FisioFlow,none,0,1,0,2026-10,0,"))   // no one shown it: no rate
         #expect(try csv("retention.csv")[0].hasPrefix("app,cohort,subscribers,retained30d,retentionRate"))
         #expect(try csv("shared_premium.csv").contains("LovU,2026-10,1,1,2"))
         #expect(try csv("appstore_events.csv").contains("2026-10-03,LovU,lovu.premium.monthly,Renew,renewed,1"))

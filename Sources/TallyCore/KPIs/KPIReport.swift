@@ -31,6 +31,10 @@ public struct KPIReport: Sendable {
     public var mrrHistory: [SubscriptionRows.MRR]
     public var churn: [SubscriptionRows.Churn]
     public var movements: [SubscriptionRows.Movements]
+    /// Revenue, refunds, ARPU and ARPPU per app, currency and month of the series.
+    public var revenue: [SubscriptionRows.Revenue]
+    /// The M1…M6 retention curve of every first-subscribed cohort up to the period.
+    public var retentionCurves: [SubscriptionRows.RetentionCurve]
     public var trials: [SubscriptionRows.Trials]
     public var sharedPremium: [SubscriptionRows.SharedPremium]
     /// App Store Connect Subscription Event report counts of the period's days.
@@ -53,6 +57,8 @@ public struct KPIReport: Sendable {
         mrrHistory = subscriptions.mrrHistory
         churn = subscriptions.churn
         movements = subscriptions.mrrMovements
+        revenue = subscriptions.revenue
+        retentionCurves = subscriptions.retentionCurves
         trials = subscriptions.trialConversion
         sharedPremium = subscriptions.sharedPremium(connections)
         self.appStoreEvents = appStoreEvents

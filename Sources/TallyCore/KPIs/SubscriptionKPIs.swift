@@ -11,7 +11,9 @@
 ///   when paid at first `subscribed` + retention days × 24 h.
 /// - paywall: `paywall_shown` events in the period per context; first
 ///   subscriptions in the period credited to the last context shown
-///   strictly before them, `none` when none was.
+///   strictly before them, `none` when none was; the conversion rate of a
+///   context: of its users shown it in the period, those whose first
+///   subscription in the period is credited to a view of it in the period.
 /// - MRR: paid subscribers at each month's T, per app, plan and currency;
 ///   each subscriber's monthly price (yearly / 12, rounded half away from
 ///   zero, per subscriber) summed.
@@ -21,6 +23,7 @@
 /// - trials: first `trial_started` per month; converted when the first
 ///   `subscribed` comes within the conversion window after it.
 /// - shared premium: see ``sharedPremium(_:)``.
+/// - revenue of a month: see ``revenue``; retention curves: see ``retentionCurves``.
 public struct SubscriptionKPIs: Sendable {
     /// What the KPIs are computed for.
     public struct Settings: Sendable {
@@ -64,8 +67,16 @@ public struct SubscriptionKPIs: Sendable {
     var refunds: [AppMonth: Int] = [:]
     var shown: [AppText: (events: Int, users: Int)] = [:]
     var credited: [AppText: Int] = [:]
+    /// Of the conversions credited, those whose credited view is in the period.
+    var creditedShown: [AppText: Int] = [:]
     var mrr: [PlanKey: (subscribers: Int, mrr: Int64)] = [:]
     var movements: [MoneyKey: SubscriptionRows.Movements] = [:]
+    /// Charges and refunds per app, currency and month of the series.
+    var revenues: [MoneyKey: RevenueCount] = [:]
+    /// Users active per app and month of the series: an event in the month, or paid at its start.
+    var activeUsers: [AppMonth: Int] = [:]
+    /// Per first-subscribed cohort, the members paid at T of each of the ``curveMonths`` months after it.
+    var curves: [AppMonth: [Int]] = [:]
     /// Paid users of the sharing app, with the months (indexes into
     /// ``months``) at whose T they are paid.
     var sharingPaid: [String: MonthSet] = [:]
@@ -121,8 +132,13 @@ public struct SubscriptionKPIs: Sendable {
         if let first = timeline.firstSubscribed, case let cohort = month(of: first), cohort <= period {
             let judged = first.adding(seconds: Int64(settings.retentionDays) * 86_400)
             retentions[AppMonth(app: app, month: cohort), default: KPIRate(0, of: 0)].add(timeline.isPaid(at: judged))
+            addCurve(timeline, app: app, cohort: cohort)
             if cohort == period {
-                credited[AppText(app: app, text: Self.contextLabel(timeline.creditedPaywallContext) ?? "none"), default: 0] += 1
+                let view = timeline.creditedPaywall
+                let key = AppText(app: app, text: Self.contextLabel(view.map { $0.context ?? "" }) ?? "none")
+                credited[key, default: 0] += 1
+                // Converted after a view of the period: counts towards the context's conversion rate.
+                if let view, month(of: view.timestamp) == period { creditedShown[key, default: 0] += 1 }
             }
         }
         if let trial = timeline.firstTrial, case let cohort = month(of: trial), cohort <= period {
@@ -144,6 +160,10 @@ public struct SubscriptionKPIs: Sendable {
             default: break
             }
         }
+        // The months with an event; the loop below adds those paid at their start. Counted on either way
+        // out, the return of a user never paid included.
+        var active = addRevenue(timeline)
+        defer { countActive(active, app: app) }
         guard timeline.firstPaid != nil else { return }
         let sharing = isSharing(app)
         if sharing { sharingAppName = sharingAppName.map { min($0, app) } ?? app }
@@ -157,6 +177,7 @@ public struct SubscriptionKPIs: Sendable {
             let startState = sweep.state(at: starts[i])
             let endState = sweep.state(at: ends[i])
             let paidAtStart = startState.isPaid, paidAtEnd = endState.isPaid
+            if paidAtStart { active[i] = true }
             guard paidAtStart || paidAtEnd else { continue }
             let start = entries.entry(startState.paidProduct)
             let end = entries.entry(endState.paidProduct)
@@ -218,7 +239,14 @@ public struct SubscriptionKPIs: Sendable {
         for (k, v) in other.refunds { refunds[k, default: 0] += v }
         for (k, v) in other.shown { let s = shown[k] ?? (0, 0); shown[k] = (s.events + v.events, s.users + v.users) }
         for (k, v) in other.credited { credited[k, default: 0] += v }
+        for (k, v) in other.creditedShown { creditedShown[k, default: 0] += v }
         for (k, v) in other.mrr { let s = mrr[k] ?? (0, 0); mrr[k] = (s.subscribers + v.subscribers, s.mrr + v.mrr) }
+        for (k, v) in other.revenues { revenues[k, default: RevenueCount()].merge(v) }
+        for (k, v) in other.activeUsers { activeUsers[k, default: 0] += v }
+        for (k, v) in other.curves {
+            let sofar = curves[k] ?? Array(repeating: 0, count: Self.curveMonths)
+            curves[k] = zip(sofar, v).map { $0 + $1 }
+        }
         for (k, v) in other.movements {
             var row = movements[k] ?? SubscriptionRows.Movements(app: k.app, currency: k.currency, month: k.month)
             row.startMRR += v.startMRR
@@ -279,7 +307,7 @@ public struct SubscriptionKPIs: Sendable {
         let keys = Set(shown.keys).union(credited.keys)
         return keys.sorted { $0.app != $1.app ? Self.byApp($0.app, $1.app) : Self.byApp($0.text, $1.text) }.map { key in
             .init(app: key.app, context: key.text, shown: shown[key]?.events ?? 0, users: shown[key]?.users ?? 0,
-                  conversions: credited[key] ?? 0)
+                  conversions: credited[key] ?? 0, convertedAfterView: creditedShown[key] ?? 0)
         }
     }
 

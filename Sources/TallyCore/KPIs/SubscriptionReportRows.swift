@@ -29,6 +29,13 @@ public enum SubscriptionRows {
         public var users: Int
         /// First subscriptions in the month credited to the context.
         public var conversions: Int
+        /// Of them, those credited to a view in the month: users shown the context in the month who converted after it.
+        public var convertedAfterView: Int
+
+        /// Paywall conversion: users shown the context in the month whose first subscription, in the month,
+        /// is credited to it, over the users shown it (a conversion credited to a view of an earlier month
+        /// is left out, so the rate never passes 100%).
+        public var rate: KPIRate { KPIRate(convertedAfterView, of: users) }
     }
 
     /// Paid subscribers and MRR of one plan and currency at a month's end.

@@ -65,9 +65,13 @@ public struct SubscriptionTimeline: Sendable {
 
     /// The context of the last `paywall_shown` strictly before the first
     /// `subscribed`, or nil when none came first (or the user never subscribed).
-    public var creditedPaywallContext: String? {
+    public var creditedPaywallContext: String? { creditedPaywall.map { $0.context ?? "" } }
+
+    /// The last `paywall_shown` strictly before the first `subscribed` (the one a conversion is credited to),
+    /// or nil when none came first (or the user never subscribed).
+    public var creditedPaywall: SubscriptionEvent? {
         guard let firstSubscribed else { return nil }
-        return events.last { $0.kind == .paywallShown && $0.timestamp < firstSubscribed }.map { $0.context ?? "" }
+        return events.last { $0.kind == .paywallShown && $0.timestamp < firstSubscribed }
     }
 
     /// Whether the first `subscribed` came within `seconds` of `start`: 0 ≤ subscribed − start ≤ seconds.

@@ -39,9 +39,11 @@ public enum KPICSV {
                   TargetStatus.of(r.rate.value, min: t.conversionMin, max: t.conversionMax, complete: r.complete).rawValue])
             }
         })
-        tables.append(table("paywall.csv", ["app", .text("context"), "shown", "conversions", "usersShown", "period"]) { w in
+        tables.append(table("paywall.csv", ["app", .text("context"), "shown", "conversions", "usersShown", "period",
+                "convertedAfterView", "conversionRate"]) { w in
             for r in report.paywall {
-                w([r.app, r.context, "\(r.shown)", "\(r.conversions)", "\(r.users)", report.period.description])
+                w([r.app, r.context, "\(r.shown)", "\(r.conversions)", "\(r.users)", report.period.description,
+                  "\(r.convertedAfterView)", r.rate.csv])
             }
         })
         tables.append(table("mrr.csv", ["app", "plan", "subscribers", "mrr", "currency", "period"]) { w in
@@ -102,6 +104,23 @@ public enum KPICSV {
         tables.append(table("shared_premium.csv", ["app", "month", "payers", "sharedPremiumUsers", "entitledUsers"]) { w in
             for r in report.sharedPremium {
                 w([r.app, r.month.description, "\(r.payers)", "\(r.sharedUsers)", "\(r.entitled)"])
+            }
+        })
+        tables.append(table("revenue.csv", ["app", "month", "currency", "revenue", "refunded", "netRevenue", "charges", "refunds",
+                "payingUsers", "activeUsers", "arpu", "arppu"]) { w in
+            for r in report.revenue {
+                let c = r.currency
+                w([r.app, r.month.description, c.code, Money.plain(r.revenue, c), Money.plain(r.refunded, c), Money.plain(r.net, c),
+                  "\(r.charges)", "\(r.refunds)", "\(r.payingUsers)", "\(r.activeUsers)",
+                  r.arpu.map { Money.plain($0, c) } ?? "", r.arppu.map { Money.plain($0, c) } ?? ""])
+            }
+        })
+        tables.append(table("retention_curves.csv", ["app", "cohort", "subscribers", "monthsSince", "month", "active", "activeRate"]) { w in
+            for r in report.retentionCurves {
+                for (i, active) in r.active.enumerated() {
+                    w([r.app, r.cohort.description, "\(r.subscribers)", "\(i + 1)", r.cohort.adding(months: i + 1).description,
+                      "\(active)", KPIRate(active, of: r.subscribers).csv])
+                }
             }
         })
         tables.append(table("appstore_events.csv", ["date", "app", .text("subscription"), .text("appleEvent"), "event", "quantity"]) { w in

@@ -21,6 +21,8 @@ public enum KPIText {
         out += ["", "\(report.targets.retentionDays)-day subscriber retention by first-subscribed cohort (target ≥ "
                 + "\(KPIHeadline.percent(report.targets.retention)))"]
         out += cohortTable(report.retention.map { ($0.app, $0.cohort, $0.rate, $0.complete) }, unit: "subscribers")
+        out += ["", "Retention curves: share of each first-subscribed cohort paid at the end of M1…M\(SubscriptionKPIs.curveMonths) "
+                + "(months after the cohort month; a member who comes back counts again)"] + curves(report)
         out += ["", "Churn per month (paid at the start, not at the end)"]
         for app in report.apps {
             let rows = report.churn.filter { $0.app == app }.suffix(12)
@@ -29,10 +31,14 @@ public enum KPIText {
                        + rows.map { "\($0.month): \($0.rate.percent) (\($0.rate.numerator)/\($0.rate.denominator))" }.last!)
         }
         out += ["", "MRR movements in \(report.period) (start + movements = end; churn and contraction are negative)"] + movements(report)
-        out += ["", "Paywall contexts in \(report.period) (shown → first subscriptions credited)"]
+        out += ["", "Revenue in \(report.period) (catalogue prices of the charges; ARPU per active user, ARPPU per paying user)"]
+        out += revenue(report)
+        out += ["", "Paywall contexts in \(report.period) (shown → first subscriptions credited; rate: users shown it who "
+                + "converted after a view in the month)"]
         for row in report.paywall {
             out.append("  \(TextChart.pad(row.app, 10)) \(TextChart.pad(row.context, 22)) shown \(TextChart.padLeft("\(row.shown)", 6))"
-                       + "  conversions \(TextChart.padLeft("\(row.conversions)", 5))")
+                       + "  conversions \(TextChart.padLeft("\(row.conversions)", 5))"
+                       + (row.users > 0 ? "  rate \(TextChart.padLeft(row.rate.percent, 6)) (\(row.rate.numerator)/\(row.rate.denominator))" : ""))
         }
         out += ["", "Trials (conversion within \(report.targets.conversionWindowDays) days of the trial start)"]
         out += cohortTable(report.trials.map { ($0.app, $0.month, $0.rate, $0.complete) }, unit: "trials")
@@ -40,7 +46,46 @@ public enum KPIText {
             out += ["", "Shared premium (\(shared.app)) at end of \(shared.month): \(shared.payers) payers + "
                     + "\(shared.sharedUsers) partners sharing = \(shared.entitled) entitled users (sharing partners are never payers or MRR)"]
         }
+        let reconciliation = AppStoreReconciliation.rows(report)
+        if !reconciliation.isEmpty {
+            out += ["", "App Store Connect against tally in \(report.period) (the Subscription Event report has no users)"]
+            out += reconcile(reconciliation)
+        }
         return out
+    }
+
+    static func revenue(_ report: KPIReport) -> [String] {
+        report.revenue.filter { $0.month == report.period }.map { r in
+            let c = r.currency
+            return "  \(TextChart.pad(r.app, 10)) \(c.code)  revenue \(TextChart.padLeft(Money.plain(r.revenue, c), 10))"
+                + "  refunded \(TextChart.padLeft(Money.plain(r.refunded, c), 8))  net \(TextChart.padLeft(Money.plain(r.net, c), 10))"
+                + "  ARPU \(r.arpu.map { Money.plain($0, c) } ?? "—") (\(r.activeUsers) active)"
+                + "  ARPPU \(r.arppu.map { Money.plain($0, c) } ?? "—") (\(r.payingUsers) paying)"
+        }
+    }
+
+    static func curves(_ report: KPIReport) -> [String] {
+        var out: [String] = []
+        let months = SubscriptionKPIs.curveMonths
+        for app in report.apps {
+            let rows = report.retentionCurves.filter { $0.app == app }
+            guard !rows.isEmpty else { continue }
+            out.append("  \(app)")
+            out.append("    cohort   subs " + (1...months).map { TextChart.padLeft("M\($0)", 7) }.joined())
+            for r in rows {
+                out.append("    \(r.cohort) \(TextChart.padLeft("\(r.subscribers)", 5)) "
+                           + (1...months).map { TextChart.padLeft(r.share($0)?.percent ?? "", 7) }.joined())
+            }
+        }
+        return out.map { $0.replacingOccurrences(of: " +$", with: "", options: .regularExpression) }
+    }
+
+    static func reconcile(_ rows: [AppStoreReconciliation]) -> [String] {
+        rows.flatMap { r -> [String] in
+            let line = "  \(TextChart.pad(r.app, 10)) \(TextChart.pad(r.figure.rawValue, 18)) App Store \(TextChart.padLeft("\(r.apple)", 4))"
+                + "  tally \(TextChart.padLeft("\(r.tally)", 4))  \(r.agrees ? "same" : "differ:")"
+            return [line] + (r.agrees ? [] : XLSXWorksheet.lines(r.note, width: 96).map { "      " + $0 })
+        }
     }
 
     /// The terminal summary: three lines (swipes and matches, MRR, targets

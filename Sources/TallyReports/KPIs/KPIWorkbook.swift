@@ -5,17 +5,22 @@ import TallyCore
 ///
 /// Sheets, in order: Summary (headline figures against last month and the
 /// targets), Swipes (with a line chart of daily swipes and matches),
-/// Conversion (column chart by cohort), Paywall, MRR, MRR by plan (stacked
-/// column chart per currency over the months), MRR movements, Churn,
-/// Retention (column chart by cohort), Trials, Shared premium, App Store
-/// events. Rates are percentages, changes of rates percentage points with a
-/// sign (`+22.2 pp`), money is in its currency's format, months and days are
-/// real dates (the daily charts' axis too). Status cells colour themselves
-/// against the targets (conditional formats). Cohorts still inside their
-/// window say so (`complete` = no, `vs target` = pending), are greyed in the
-/// tables and left out of the cohort charts, whose axis runs 0–100%. The
-/// creation date is the period's first day, so the bytes are the same on
-/// every run.
+/// Conversion (line chart by cohort), Paywall, MRR, MRR by plan (stacked
+/// column chart per currency over the months), MRR movements, MRR movements
+/// by month (stacked columns of the five buckets per currency), Revenue,
+/// Churn, Retention (line chart by cohort), Retention curves (M1…M6
+/// triangles in heat colours), Trials, Shared premium, App Store events
+/// (with the comparison against tally: ``AppStoreReconciliation``),
+/// Definitions (each KPI's numerator, denominator, window, rule and target,
+/// from the configuration: ``KPIDefinition``). Rates are percentages,
+/// changes of rates percentage points with a sign (`+22.2 pp`), money is in
+/// its currency's format, months and days are real dates (the daily charts'
+/// axis too). Status cells colour themselves against the targets
+/// (conditional formats). Cohorts still inside their window say so
+/// (`complete` = no, `vs target` = pending), are greyed in the tables and
+/// left out of the cohort charts, whose value axis is fitted to the rates
+/// and the targets (dashed lines). The creation date is the period's first
+/// day, so the bytes are the same on every run.
 ///
 /// Printed, every sheet is landscape on `paper` with narrow margins, and
 /// columns are as wide as their headings and values: notes run as lines
@@ -40,11 +45,15 @@ public enum KPIWorkbook {
         try writer.mrr()
         try writer.mrrByPlan()
         try writer.movements()
+        try writer.movementsByMonth()
+        try writer.revenue()
         try writer.churn()
         try writer.retention()
+        try writer.retentionCurves()
         try writer.trials()
         try writer.sharedPremium()
         try writer.appStoreEvents()
+        try writer.definitions()
         try book.close()
         try XLSXExactNumbers.rewrite(path: path)
     }
@@ -63,6 +72,8 @@ public enum KPIWorkbook {
         /// The longest line of a note above a chart (1.6 × 480 pixels wide), in characters.
         static let chartNoteWidth = 100
         static var openCohort: String { KPIWorkbook.openCohort }
+        /// The Definitions sheet's columns (KPI, numerator, denominator, window, rule, target), in characters.
+        static let definitionWidths = [22, 28, 24, 28, 52, 12]
 
         let book: XLSXWorkbook
         let report: KPIReport
@@ -82,6 +93,7 @@ public enum KPIWorkbook {
         /// Text aligned like the numbers around it, and text indented after them.
         let rightText: XLSXFormat
         let indentedBold: XLSXFormat
+        let indentedText: XLSXFormat
         /// The Summary's scope: wraps within its column.
         let scope: XLSXFormat
         /// Conditional fills: a figure below its target, within it, above it, and a cohort still open.
@@ -109,6 +121,7 @@ public enum KPIWorkbook {
             indentedHeader = try book.indentedLeft(.header)
             rightText = try book.format(XLSXStyle(alignment: .right))
             indentedBold = try book.indentedLeft(XLSXStyle(bold: true))
+            indentedText = try book.indentedLeft(XLSXStyle())
             scope = try book.format(XLSXStyle(wraps: true))
             belowFill = try book.format(XLSXStyle(fillColor: 0xF8CBAD))
             withinFill = try book.format(XLSXStyle(fillColor: 0xC6EFCE))
@@ -147,10 +160,10 @@ public enum KPIWorkbook {
 
         /// Writes `names` as a heading row at `row`: right-aligned over the columns in `right`,
         /// indented over the text column right after a right-aligned one.
-        func headings(_ names: [String], on sheet: XLSXWorksheet, row: Int, right: Set<Int>) throws {
+        func headings(_ names: [String], on sheet: XLSXWorksheet, row: Int, column: Int = 0, right: Set<Int>) throws {
             for (i, name) in names.enumerated() {
                 let format = right.contains(i) ? rightHeader : (i > 0 && right.contains(i - 1) ? indentedHeader : header)
-                try sheet.write(name, row: row, column: i, format: format)   // an empty name: a blank in the heading's fill
+                try sheet.write(name, row: row, column: column + i, format: format)   // an empty name: a blank in the heading's fill
             }
         }
 
@@ -309,28 +322,46 @@ public enum KPIWorkbook {
             return 1...labels.count
         }
 
-        /// A column chart of the complete cohorts' rates (0–100%) beside the table, with a note naming the open cohorts left out.
+        /// The apps' lines of a cohort chart, in order, and the targets' grey dashed lines.
+        static let cohortColours: [UInt32] = [0x1F77B4, 0xFF7F0E, 0x2CA02C, 0x9467BD, 0x8C564B]
+        static let targetColour: UInt32 = 0x7F7F7F
+
+        /// A line chart of the complete cohorts' rates beside the table, one line per app with a marker per
+        /// cohort, the targets as grey dashed lines (a band between a minimum and a maximum), and a value
+        /// axis fitted to the rates and targets (``XLSXChart/fittedBounds(_:step:limits:)``), so rates of
+        /// 15–45% are not flattened on 0–100%. A note names the open cohorts left out.
         func cohortChart(sheet: XLSXWorksheet, rows all: [(app: String, cohort: YearMonth, rate: KPIRate, complete: Bool)],
-                         at column: Int, title: String) throws {
+                         targets: [(name: String, value: Double)], at column: Int, title: String) throws {
             let rows = all.filter(\.complete)
             let open = Array(Set(all.filter { !$0.complete }.map(\.cohort))).sorted()
             let apps = Array(Set(rows.map(\.app))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             let cohorts = Array(Set(rows.map(\.cohort))).sorted().suffix(24)
             let cohortList = Array(cohorts)
             var values: [String: Double] = [:]
-            for r in rows { if let v = r.rate.value { values["\(r.app)|\(r.cohort)"] = v } }
-            guard let range = try pivot(on: sheet, column: column, corner: "Cohort", labels: cohortList.map(\.description),
-                                        series: apps, value: { i, j in values["\(apps[j])|\(cohortList[i])"] },
-                                        format: percent) else { return }
-            let chart = try book.addChart(.column)
-            for (j, app) in apps.enumerated() {
-                try chart.addSeries(name: app, categories: .column(column, rows: range, of: sheet),
+            for r in rows where cohorts.contains(r.cohort) { if let v = r.rate.value { values["\(r.app)|\(r.cohort)"] = v } }
+            guard !apps.isEmpty, let range = try pivot(
+                on: sheet, column: column, corner: "Cohort", labels: cohortList.map(\.description),
+                series: apps + targets.map(\.name),
+                value: { i, j in j < apps.count ? values["\(apps[j])|\(cohortList[i])"] : targets[j - apps.count].value },
+                format: percent) else { return }
+            let chart = try book.addChart(.line)
+            for (j, name) in (apps + targets.map(\.name)).enumerated() {
+                try chart.addSeries(name: name, categories: .column(column, rows: range, of: sheet),
                                     values: .column(column + 1 + j, rows: range, of: sheet))
+                if j < apps.count {
+                    try chart.setSeriesLine(j, color: Self.cohortColours[j % Self.cohortColours.count], width: 2.25)
+                    try chart.setSeriesMarkers(j, true)
+                } else {
+                    try chart.setSeriesLine(j, color: Self.targetColour, width: 1.5, dashed: true)
+                    try chart.setSeriesMarkers(j, false)
+                }
             }
             try chart.setTitle(title)
             try chart.setAxisNames(category: "Cohort", value: "Rate")
             try chart.setValueAxisNumberFormat("0%")
-            try chart.setValueAxisBounds(0...1)
+            if let bounds = XLSXChart.fittedBounds(Array(values.values) + targets.map(\.value), step: 0.1) {
+                try chart.setValueAxisBounds(bounds, majorUnit: 0.1)
+            }
             try chart.setLegend(.bottom)
             let noteRow = cohortList.count + 2
             var chartRow = noteRow + 1
@@ -374,16 +405,20 @@ public enum KPIWorkbook {
             try greyOpenCohorts(table, completeColumn: 6, lastColumn: 9)
             try statusColours(table.sheets[0], rows: 1...max(table.sheets[0].lastRow, 1), column: 9)
             try cohortChart(sheet: table.sheets[0], rows: report.conversion.map { ($0.app, $0.cohort, $0.rate, $0.complete) },
-                            at: 11, title: "Free→paid conversion by signup cohort (complete cohorts)")
+                            targets: [("Target min", t.conversionMin), ("Target max", t.conversionMax)], at: 11,
+                            title: "Free→paid conversion by signup cohort (complete cohorts)")
         }
 
         func paywall() throws {
             _ = try table("Paywall", [.init("App"), .init("Context"), .init("Shown", format: integer),
-                                      .init("Conversions credited", format: integer), .init("Users shown", format: integer)]) { table in
+                                      .init("Conversions credited", format: integer), .init("Users shown", format: integer),
+                                      .init("Converted after a view", format: integer),
+                                      .init("Conversion rate", format: percent)]) { table in
                 for r in report.paywall {
                     try table.appendRow { row in
                         try row.write(r.app); try row.write(r.context); try row.write(Int64(r.shown))
                         try row.write(Int64(r.conversions)); try row.write(Int64(r.users))
+                        try row.write(Int64(r.convertedAfterView)); try rate(&row, r.rate)
                     }
                 }
             }
@@ -469,6 +504,126 @@ public enum KPIWorkbook {
             }
         }
 
+        /// The colours of the movement buckets' columns: gains in greens and blue, losses in orange and red.
+        static let movementColours: [MRRMovement: UInt32] = [
+            .new: 0x2E7D32, .expansion: 0x81C784, .contraction: 0xF4A259, .churn: 0xC62828, .reactivation: 0x1E88E5,
+        ]
+
+        /// Per currency (every app together): a pivot of the signed movements by month with their net change,
+        /// and a stacked column chart of the five buckets, gains above zero and losses below. A currency whose
+        /// MRR moved in one month only gets a note saying what moved instead (a chart of one bar tells nothing more).
+        func movementsByMonth() throws {
+            // Bounded: one row per month of the series (24 at most), the buckets are columns.
+            let sheet = try book.addWorksheet(named: "MRR movements by month")
+            let buckets = MRRMovement.allCases
+            var column = 0
+            for currency in Set(report.movements.map(\.currency)).sorted() {
+                let rows = report.movements.filter { $0.currency == currency }
+                let months = Array(Set(rows.map(\.month))).sorted()
+                var signed: [YearMonth: [MRRMovement: Int64]] = [:]
+                for r in rows { for b in buckets { signed[r.month, default: [:]][b, default: 0] += r.signedAmount(b) } }
+                let net = { (m: YearMonth) in buckets.map { signed[m]?[$0] ?? 0 }.reduce(0, +) }
+                let major = { (m: Int64) in Double(m) / Double(currency.scale) }
+                let series = buckets.map { $0.rawValue.capitalized } + ["Net change"]
+                guard let range = try pivot(on: sheet, column: column, corner: "Month (\(currency.code))",
+                                            labels: months.map(\.description), series: series,
+                                            value: { i, j in
+                                                major(j == buckets.count ? net(months[i]) : signed[months[i]]?[buckets[j]] ?? 0)
+                                            }, format: try signedMoney(currency))
+                else { continue }
+                let moving = months.filter { m in buckets.contains { (signed[m]?[$0] ?? 0) != 0 } }
+                if moving.count < 2 {
+                    let what = moving.first.map { m in
+                        buckets.filter { (signed[m]?[$0] ?? 0) != 0 }
+                            .map { "\($0.rawValue) \(Money.plain(signed[m]![$0]!, currency))" }.joined(separator: ", ") + " in \(m)"
+                    } ?? "nothing"
+                    try sheet.writeLines("No chart: the \(currency.code) MRR moved in one month at most (\(what)); "
+                                         + "a chart would show one bar.",
+                                         row: months.count + 2, column: column, width: Self.chartNoteWidth, format: note)
+                } else {
+                    let lines = try sheet.writeLines(
+                        "Gains (new, expansion, reactivation) stack above zero, losses (contraction, churn) below; "
+                        + "Net change, their sum, is the last column of the table.",
+                        row: months.count + 2, column: column, width: Self.chartNoteWidth, format: note)
+                    let chart = try book.addChart(.stackedColumn)
+                    for (j, bucket) in buckets.enumerated() {
+                        try chart.addSeries(name: series[j], categories: .column(column, rows: range, of: sheet),
+                                            values: .column(column + 1 + j, rows: range, of: sheet))
+                        try chart.setSeriesFill(j, color: Self.movementColours[bucket]!)
+                    }
+                    try chart.setTitle("MRR movements by month, \(currency.code) (all apps)")
+                    try chart.setCategoryLabelsLow()
+                    try chart.setAxisNames(category: "Month", value: "MRR moved (\(currency.code))")
+                    try chart.setValueAxisNumberFormat(ReportLocale.enUS.excelMoneyFormat(for: currency))
+                    try chart.setLegend(.bottom)
+                    try sheet.insertChart(chart, row: months.count + 2 + lines, column: column, xScale: 1.6, yScale: 1.3)
+                }
+                column += series.count + 2
+            }
+            try sheet.freeze(rows: 1)
+        }
+
+        func revenue() throws {
+            _ = try table("Revenue", [.init("App"), .init("Month", format: month), .init("Currency"),
+                                      .init("Revenue", alignment: .right), .init("Refunded", alignment: .right),
+                                      .init("Net revenue", alignment: .right), .init("Charges", format: integer),
+                                      .init("Refunds", format: integer), .init("Paying users", format: integer),
+                                      .init("Active users", format: integer), .init("ARPU", alignment: .right),
+                                      .init("ARPPU", alignment: .right)]) { table in
+                for r in report.revenue {
+                    let format = try money(r.currency)
+                    try table.appendRow { row in
+                        try row.write(r.app); try row.write(r.month.firstDay); try row.write(r.currency.code)
+                        for amount in [r.revenue, r.refunded, r.net] { try row.write(minor: amount, currency: r.currency, format: format) }
+                        for n in [r.charges, r.refunds, r.payingUsers, r.activeUsers] { try row.write(Int64(n)) }
+                        for amount in [r.arpu, r.arppu] {
+                            if let amount { try row.write(minor: amount, currency: r.currency, format: format) } else { try row.skip() }
+                        }
+                    }
+                }
+            }
+        }
+
+        /// The heat colours of the retention curves: low red, middle yellow, high green.
+        static let heat = (low: UInt32(0xF8696B), middle: UInt32(0xFFEB84), high: UInt32(0x63BE7B))
+
+        /// Per app, side by side, a triangle of the first-subscribed cohorts (rows) by months since the cohort
+        /// month (M1…M6, columns): the share of the cohort paid at each month's end, coloured by a three-colour
+        /// scale; a month not ended by the period's end is blank. Side by side, the apps compare along a row
+        /// and the sheet prints on one page.
+        func retentionCurves() throws {
+            // Bounded: one row per cohort (cohorts up to the period), one block of eight columns per app.
+            let sheet = try book.addWorksheet(named: "Retention curves")
+            let months = SubscriptionKPIs.curveMonths
+            try sheet.writeSpanning("Retention curves by first-subscribed cohort — \(report.period)", row: 0, column: 0, format: title)
+            let top = 2 + (try sheet.writeLines(
+                "Each cell: the share of the cohort (users by the local month of their first subscribed) paid at the end of the "
+                + "month that many months after the cohort month (M1: the month after). A member who churns and comes back counts "
+                + "again, so a row may rise. Blank: that month has not ended by the end of \(report.period).",
+                row: 1, column: 0, width: Self.noteWidth, format: note))
+            let apps = Array(Set(report.retentionCurves.map(\.app))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (j, app) in apps.enumerated() {
+                let curves = report.retentionCurves.filter { $0.app == app }
+                let column = j * (months + 3)
+                try sheet.write(app, row: top, column: column, format: bold)
+                try headings(["Cohort", "Subscribers"] + (1...months).map { "M\($0)" }, on: sheet, row: top + 1, column: column,
+                             right: Set(1...(months + 1)))
+                let first = top + 2
+                for (i, curve) in curves.enumerated() {
+                    try sheet.write(curve.cohort.firstDay, row: first + i, column: column, format: month)
+                    try sheet.write(Int64(curve.subscribers), row: first + i, column: column + 1, format: integer)
+                    for k in 1...months {
+                        if let value = curve.share(k)?.value { try sheet.write(value, row: first + i, column: column + 1 + k, format: percent) }
+                    }
+                }
+                if !curves.isEmpty {
+                    try sheet.conditionalFormat(.colorScale(low: Self.heat.low, middle: Self.heat.middle, high: Self.heat.high),
+                                                rows: first...(first + curves.count - 1), columns: (column + 2)...(column + 1 + months))
+                }
+            }
+            try sheet.freeze(rows: top + 2)
+        }
+
         func churn() throws {
             _ = try table("Churn", [.init("App"), .init("Month", format: month), .init("Paid at start", format: integer),
                                     .init("Churned", format: integer), .init("Churn rate", format: percent),
@@ -501,7 +656,8 @@ public enum KPIWorkbook {
             try greyOpenCohorts(table, completeColumn: 6, lastColumn: 8)
             try statusColours(table.sheets[0], rows: 1...max(table.sheets[0].lastRow, 1), column: 8)
             try cohortChart(sheet: table.sheets[0], rows: report.retention.map { ($0.app, $0.cohort, $0.rate, $0.complete) },
-                            at: 10, title: "\(t.retentionDays)-day retention by first-subscribed cohort (complete cohorts)")
+                            targets: [("Target", t.retention)], at: 10,
+                            title: "\(t.retentionDays)-day retention by first-subscribed cohort (complete cohorts)")
         }
 
         func trials() throws {
@@ -532,15 +688,71 @@ public enum KPIWorkbook {
             }
         }
 
+        /// The Definitions sheet: each KPI's numerator, denominator, window, rule and target
+        /// (``KPIDefinition/all(_:)``, with the configuration's windows and targets). Columns have
+        /// fixed widths; a longer text is broken into lines in its cell and its row is given their height.
+        func definitions() throws {
+            // Bounded: one row per KPI of the reports.
+            let sheet = try book.addWorksheet(named: "Definitions")
+            try sheet.writeSpanning("KPI definitions — \(report.period)", row: 0, column: 0, format: title)
+            let noteRows = try sheet.writeLines(
+                "M is the month reported and T the first instant after it, in the report time zone; \"at T\" counts the events "
+                + "strictly before T. Windows and targets are those of tally.yml (kpis). A count or an amount has no denominator (—).",
+                row: 1, column: 0, width: Self.noteWidth, format: note)
+            let headerRow = 2 + noteRows
+            // The target (a percentage) aligns right like the Summary's.
+            let targetColumn = KPIDefinition.headings.count - 1
+            try headings(KPIDefinition.headings, on: sheet, row: headerRow, right: [targetColumn])
+            let cell = try book.format(XLSXStyle(wraps: true, topAligned: true))
+            let kpi = try book.format(XLSXStyle(bold: true, wraps: true, topAligned: true))
+            let target = try book.format(XLSXStyle(alignment: .right, wraps: true, topAligned: true))
+            for (column, width) in Self.definitionWidths.enumerated() { try sheet.setColumnWidth(column, Double(width)) }
+            for (i, definition) in KPIDefinition.all(report.targets).enumerated() {
+                let row = headerRow + 1 + i
+                let cells = zip(definition.fields, Self.definitionWidths).map { XLSXWorksheet.lines($0, width: $1) }
+                let height = cells.map(\.count).max() ?? 1
+                if height > 1 { try sheet.setRowHeight(row, points: 15 * Double(height)) }
+                for (column, lines) in cells.enumerated() {
+                    try sheet.write(lines.joined(separator: "\n"), row: row, column: column, format: column == 0 ? kpi : column == targetColumn ? target : cell)
+                }
+            }
+            try sheet.freeze(rows: headerRow + 1)
+            try sheet.repeatRowsWhenPrinted(headerRow...headerRow)
+        }
+
         func appStoreEvents() throws {
-            _ = try table("App Store events", [.init("Date", format: day), .init("App"), .init("Subscription"),
-                                               .init("Apple event"), .init("Event"), .init("Quantity", format: integer)]) { table in
+            let table = try table("App Store events", [.init("Date", format: day), .init("App"), .init("Subscription"),
+                                                       .init("Apple event"), .init("Event"), .init("Quantity", format: integer)]) { table in
                 for r in report.appStoreEvents {
                     try table.appendRow { row in
                         try row.write(r.date); try row.write(r.app); try row.write(r.subscription)
                         try row.write(r.appleEvent); try row.write(r.event); try row.write(r.quantity)
                     }
                 }
+            }
+            try reconciliation(on: table.sheets[0], column: 7)
+        }
+
+        /// Beside the App Store events: the period's App Store counts against tally's per-user figures, per app,
+        /// and under them, for each figure that differs, why (``AppStoreReconciliation``).
+        func reconciliation(on sheet: XLSXWorksheet, column: Int) throws {
+            let rows = AppStoreReconciliation.rows(report)
+            guard !rows.isEmpty else { return }
+            try sheet.writeSpanning("App Store Connect against tally, \(report.period)", row: 0, column: column, format: bold)
+            try headings(["App", "Figure", "App Store", "tally", "Same"], on: sheet, row: 1, column: column, right: [2, 3])
+            for (i, r) in rows.enumerated() {
+                let row = 2 + i
+                try sheet.write(r.app, row: row, column: column)
+                try sheet.write(r.figure.rawValue, row: row, column: column + 1)
+                try sheet.write(r.apple, row: row, column: column + 2, format: integer)
+                try sheet.write(Int64(r.tally), row: row, column: column + 3, format: integer)
+                // After the right-aligned counts, indented; a difference in bold.
+                try sheet.write(r.agrees ? "yes" : "no", row: row, column: column + 4, format: r.agrees ? indentedText : indentedBold)
+            }
+            var row = 3 + rows.count
+            for r in rows where !r.agrees {
+                row += try sheet.writeLines("\(r.app), \(r.figure.rawValue) (App Store \(r.apple), tally \(r.tally)): \(r.note)",
+                                            row: row, column: column, width: Self.chartNoteWidth, format: note)
             }
         }
     }

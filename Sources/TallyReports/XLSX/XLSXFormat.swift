@@ -32,6 +32,7 @@ public struct XLSXFormat {
         if let color = style.fontColor { format_set_font_color(format, lxw_color_t(color)) }
         if style.underline { format_set_underline(format, UInt8(LXW_UNDERLINE_SINGLE.rawValue)) }
         if style.wraps { format_set_text_wrap(format) }
+        if style.topAligned { format_set_align(format, UInt8(LXW_ALIGN_VERTICAL_TOP.rawValue)) }
         if style.bottomBorder { format_set_bottom(format, UInt8(LXW_BORDER_THIN.rawValue)) }
         switch style.alignment {
         case .left?: format_set_align(format, UInt8(LXW_ALIGN_LEFT.rawValue))

@@ -25,11 +25,15 @@ public struct XLSXStyle: Hashable, Sendable {
     /// Text wraps onto more lines within the column's width (the row grows); such a cell
     /// never widens its column when widths are fitted.
     public var wraps: Bool
+    /// Content sits at the top of its cell (the default is the bottom): a row whose
+    /// cells hold one line and several lines reads from its first line.
+    public var topAligned: Bool
 
     public init(bold: Bool = false, italic: Bool = false, fontSize: Double? = nil, numberFormat: String? = nil,
                 fillColor: UInt32? = nil, bottomBorder: Bool = false, alignment: Alignment? = nil,
-                fontColor: UInt32? = nil, underline: Bool = false, wraps: Bool = false) {
+                fontColor: UInt32? = nil, underline: Bool = false, wraps: Bool = false, topAligned: Bool = false) {
         self.wraps = wraps
+        self.topAligned = topAligned
         self.fontColor = fontColor
         self.underline = underline
         self.bold = bold

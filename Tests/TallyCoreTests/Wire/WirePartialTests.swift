@@ -163,6 +163,7 @@ struct WirePartialTests {
                 mergedBack.merge(try #require(SubscriptionKPIs(settings: Self.settings, catalog: Self.catalog, state: try viaWire(b.state))))
                 #expect(try viaWire(merged.state) == mergedBack.state)
                 #expect(mergedBack.mrrHistory == merged.mrrHistory && mergedBack.churn == merged.churn && mergedBack.paywall == merged.paywall)
+                #expect(mergedBack.revenue == merged.revenue && mergedBack.retentionCurves == merged.retentionCurves)
                 #expect(mergedBack.users == merged.users)
             }
         }

@@ -1,5 +1,5 @@
 /// The subscription KPIs' monthly series (churn, MRR history, movements,
-/// shared premium) start at a first month that depends on every event: the
+/// revenue and active users, shared premium) start at a first month that depends on every event: the
 /// month of the earliest one (or 24 months before the period, whichever is
 /// later). Partitions computed apart cannot know it, so they count under
 /// the earliest first month the run allows, and the merged result is
@@ -31,6 +31,8 @@ extension SubscriptionKPIs.State {
         state.refunds = refunds.filter { $0.key.month >= first }
         state.mrr = mrr.filter { $0.key.month >= first }
         state.movements = movements.filter { $0.key.month >= first }
+        state.revenues = revenues.filter { $0.key.month >= first }
+        state.activeUsers = activeUsers.filter { $0.key.month >= first }
         state.sharingPaid = sharingPaid.compactMapValues { months in
             let kept = months.filter { $0 >= first }
             return kept.isEmpty ? nil : kept

@@ -150,7 +150,7 @@ extension KPIsFamily.Summary {
 }
 
 extension KPIsFamily {
-    /// A KPI summary on the wire: `kpis-summary.v1  (subscription-kpis fields)
+    /// A KPI summary on the wire: `kpis-summary.v3  (subscription-kpis fields)
     /// (swipes-daily-numbered fields: the period)  (the month before)  rejectCount  (reject)…`.
     public struct SummaryState: WireRecord, Equatable, Sendable {
         public var subscriptions: SubscriptionKPIs.State
@@ -159,7 +159,7 @@ extension KPIsFamily {
         public var rejects: RejectList
 
         public static let wireKind = "kpis-summary"
-        public static let wireVersion = 1
+        public static let wireVersion = 3
         public static let wireKeyFieldCount = 0
 
         public func encode(into writer: inout WireWriter) {

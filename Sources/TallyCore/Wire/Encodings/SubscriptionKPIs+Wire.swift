@@ -26,11 +26,15 @@ extension SubscriptionKPIs {
         var refunds: [AppMonth: Int] = [:]
         var shown: [AppText: PaywallCount] = [:]
         var credited: [AppText: Int] = [:]
+        var creditedShown: [AppText: Int] = [:]
         var mrr: [PlanKey: PlanCount] = [:]
         var movements: [MoneyKey: SubscriptionRows.Movements] = [:]
         /// Paid users of the sharing app, with the months at whose T they are paid.
         var sharingPaid: [String: Set<YearMonth>] = [:]
         var sharingAppName: String?
+        var revenues: [MoneyKey: RevenueCount] = [:]
+        var activeUsers: [AppMonth: Int] = [:]
+        var curves: [AppMonth: [Int]] = [:]
 
         /// Whether the state was counted under `settings`.
         public func matches(_ settings: Settings) -> Bool {
@@ -54,10 +58,14 @@ extension SubscriptionKPIs {
         state.refunds = refunds
         state.shown = shown.mapValues { State.PaywallCount(events: $0.events, users: $0.users) }
         state.credited = credited
+        state.creditedShown = creditedShown
         state.mrr = mrr.mapValues { State.PlanCount(subscribers: $0.subscribers, mrr: $0.mrr) }
         state.movements = movements
         state.sharingPaid = sharingPaid.mapValues { set in Set(months.indices.filter { set[$0] }.map { months[$0] }) }
         state.sharingAppName = sharingAppName
+        state.revenues = revenues
+        state.activeUsers = activeUsers
+        state.curves = curves
         return state
     }
 
@@ -75,6 +83,7 @@ extension SubscriptionKPIs {
         refunds = state.refunds
         shown = state.shown.mapValues { ($0.events, $0.users) }
         credited = state.credited
+        creditedShown = state.creditedShown
         mrr = state.mrr.mapValues { ($0.subscribers, $0.mrr) }
         movements = state.movements
         var index: [YearMonth: Int] = [:]
@@ -88,12 +97,15 @@ extension SubscriptionKPIs {
             sharingPaid[user] = set
         }
         sharingAppName = state.sharingAppName
+        revenues = state.revenues
+        activeUsers = state.activeUsers
+        curves = state.curves
     }
 }
 
 extension SubscriptionKPIs.State: WireRecord {
     public static let wireKind = "subscription-kpis"
-    public static let wireVersion = 1
+    public static let wireVersion = 3
     /// A total over partitions: not routed by a key.
     public static let wireKeyFieldCount = 0
 
@@ -144,7 +156,7 @@ extension SubscriptionKPIs.State: WireRecord {
         return counts
     }
 
-    /// `subscription-kpis.v1  period  firstMonth  timezone  conversionWindowDays
+    /// `subscription-kpis.v3  period  firstMonth  timezone  conversionWindowDays
     /// retentionDays  sharingApp  users`, then the lists conversions,
     /// retentions, trials, churns (`n  (app  month  numerator  denominator)…`),
     /// cancellations, refunds (`n  (app  month  count)…`), shown
@@ -152,7 +164,11 @@ extension SubscriptionKPIs.State: WireRecord {
     /// count)…`), mrr (`n  (app  plan  currency  month  subscribers  mrr)…`),
     /// movements (`n  (app  currency  month  startMRR  endMRR  nAmounts
     /// (bucket  amount)…  nUsers  (bucket  users)…)…`), sharingPaid
-    /// (`n  (userId  nMonths  month…)…`), and sharingAppName. Every list is
+    /// (`n  (userId  nMonths  month…)…`), sharingAppName, revenues (`n  (app
+    /// currency  month  charges  revenue  refunds  refunded  payingUsers)…`),
+    /// activeUsers (`n  (app  month  count)…`), curves (`n  (app  month
+    /// nCounts  count…)…`) and creditedShown (`n  (app  context  count)…`).
+    /// Every list is
     /// sorted (byte order of its text keys, currencies by code then minor
     /// units, months in order).
     public func encode(into writer: inout WireWriter) {
@@ -223,6 +239,35 @@ extension SubscriptionKPIs.State: WireRecord {
             for month in months.sorted() { writer.month(month) }
         }
         writer.string(sharingAppName)
+        writer.count(revenues.count)
+        let money = revenues.sorted { x, y in
+            WireOrder.precedes(x.key.app, y.key.app) ?? WireOrder.precedes(x.key.currency, y.key.currency)
+                ?? WireOrder.precedes(x.key.month, y.key.month) ?? false
+        }
+        for (key, count) in money {
+            writer.string(key.app)
+            writer.currency(key.currency)
+            writer.month(key.month)
+            writer.int(count.charges)
+            writer.int(count.revenue)
+            writer.int(count.refunds)
+            writer.int(count.refunded)
+            writer.int(count.payingUsers)
+        }
+        Self.writeCounts(activeUsers, into: &writer)
+        writer.count(curves.count)
+        for (key, counts) in Self.sorted(curves) {
+            writer.string(key.app)
+            writer.month(key.month)
+            writer.count(counts.count)
+            for count in counts { writer.int(count) }
+        }
+        writer.count(creditedShown.count)
+        for (key, count) in Self.sorted(creditedShown) {
+            writer.string(key.app)
+            writer.string(key.text)
+            writer.int(count)
+        }
     }
 
     public init(fields: inout WireFields) throws(WireError) {
@@ -277,5 +322,30 @@ extension SubscriptionKPIs.State: WireRecord {
             sharingPaid[user] = months
         }
         sharingAppName = try fields.optionalString("sharingAppName")
+        for _ in 0..<(try fields.count("revenues.count")) {
+            let app = try fields.string("revenue.app")
+            let currency = try fields.currency("revenue.currency")
+            let key = SubscriptionKPIs.MoneyKey(app: app, currency: currency, month: try fields.month("revenue.month"))
+            var count = SubscriptionKPIs.RevenueCount()
+            count.charges = try fields.int("revenue.charges")
+            count.revenue = try fields.int64("revenue.revenue")
+            count.refunds = try fields.int("revenue.refunds")
+            count.refunded = try fields.int64("revenue.refunded")
+            count.payingUsers = try fields.int("revenue.payingUsers")
+            revenues[key] = count
+        }
+        activeUsers = try Self.readCounts(&fields)
+        for _ in 0..<(try fields.count("curves.count")) {
+            let key = SubscriptionKPIs.AppMonth(app: try fields.string("curve.app"), month: try fields.month("curve.month"))
+            let n = try fields.count("curve.counts")
+            guard n == SubscriptionKPIs.curveMonths else { throw fields.error("a retention curve of \(n) months, not \(SubscriptionKPIs.curveMonths)") }
+            var counts: [Int] = []
+            for _ in 0..<n { counts.append(try fields.int("curve.count")) }
+            curves[key] = counts
+        }
+        for _ in 0..<(try fields.count("creditedShown.count")) {
+            let key = SubscriptionKPIs.AppText(app: try fields.string("creditedShown.app"), text: try fields.string("creditedShown.context"))
+            creditedShown[key] = try fields.int("creditedShown.count")
+        }
     }
 }
