@@ -130,12 +130,13 @@ public final class IngestSession {
 
     /// Stores a reject found while reading. Only the id's first
     /// ``rejectIdLength`` characters are kept (a hostile id can be huge).
-    public func reject(file fileId: Int64, line: Int, id: String, reason: String) throws {
-        let s = try statement("INSERT INTO ingest_reject (file_id, line, record_id, reason) VALUES (?, ?, ?, ?)")
+    public func reject(file fileId: Int64, line: Int, id: String, reason: RejectReason) throws {
+        let s = try statement("INSERT INTO ingest_reject (file_id, line, record_id, reason, reason_code) VALUES (?, ?, ?, ?, ?)")
         s.bind(1, fileId)
         s.bind(2, line)
         s.bind(3, String(id.prefix(Self.rejectIdLength)))
-        s.bind(4, reason)
+        s.bind(4, reason.text)
+        s.bind(5, reason.code.rawValue)
         try s.step()
     }
 
@@ -143,9 +144,10 @@ public final class IngestSession {
     public static let rejectIdLength = 200
 
     /// Stores a reject found after the load (by a derivation), as ``reject(file:line:id:reason:)`` does.
-    static func storeReject(_ db: Database, file fileId: Int64, line: Int, id: String, reason: String) throws {
-        try db.cachedStatement(sql: "INSERT INTO ingest_reject (file_id, line, record_id, reason) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [fileId, line, String(id.prefix(rejectIdLength)), reason])
+    static func storeReject(_ db: Database, file fileId: Int64, line: Int, id: String, reason: RejectReason) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO ingest_reject (file_id, line, record_id, reason, reason_code) VALUES (?, ?, ?, ?, ?)
+            """).execute(arguments: [fileId, line, String(id.prefix(rejectIdLength)), reason.text, reason.code.rawValue])
     }
 
     /// Records which derived tables this ingest's changes call for (see

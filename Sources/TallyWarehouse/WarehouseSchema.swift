@@ -39,6 +39,23 @@ enum WarehouseSchema {
             """)
     }
 
+    /// v22: every reject's kind (``TallyCore/RejectCode``) beside its
+    /// sentence, and an expense version that failed validation kept as
+    /// written (its couple, date, description, amount and currency as text,
+    /// `error_code`), for its couple's statement. The files whose rows an
+    /// earlier tally rejected, and the expense files, are read again by the
+    /// next ingest (their fingerprint is cleared, so they count as changed);
+    /// until then their rejects read as `unclassified`.
+    static func rejectCodes(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE ingest_reject ADD COLUMN reason_code TEXT NOT NULL DEFAULT '';
+            ALTER TABLE expense_version ADD COLUMN error_code TEXT;
+            ALTER TABLE expense_version ADD COLUMN written_amount TEXT;
+            UPDATE input_file SET sha256 = ''
+            WHERE dataset = 'expenses' OR id IN (SELECT file_id FROM ingest_reject);
+            """)
+    }
+
     /// Append-only logs that name their file without a foreign key (see
     /// `swipe_row`): an unloaded file's rows are deleted from them explicitly.
     static let logsWithoutForeignKey = ["swipe_row"]

@@ -107,6 +107,9 @@ public struct CoupleStatement: Sendable {
     /// months it leaves out, ``StatementsFamily`` the rows ``LedgerResolver`` rejected. Like ``itemised``,
     /// not sent on the wire: the couple's files are written where the statement is computed.
     public var leftOut: [LeftOutRow] = []
+    /// The couple's rows refused before the statement (they could not be read) that the
+    /// period lists (``RefusedRow/listed(_:in:)``): dated ones by date then id, then undated ones.
+    public var refused: [RefusedRow] = []
 
     public init(couple: Couple, period: YearMonth, balances: [MemberBalance], transfers: [Transfer],
                 method: TransferMethod, categories: [CategoryTotal], trend: [(month: YearMonth, amount: Int64)],

@@ -26,7 +26,7 @@ public enum CheckinResolver {
             if let rule = firstFailedRule(checkin, challenge: challenge, day: day, spans: spans[checkin.userId] ?? [],
                                           minimumMinutes: minimumMinutes) {
                 rejects.append(Reject(dataset: "checkins", file: checkin.source.file, line: checkin.source.line,
-                                      id: checkin.id, reason: rule.reason))
+                                      id: checkin.id, reason: .checkin(rule)))
             } else {
                 counted.append(CountedCheckin(userId: checkin.userId, displayName: checkin.displayName,
                                               minutes: checkin.minutes, createdAt: checkin.createdAt, day: day))

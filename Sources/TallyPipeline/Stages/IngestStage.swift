@@ -304,7 +304,7 @@ public struct IngestStage {
                     }
                 } catch let error as FieldError {
                     rejected += 1
-                    try sink.reject(view.line, idIndex.flatMap { view.string($0) } ?? "", error.reason)
+                    try sink.reject(view.line, idIndex.flatMap { view.string($0) } ?? "", error.why)
                 }
                 if reader.recordsRead % 4096 == 0 { sink.progress(reader.bytesConsumed, reader.recordsRead) }
             }

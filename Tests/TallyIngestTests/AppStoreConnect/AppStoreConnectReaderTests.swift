@@ -87,7 +87,7 @@ struct AppStoreConnectReaderTests {
         ].joined(separator: "\n")
         let (_, rows) = try readAll(tsv)
         let rejects = rows.compactMap { row -> (Int, String)? in
-            if case .malformed(let line, _, let reason) = row { return (line, reason) } else { return nil }
+            if case .malformed(let line, _, let reason) = row { return (line, reason.text) } else { return nil }
         }
         #expect(rejects.map(\.0) == [2, 3, 4, 5])
         #expect(rejects[0].1.contains("'Billing Retry from Paid Subscription' has no equivalent"))

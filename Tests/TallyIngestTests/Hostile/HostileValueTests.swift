@@ -18,7 +18,7 @@ struct HostileValueTests {
             guard case .record(let view) = event else { Issue.record("malformed: \(event)"); return }
             let id = view.string(0) ?? "?"
             do {
-                out[id] = try ExpenseDecoders.expenseVersion(FieldDecoder(view: view, fields: fields)).error
+                out[id] = try ExpenseDecoders.expenseVersion(FieldDecoder(view: view, fields: fields)).error?.text
             } catch {
                 out[id] = "row: \((error as? FieldError)?.reason ?? "\(error)")"
             }

@@ -46,7 +46,7 @@ extension LeaderboardEntry {
 
 extension StatementsFamily.Rows: WireRecord {
     public static let wireKind = "statement"
-    public static let wireVersion = 1
+    public static let wireVersion = 2
     public static let wireKeyFieldCount = 1
 
     /// `statement.v1  (couple fields)  period  method  expenseCount  balanceCount  (memberId  displayName
@@ -141,7 +141,7 @@ extension StatementsFamily.Rows: WireRecord {
 
 extension LeaderboardsFamily.Rows: WireRecord {
     public static let wireKind = "board"
-    public static let wireVersion = 1
+    public static let wireVersion = 2
     public static let wireKeyFieldCount = 0
 
     /// `board.v1  hasBoard  [(challenge fields)  asOf  comparedWith  entryCount  (entry)…]  rejectCount  (reject)…`.

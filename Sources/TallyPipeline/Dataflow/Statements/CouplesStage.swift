@@ -50,7 +50,8 @@ final class CouplesStage {
                                 date: b.date, description: b.description, tag: b.tag, agreementId: b.agreementId,
                                 split: b.split, source: source)
                 }
-                rows.expenses.append(.init(id: v.id, source: source, fact: fact, deleted: v.deletedAt != nil, error: v.error))
+                rows.expenses.append(.init(id: v.id, source: source, fact: fact, deleted: v.deletedAt != nil, error: v.error,
+                                           written: v.written))
             default:
                 preconditionFailure("not a couple's row: \(record)")
             }

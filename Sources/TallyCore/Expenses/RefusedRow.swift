@@ -1,0 +1,79 @@
+/// What a couple's row wrote, kept as text when the row could not be
+/// read (its amount `73,73`, its date `2026-09-31`), so that its couple's
+/// statement can show it: each field as written, nil when empty.
+///
+/// ```swift
+/// WrittenRow(coupleId: "cpl-000001", date: "2026-10-12", description: "Mercado", amount: "73,73", currency: "BRL")
+/// ```
+public struct WrittenRow: Hashable, Sendable {
+    public var coupleId: String?
+    public var date: String?
+    public var description: String?
+    public var amount: String?
+    public var currency: String?
+
+    public init(coupleId: String?, date: String?, description: String?, amount: String?, currency: String?) {
+        self.coupleId = coupleId
+        self.date = date
+        self.description = description
+        self.amount = amount
+        self.currency = currency
+    }
+}
+
+/// A couple's row refused before its statement was built (it could not be
+/// read: an amount written `73,73`, a date `2026-09-31`, an unknown
+/// `splitType`), as written, with why: what the statement lists beside the
+/// rows its own checks left out (``LeftOutRow``), so the couple sees it too.
+///
+/// Which statement lists it is decided here, once (``listed(in:)``): the
+/// statement of the month of its date; a row whose date cannot be read is
+/// listed on every month's statement, marked as having no readable date,
+/// until it is fixed (no month is more its own than another).
+///
+/// ```swift
+/// let row = RefusedRow(kind: .expense, id: "e9", written: written, reason: .amountNotDecimal)
+/// row.listed(in: YearMonth(year: 2026, month: 10))   // .on(2026-10-12)
+/// ```
+public struct RefusedRow: Hashable, Sendable {
+    public var kind: LeftOutRow.Kind
+    public var id: String
+    public var written: WrittenRow
+    public var reason: RejectCode
+
+    public init(kind: LeftOutRow.Kind, id: String, written: WrittenRow, reason: RejectCode) {
+        self.kind = kind
+        self.id = id
+        self.written = written
+        self.reason = reason
+    }
+
+    /// Where a refused row stands on a month's statement.
+    public enum Listing: Hashable, Sendable {
+        /// On this day of the month.
+        case on(LocalDate)
+        /// Its date cannot be read.
+        case undated
+    }
+
+    /// The row's date, when its `date` field reads as one.
+    public var date: LocalDate? { written.date.flatMap { LocalDate.parse($0) } }
+
+    /// Where `period`'s statement lists the row; nil when it belongs to another month.
+    public func listed(in period: YearMonth) -> Listing? {
+        guard let date else { return .undated }
+        return date.yearMonth == period ? .on(date) : nil
+    }
+
+    /// The rows of `rows` that `period`'s statement lists, dated ones by date then id, then the undated by id.
+    public static func listed(_ rows: [RefusedRow], in period: YearMonth) -> [RefusedRow] {
+        rows.filter { $0.listed(in: period) != nil }.sorted { a, b in
+            switch (a.date, b.date) {
+            case let (x?, y?) where x != y: return x < y
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: return ByteOrder.precedes(a.id, b.id)
+            }
+        }
+    }
+}
