@@ -111,6 +111,9 @@ public struct CoupleStatement: Sendable {
     /// period lists (``RefusedRow/listed(_:in:)``): dated ones by date then id, then undated ones.
     public var refused: [RefusedRow] = []
 
+    /// How many of the couple's rows the statement lists as not counted (``leftOut`` and ``refused``).
+    public var notCounted: Int { leftOut.count + refused.count }
+
     public init(couple: Couple, period: YearMonth, balances: [MemberBalance], transfers: [Transfer],
                 method: TransferMethod, categories: [CategoryTotal], trend: [(month: YearMonth, amount: Int64)],
                 expenseCount: Int, rejects: [Reject]) {

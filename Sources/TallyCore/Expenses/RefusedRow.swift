@@ -27,9 +27,11 @@ public struct WrittenRow: Hashable, Sendable {
 /// rows its own checks left out (``LeftOutRow``), so the couple sees it too.
 ///
 /// Which statement lists it is decided here, once (``listed(in:)``): the
-/// statement of the month of its date; a row whose date cannot be read is
-/// listed on every month's statement, marked as having no readable date,
-/// until it is fixed (no month is more its own than another).
+/// statement of the month of its date; for a date that is not on the
+/// calendar but names its month (`2026-09-31`), that month's, the date shown
+/// as written; a row whose month cannot be read at all (no date, `31/09/2026`)
+/// is listed on the statement of whatever month is run, marked as having no
+/// readable date, until it is fixed (no month is more its own than another).
 ///
 /// ```swift
 /// let row = RefusedRow(kind: .expense, id: "e9", written: written, reason: .amountNotDecimal)
@@ -52,17 +54,29 @@ public struct RefusedRow: Hashable, Sendable {
     public enum Listing: Hashable, Sendable {
         /// On this day of the month.
         case on(LocalDate)
-        /// Its date cannot be read.
+        /// In this month, on a day that is not on the calendar (shown as written).
+        case unreadableDay
+        /// Its month cannot be read.
         case undated
     }
 
     /// The row's date, when its `date` field reads as one.
     public var date: LocalDate? { written.date.flatMap { LocalDate.parse($0) } }
 
+    /// The month the `date` field names, even when its day is not on the calendar (`2026-09-31`).
+    public var month: YearMonth? {
+        if let date { return date.yearMonth }
+        guard let text = written.date else { return nil }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[2].count == 2, parts[2].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return YearMonth("\(parts[0])-\(parts[1])")
+    }
+
     /// Where `period`'s statement lists the row; nil when it belongs to another month.
     public func listed(in period: YearMonth) -> Listing? {
-        guard let date else { return .undated }
-        return date.yearMonth == period ? .on(date) : nil
+        if let date { return date.yearMonth == period ? .on(date) : nil }
+        guard let month else { return .undated }
+        return month == period ? .unreadableDay : nil
     }
 
     /// The rows of `rows` that `period`'s statement lists, dated ones by date then id, then the undated by id.

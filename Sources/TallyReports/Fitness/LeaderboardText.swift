@@ -4,7 +4,8 @@ import TallyCore
 /// (`▲2`, `▼1`, `=`, or the newcomer word), name (told apart with an id
 /// suffix when two users share it), a bar of points, points and minutes.
 /// The header says "as of" the day, or marks a challenge that ended before
-/// it as final with its end date.
+/// it as final with its end date. Under the board, the check-ins that did
+/// not count, one line per participant (``LeaderboardUncounted``).
 public enum LeaderboardText {
     public static func render(_ board: Leaderboard, locale: ReportLocale, width: Int = 30) -> String {
         let c = board.challenge
@@ -14,7 +15,10 @@ public enum LeaderboardText {
         var lines = ["\(locale.fitness(.leaderboardTitle)): \(c.name) (\(c.id))",
                      "\(locale.fitness(.startDate)) \(locale.formatDate(c.startDate)) · \(locale.fitness(.endDate)) \(locale.formatDate(c.endDate)) · \(when)",
                      ""]
-        guard !board.entries.isEmpty else { return (lines + ["(0 \(locale.fitness(.participants).lowercased()))"]).joined(separator: "\n") + "\n" }
+        guard !board.entries.isEmpty else {
+            return (lines + ["(0 \(locale.fitness(.participants).lowercased()))"]
+                    + LeaderboardUncounted.textLines(board, locale: locale)).joined(separator: "\n") + "\n"
+        }
         let rankWidth = String(board.entries.map(\.rank).max() ?? 1).count
         let changes = board.entries.map { change($0, locale) }
         let changeWidth = changes.map { DisplayWidth.of($0) }.max() ?? 1
@@ -25,6 +29,7 @@ public enum LeaderboardText {
         for (index, entry) in board.entries.enumerated() {
             lines.append("\(TextChart.padLeft(String(entry.rank), rankWidth)). \(TextChart.pad(changes[index], changeWidth)) \(bars[index])")
         }
+        lines += LeaderboardUncounted.textLines(board, locale: locale)
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -90,7 +90,7 @@ struct ExpenseDecodersTests {
             """, ExpenseDecoders.fx)
         #expect(try fx[0].result.get().rate.rate == Decimal10(mantissa: 54321, scale: 4))
         #expect(throws: FieldError(RejectReason(code: .valueNotPositive, text: "rate 0 is not positive"))) { try fx[1].result.get() }
-        #expect(throws: FieldError(RejectReason(code: .fieldsEqual, text: "currency and base are both BRL"))) { try fx[2].result.get() }
+        #expect(throws: FieldError(RejectReason(code: .fieldsEqual, text: "currency and base are both 'BRL'"))) { try fx[2].result.get() }
     }
 
     @Test func membersAndCouples() throws {
