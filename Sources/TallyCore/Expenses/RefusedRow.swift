@@ -91,3 +91,40 @@ public struct RefusedRow: Hashable, Sendable {
         }
     }
 }
+
+/// A row a couple's statement lists as not counted: one its checks left out
+/// (``LeftOutRow``) or one that could not be read (``RefusedRow``).
+public enum NotCountedRow: Hashable, Sendable {
+    case leftOut(LeftOutRow)
+    case refused(RefusedRow)
+
+    /// The day it is listed on; nil for a refused row without a readable date.
+    public var date: LocalDate? {
+        switch self {
+        case .leftOut(let row): row.date
+        case .refused(let row): row.date
+        }
+    }
+
+    public var id: String {
+        switch self {
+        case .leftOut(let row): row.id
+        case .refused(let row): row.id
+        }
+    }
+}
+
+extension CoupleStatement {
+    /// The rows the statement lists as not counted, in the order it lists them: by date, then id
+    /// (bytes); the rows without a readable date last, by id.
+    public var notCountedRows: [NotCountedRow] {
+        (leftOut.map(NotCountedRow.leftOut) + refused.map(NotCountedRow.refused)).sorted { a, b in
+            switch (a.date, b.date) {
+            case let (x?, y?) where x != y: return x < y
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: return ByteOrder.precedes(a.id, b.id)
+            }
+        }
+    }
+}

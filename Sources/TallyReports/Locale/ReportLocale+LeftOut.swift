@@ -111,6 +111,30 @@ extension ReportLocale {
         return parts.isEmpty ? "—" : parts.joined(separator: " ")
     }
 
+    /// A not-counted row's date, in this locale (``refusedDate(_:)`` for a row that could not be read).
+    public func notCountedDate(_ row: NotCountedRow) -> String {
+        switch row {
+        case .leftOut(let left): formatDate(left.date)
+        case .refused(let refused): refusedDate(refused)
+        }
+    }
+
+    /// A not-counted row's amount: in its currency, or as written for a row that could not be read.
+    public func notCountedAmount(_ row: NotCountedRow) -> String {
+        switch row {
+        case .leftOut(let left): formatMoney(minor: left.amount, currency: left.currency)
+        case .refused(let refused): refusedAmount(refused)
+        }
+    }
+
+    /// What a not-counted row was and why (``leftOutLine(_:)``, ``refusedLine(_:)``).
+    public func notCountedLine(_ row: NotCountedRow) -> String {
+        switch row {
+        case .leftOut(let left): leftOutLine(left)
+        case .refused(let refused): refusedLine(refused)
+        }
+    }
+
     /// A refused row's date: in this locale when it reads as one, else the words for an unreadable date
     /// and the date as written (`data ilegível: 2026-09-31`; `data ilegível` when it wrote none).
     public func refusedDate(_ row: RefusedRow) -> String {

@@ -267,20 +267,21 @@ public enum CoupleWorkbook {
             try writeHeader([locale.statementWord(.date), locale.label(.amount)], on: sheet, row: row, numeric: 1..<2)
             try sheet.write(locale.statementWord(.description), row: row, column: 2, format: headerAfterAmount)
             row += 1
-            for left in statement.leftOut.prefix(Self.leftOutShown) {
-                try sheet.write(left.date, row: row, column: 0, format: date)
-                try sheet.write(minor: left.amount, currency: left.currency, row: row, column: 1, format: try moneyFormat(left.currency))
-                try sheet.writeSpanning(locale.leftOutLine(left), row: row, column: 2, format: textAfterAmount)
-                row += 1
-            }
-            for refused in statement.refused.prefix(max(0, Self.leftOutShown - statement.leftOut.count)) {
-                if let day = refused.date {
-                    try sheet.write(day, row: row, column: 0, format: date)
-                } else {
-                    try sheet.write(locale.refusedDate(refused), row: row, column: 0, format: text)
+            for notCounted in statement.notCountedRows.prefix(Self.leftOutShown) {
+                switch notCounted {
+                case .leftOut(let left):
+                    try sheet.write(left.date, row: row, column: 0, format: date)
+                    try sheet.write(minor: left.amount, currency: left.currency, row: row, column: 1,
+                                    format: try moneyFormat(left.currency))
+                case .refused(let refused):
+                    if let day = refused.date {
+                        try sheet.write(day, row: row, column: 0, format: date)
+                    } else {
+                        try sheet.write(locale.refusedDate(refused), row: row, column: 0, format: text)
+                    }
+                    try sheet.write(locale.refusedAmount(refused), row: row, column: 1, format: writtenAmount)
                 }
-                try sheet.write(locale.refusedAmount(refused), row: row, column: 1, format: writtenAmount)
-                try sheet.writeSpanning(locale.refusedLine(refused), row: row, column: 2, format: textAfterAmount)
+                try sheet.writeSpanning(locale.notCountedLine(notCounted), row: row, column: 2, format: textAfterAmount)
                 row += 1
             }
             if statement.notCounted > Self.leftOutShown {

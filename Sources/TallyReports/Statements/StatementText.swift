@@ -48,15 +48,15 @@ public enum StatementText {
         appendTable(nets, to: &out)
         line("")
 
-        // What did not count: each row with its date, amount as entered, and why; then the rows
-        // that could not be read, as written.
+        // What did not count: each row with its date, amount as entered (as written, for a row that
+        // could not be read), and why.
         if s.notCounted > 0 {
             line(w(.leftOut))
             line("  " + w(.leftOutNote))
-            let dates = s.leftOut.map { locale.formatDate($0.date) } + s.refused.map(locale.refusedDate)
-            let amounts = s.leftOut.map { locale.formatMoney(minor: $0.amount, currency: $0.currency) }
-                + s.refused.map(locale.refusedAmount)
-            let lines = s.leftOut.map(locale.leftOutLine) + s.refused.map(locale.refusedLine)
+            let rows = s.notCountedRows
+            let dates = rows.map(locale.notCountedDate)
+            let amounts = rows.map(locale.notCountedAmount)
+            let lines = rows.map(locale.notCountedLine)
             let dateWidth = dates.map(DisplayWidth.of).max() ?? 0
             let amountWidth = amounts.map(DisplayWidth.of).max() ?? 0
             for i in lines.indices {
