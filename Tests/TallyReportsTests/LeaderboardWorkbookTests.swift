@@ -125,7 +125,8 @@ struct LeaderboardWorkbookTests {
         try book.close()
         let reader = try XLSXReader(url: url)
 
-        #expect(reader.sheetNames == ["Índice", "Corrida", "Corrida (2)", "Corrida (3)", "Junho", "corrida (4)", "corrida (4) (2)"])
+        #expect(reader.sheetNames == ["Índice", "Corrida", "Corrida (2)", "Corrida (3)", "Junho", "corrida (4)", "corrida (4) (2)",
+                                     "Check-ins não contados"])
         #expect(Set(reader.sheetNames.map { $0.lowercased() }).count == reader.sheetNames.count, "names are unique ignoring case")
         // The index links each challenge to its first sheet and says how many sheets it takes.
         #expect(try reader.strings("Índice", 2).prefix(2) == ["ch1", "Corrida (3 planilhas)"])
