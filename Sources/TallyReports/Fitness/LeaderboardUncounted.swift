@@ -33,25 +33,29 @@ extension ReportLocale {
 /// listing each (``UncountedCheckinsSheet``).
 public enum LeaderboardUncounted {
     /// The text lines under a board: a heading, then one line per participant (in the board's order of
-    /// ``Leaderboard/uncounted``: user id), the name, how many did not count and why, most frequent first:
+    /// ``Leaderboard/uncounted``: user id), the name (told apart when two participants share it), how many
+    /// did not count and why, most frequent first:
     /// `  Ana: 2 — treino mais curto que o mínimo (1), check-in sem foto (1)`. None when all counted.
     public static func textLines(_ board: Leaderboard, locale: ReportLocale) -> [String] {
         guard !board.uncounted.isEmpty else { return [] }
         var lines = ["", "\(locale.uncounted(.title)):"]
+        var groups: [ArraySlice<UncountedCheckin>] = []
         var start = board.uncounted.startIndex
         while start < board.uncounted.endIndex {
             let user = board.uncounted[start].userId
             let end = board.uncounted[start...].firstIndex { $0.userId != user } ?? board.uncounted.endIndex
-            let theirs = board.uncounted[start..<end]
+            groups.append(board.uncounted[start..<end])
+            start = end
+        }
+        let names = DistinctNames.shown(groups.map { ($0.last!.userId, $0.last!.displayName.isEmpty ? $0.last!.userId : $0.last!.displayName) })
+        for (theirs, name) in zip(groups, names) {
             var counts: [RejectCode: Int] = [:]
             for c in theirs { counts[c.reason, default: 0] += 1 }
             let order = RejectCode.allCases
             let reasons = counts.sorted { a, b in
                 a.value != b.value ? a.value > b.value : order.firstIndex(of: a.key)! < order.firstIndex(of: b.key)!
             }.map { "\(locale.rejectReason($0.key)) (\($0.value))" }
-            let name = theirs.last!.displayName.isEmpty ? user : theirs.last!.displayName
             lines.append("  \(name): \(theirs.count) — \(reasons.joined(separator: ", "))")
-            start = end
         }
         return lines
     }
