@@ -72,8 +72,8 @@ public struct WarehouseReader {
     /// Streams every couple key (or only `only`, when given), in id byte
     /// order, with every row loaded under it as read (``CoupleRows``): the
     /// couple's row if any, its members, cards, agreements and settlements,
-    /// and the winning version of each of its expenses, live, deleted or
-    /// failed. A key no `couples` row has is streamed too (its rows are
+    /// the winning version of each of its expenses, live, deleted or
+    /// failed, and its rows that could not be decoded. A key no `couples` row has is streamed too (its rows are
     /// orphans); a failed winning version with no couple id is under the key
     /// `""`. The scans only group rows by key: ``TallyCore/StatementsFamily/partition(_:)``
     /// decides what counts. Memory holds one key at a time.
@@ -149,7 +149,18 @@ public struct WarehouseReader {
                              paidBy: c.textValue(5), split: split, tag: c.textValue(8), dayOfMonth: Int(c.int64(9)), startDate: start,
                              endDate: c.date(11), sourceFile: paths.string(c.text(12) ?? .init(start: nil, count: 0)), sourceLine: Int(c.int64(13)))
         }
-        let scans: [any KeyedScan] = [couples, members, cards, expenses, settlements, agreements]
+        let refused = try PartitionCursor(db, sql: """
+            SELECT couple_id, id, kind, date, description, amount, currency, reason_code
+            FROM refused_couple_row \(onlyCouple("couple_id", where: "WHERE"))
+            ORDER BY couple_id, id, file_id, rowid
+            """, arguments: arguments) { c -> RefusedRow? in
+            LeftOutRow.Kind(rawValue: c.textValue(2)).map { kind in
+                RefusedRow(kind: kind, id: c.textValue(1), written: WrittenRow(
+                    coupleId: c.textValue(0), date: c.string(3), description: c.string(4), amount: c.string(5),
+                    currency: c.string(6)), reason: RejectCode(stored: c.textValue(7)))
+            }
+        }
+        let scans: [any KeyedScan] = [couples, members, cards, expenses, settlements, agreements, refused]
         while let key = try smallestNextKey(scans) {
             var rows = CoupleRows(key: String(decoding: key, as: UTF8.self), couple: try couples.take(key: key).first)
             rows.members = try members.take(key: key)
@@ -157,6 +168,7 @@ public struct WarehouseReader {
             rows.expenses = try expenses.take(key: key)
             rows.settlements = try settlements.take(key: key)
             rows.agreements = try agreements.take(key: key)
+            rows.refused = try refused.take(key: key)
             try body(rows)
         }
     }

@@ -115,7 +115,11 @@ struct RejectCodesEndToEndTests {
         #expect(listed.contains { $0.hasPrefix("  data ilegível: 2026-10-32 ")
                                   && $0.hasSuffix(" 10.00 BRL  Feira: a data não existe ou não está como AAAA-MM-DD") })
         #expect(listed.contains { $0.hasSuffix(" 10.00 BRL  Compra: tipo de divisão desconhecido") })
-        #expect(listed.contains("Moeda: BRL · despesas: 1 · fora do extrato: 16"))
+        // Rows that could not be decoded at all, when they name the couple: a settlement, an expense without an id.
+        #expect(listed.contains { $0.hasPrefix("  05/10/2026 ") && $0.hasSuffix(" -5.00 BRL  Acerto: o valor não é positivo") })
+        #expect(listed.contains { $0.hasSuffix(" 10.00 BRL  Compra: a linha não tem id") })
+        #expect(listed.contains { $0.hasSuffix(" 10.00 BRL  Compra: o horário não tem fuso") })
+        #expect(listed.contains("Moeda: BRL · despesas: 1 · fora do extrato: 20"))
         // The board counts its participant's check-ins that did not count.
         let board = try String(contentsOf: out.appendingPathComponent("leaderboards/ch1.txt"), encoding: .utf8)
         #expect(board.contains("\n  Ana (u1): 5 — check-in de outro grupo (1), check-in sem foto (1), treino mais curto que o mínimo (1), "

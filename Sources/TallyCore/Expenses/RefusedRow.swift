@@ -79,6 +79,18 @@ public struct RefusedRow: Hashable, Sendable {
         return month == period ? .unreadableDay : nil
     }
 
+    /// Id (bytes), then kind, date, amount and reason: a total order, so that a partition lists its
+    /// refused rows the same whatever order they were read in.
+    public static func precedes(_ a: RefusedRow, _ b: RefusedRow) -> Bool {
+        func key(_ r: RefusedRow) -> [String] {
+            [r.id, r.kind.rawValue, r.written.date ?? "", r.written.amount ?? "", r.written.description ?? "",
+             r.written.currency ?? "", r.reason.rawValue]
+        }
+        let (x, y) = (key(a), key(b))
+        for (p, q) in zip(x, y) where !p.utf8.elementsEqual(q.utf8) { return ByteOrder.precedes(p, q) }
+        return false
+    }
+
     /// The rows of `rows` that `period`'s statement lists, dated ones by date then id, then the undated by id.
     public static func listed(_ rows: [RefusedRow], in period: YearMonth) -> [RefusedRow] {
         rows.filter { $0.listed(in: period) != nil }.sorted { a, b in
@@ -86,7 +98,7 @@ public struct RefusedRow: Hashable, Sendable {
             case let (x?, y?) where x != y: return x < y
             case (_?, nil): return true
             case (nil, _?): return false
-            default: return ByteOrder.precedes(a.id, b.id)
+            default: return precedes(a, b)
             }
         }
     }

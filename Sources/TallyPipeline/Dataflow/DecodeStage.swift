@@ -77,7 +77,12 @@ struct DecodeStage {
                         try FlowTables.decode(table, decoder, origin: RowOrigin(file: seq, line: view.line), rawId: rawId)
                     }) {
                     case .success(let (stage, key, record)): emit(stage, key, record)
-                    case .failure(let error): reject(view.line, rawId, error.why)
+                    case .failure(let error):
+                        reject(view.line, rawId, error.why)
+                        // A couple's row that could not be decoded goes to its couple's statement too.
+                        if let refused = RefusedRows.row(decoder, reason: error.why), let couple = refused.written.coupleId {
+                            emit(.couples, FlowKeys.entity(couple), .refusedRow(refused))
+                        }
                     }
                 }
             }

@@ -26,6 +26,10 @@ extension FlowRecord: WireRecord {
             w.string("couple-row"); row.encode(into: &w)
         case .winningExpense(let v, let origin):
             w.string("winning-expense"); v.encode(into: &w); origin.encode(into: &w)
+        case .refusedRow(let r):
+            w.string("refused-row"); w.string(r.kind.rawValue); w.string(r.id); w.string(r.written.coupleId)
+            w.string(r.written.date); w.string(r.written.description); w.string(r.written.amount); w.string(r.written.currency)
+            w.string(r.reason.rawValue)
         case .groupChallenge(let c):
             w.string("group-challenge"); c.encode(into: &w)
         case .groupMembership(let m):
@@ -72,6 +76,15 @@ extension FlowRecord: WireRecord {
         case "checkin": self = .checkin(try CheckinRecord(fields: &f), try RowOrigin(fields: &f))
         case "couple-row": self = .coupleRow(try ReferenceRow(fields: &f))
         case "winning-expense": self = .winningExpense(try ExpenseVersion(fields: &f), try RowOrigin(fields: &f))
+        case "refused-row":
+            let kind = try f.string("kind")
+            guard let rowKind = LeftOutRow.Kind(rawValue: kind), rowKind != .agreementMonth else {
+                throw f.error("'\(kind)' is not one of expense, settlement")
+            }
+            self = .refusedRow(RefusedRow(kind: rowKind, id: try f.string("id"), written: WrittenRow(
+                coupleId: try f.optionalString("coupleId"), date: try f.optionalString("date"),
+                description: try f.optionalString("description"), amount: try f.optionalString("amount"),
+                currency: try f.optionalString("currency")), reason: try f.enumeration("code", RejectCode.self)))
         case "group-challenge": self = .groupChallenge(try Challenge(fields: &f))
         case "group-membership": self = .groupMembership(try GroupMembership(fields: &f))
         case "counted-checkin": self = .countedCheckin(try CheckinFact(fields: &f))

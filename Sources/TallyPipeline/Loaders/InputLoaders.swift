@@ -35,8 +35,9 @@ struct TableLoader: Sendable {
 
 /// Where a loader reports what it refused and how far it got.
 struct LoadSink {
-    /// Stores a reject for the current file (the work runs on the writer thread).
-    var reject: (_ line: Int, _ id: String, _ reason: RejectReason) throws -> Void
+    /// Stores a reject for the current file (the work runs on the writer thread), with the couple's
+    /// row as written when it is an expense or settlement that names its couple (``RefusedRows``).
+    var reject: (_ line: Int, _ id: String, _ reason: RejectReason, _ refused: RefusedRow?) throws -> Void
     /// Reports progress (bytes of the file consumed, records read).
     var progress: (_ bytes: Int64, _ rows: Int) -> Void
     /// Runs warehouse work on the writer thread, when the load runs in a

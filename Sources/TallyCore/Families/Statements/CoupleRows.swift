@@ -58,6 +58,8 @@ public struct CoupleRows: Sendable {
     public var agreements: [Agreement] = []
     public var settlements: [SettlementFact] = []
     public var expenses: [WinningExpense] = []
+    /// The couple's expenses and settlements that could not be decoded at all, as written.
+    public var refused: [RefusedRow] = []
 
     public init(key: String, couple: Couple? = nil) {
         self.key = key
@@ -112,7 +114,8 @@ extension StatementsFamily {
         func byId<T>(_ values: [T], _ id: (T) -> String) -> [T] { values.sorted { ByteOrder.precedes(id($0), id($1)) } }
         let partition = CouplePartition(couple: couple, members: byId(rows.members.map(\.value), \.id),
                                         expenses: byId(expenses, \.id), settlements: byId(rows.settlements, \.id),
-                                        agreements: byId(rows.agreements, \.id), refused: byId(refused, \.id))
+                                        agreements: byId(rows.agreements, \.id),
+                                        refused: (refused + rows.refused).sorted(by: RefusedRow.precedes))
         return CoupleRows.Assembly(partition: partition, rejects: rejects)
     }
 

@@ -43,6 +43,8 @@ final class CouplesStage {
                 case .fx, .challenge, .membership, .swipeUser, .product, .connection:
                     preconditionFailure("not a couple's row: \(row.table)")
                 }
+            case .refusedRow(let refused):
+                rows.refused.append(refused)
             case .winningExpense(let v, let origin):
                 let source = SourceRef(file: plan.file(origin.file).relativePath, line: origin.line)
                 let fact = v.body.map { b in
