@@ -165,9 +165,10 @@ public final class AppStoreConnectReader {
             throw FieldError(.empty("Subscription Name"))
         }
         let quantityText = try required(fields, .quantity)
-        guard let quantity = Int64(quantityText), quantity >= 0 else {
+        guard let quantity = Int64(quantityText) else {
             throw FieldError(.numberNotWhole(field: "Quantity", value: String(quantityText.prefix(40))))
         }
+        guard quantity >= 0 else { throw FieldError(.negative(field: "Quantity", value: quantityText)) }
         return AppStoreEventCount(date: day, app: try required(fields, .appName), subscription: subscription,
                                   appleEvent: name, event: kind, quantity: quantity)
     }

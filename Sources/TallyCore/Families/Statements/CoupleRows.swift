@@ -5,8 +5,10 @@
 /// in key order, the dataflow's sorted lines) hands each key's rows here,
 /// and ``StatementsFamily/partition(_:)`` decides what counts: one place
 /// applies ``WinningExpenseRejectRule`` and ``OrphanRule``, and keeps the
-/// couple's winning versions that failed validation, as written
-/// (``RefusedRow``), for its statement.
+/// couple's rows that could not be read, as written (``RefusedRow``: its
+/// winning versions that failed validation, its expenses and settlements
+/// that could not be decoded at all), for its statement when the couple
+/// exists.
 ///
 /// ```swift
 /// var rows = CoupleRows(key: "c9")
