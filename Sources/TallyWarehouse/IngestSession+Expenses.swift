@@ -59,21 +59,28 @@ extension IngestSession {
 
     /// The expense version columns a ``RowBatch`` stages, in order (see ``stage(_:line:into:)``).
     static let expenseVersionColumns = ["id", "updated_at", "deleted_at", "couple_id", "paid_by", "amount", "currency", "date",
-                                        "description", "tag", "card_id", "agreement_id", "split_type", "split", "error"]
+                                        "description", "tag", "card_id", "agreement_id", "split_type", "split", "error",
+                                        "error_code", "written_amount"]
 
     /// Stages expense version `v`, read at `line`, for ``store(expenseVersions:file:)``
-    /// (pure: runs on a reading thread). A version without a body (a
-    /// deletion, an error) leaves the body's columns NULL.
+    /// (pure: runs on a reading thread). A deletion leaves the body's
+    /// columns NULL; a version that failed validation keeps what it wrote
+    /// (``TallyIngest/ExpenseVersion/written``) in its couple, currency,
+    /// date, description and `written_amount` columns.
     public static func stage(_ v: ExpenseVersion, line: Int, into batch: inout RowBatch) {
         batch.append(v.id); batch.append(v.updatedAt.microseconds); batch.append(v.deletedAt?.microseconds)
         if let b = v.body {
             batch.append(b.coupleId); batch.append(b.paidBy); batch.append(b.amount); batch.append(b.currency.code)
             batch.append(b.date.description); batch.append(b.description); batch.append(b.tag); batch.append(b.cardId)
             batch.append(b.agreementId); batch.append(b.split.type.rawValue); batch.append(SplitRuleParser.format(b.split))
+        } else if let w = v.written {
+            batch.append(w.coupleId); batch.append(nil as Int64?); batch.append(nil as Int64?); batch.append(w.currency)
+            batch.append(w.date); batch.append(w.description)
+            for _ in 0..<5 { batch.append(nil as Int64?) }
         } else {
             for _ in 0..<11 { batch.append(nil as Int64?) }
         }
-        batch.append(v.error)
+        batch.append(v.error?.text); batch.append(v.error?.code.rawValue); batch.append(v.written?.amount)
         batch.endRow(line: line)
     }
 

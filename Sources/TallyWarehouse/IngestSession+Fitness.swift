@@ -77,11 +77,11 @@ extension IngestSession {
     /// with the rule's reason, for the caller to reject. Only rows whose id
     /// hashes collide are read back and split by id (bytes); each id's rows
     /// go to the rule. Call once, after the file's last row.
-    public func removeRepeatedCheckins(file: Int64) throws -> [(line: Int, id: String, reason: String)] {
+    public func removeRepeatedCheckins(file: Int64) throws -> [(line: Int, id: String, reason: RejectReason)] {
         guard var keys = appendedKeys.removeValue(forKey: file) else { return [] }
         let fetch = try RawCursor(db, sql: "SELECT id, line FROM checkin_row WHERE rowid = ?")
         let remove = try BulkStatement(db, sql: "DELETE FROM checkin_row WHERE rowid = ?")
-        var repeats: [(line: Int, id: String, reason: String)] = []
+        var repeats: [(line: Int, id: String, reason: RejectReason)] = []
         for group in keys.collisions() {
             var rows: [(id: [UInt8], line: Int64, rowid: Int64)] = []
             for rowid in group {

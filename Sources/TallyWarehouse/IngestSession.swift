@@ -130,12 +130,31 @@ public final class IngestSession {
 
     /// Stores a reject found while reading. Only the id's first
     /// ``rejectIdLength`` characters are kept (a hostile id can be huge).
-    public func reject(file fileId: Int64, line: Int, id: String, reason: String) throws {
-        let s = try statement("INSERT INTO ingest_reject (file_id, line, record_id, reason) VALUES (?, ?, ?, ?)")
+    /// A couple's expense or settlement that could not be decoded (`refused`) is also kept as written,
+    /// for its couple's statement (`refused_couple_row`).
+    public func reject(file fileId: Int64, line: Int, id: String, reason: RejectReason, refused: RefusedRow? = nil) throws {
+        if let refused, let couple = refused.written.coupleId {
+            let r = try statement("""
+                INSERT INTO refused_couple_row (file_id, couple_id, id, kind, date, description, amount, currency, reason_code)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            r.bind(1, fileId)
+            for (i, text) in [couple, String(refused.id.prefix(Self.rejectIdLength)), refused.kind.rawValue].enumerated() {
+                r.bind(Int32(i + 2), text)
+            }
+            for (i, text) in [refused.written.date, refused.written.description, refused.written.amount,
+                              refused.written.currency].enumerated() {
+                r.bind(Int32(i + 5), text)
+            }
+            r.bind(9, refused.reason.rawValue)
+            try r.step()
+        }
+        let s = try statement("INSERT INTO ingest_reject (file_id, line, record_id, reason, reason_code) VALUES (?, ?, ?, ?, ?)")
         s.bind(1, fileId)
         s.bind(2, line)
         s.bind(3, String(id.prefix(Self.rejectIdLength)))
-        s.bind(4, reason)
+        s.bind(4, reason.text)
+        s.bind(5, reason.code.rawValue)
         try s.step()
     }
 
@@ -143,9 +162,10 @@ public final class IngestSession {
     public static let rejectIdLength = 200
 
     /// Stores a reject found after the load (by a derivation), as ``reject(file:line:id:reason:)`` does.
-    static func storeReject(_ db: Database, file fileId: Int64, line: Int, id: String, reason: String) throws {
-        try db.cachedStatement(sql: "INSERT INTO ingest_reject (file_id, line, record_id, reason) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [fileId, line, String(id.prefix(rejectIdLength)), reason])
+    static func storeReject(_ db: Database, file fileId: Int64, line: Int, id: String, reason: RejectReason) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO ingest_reject (file_id, line, record_id, reason, reason_code) VALUES (?, ?, ?, ?, ?)
+            """).execute(arguments: [fileId, line, String(id.prefix(rejectIdLength)), reason.text, reason.code.rawValue])
     }
 
     /// Records which derived tables this ingest's changes call for (see

@@ -73,6 +73,7 @@ enum Migrations {
         migrator.registerMigration("v19: swipe id filter kept", migrate: SwipeIdFilter.createTable)
         migrator.registerMigration("v20: keyed tables' rows set aside", migrate: KeyedTable.createSupersededTables)
         migrator.registerMigration("v21: cards by couple", migrate: ExpensesSchema.indexCardsByCouple)
+        migrator.registerMigration("v22: reject codes and rejected expenses as written", migrate: WarehouseSchema.rejectCodes)
         return migrator
     }
 }

@@ -90,7 +90,7 @@ enum SubscriptionLogSchema {
         defer { try? db.execute(sql: "DROP TABLE temp.event_candidate") }
         struct Judged { var row: SubscriptionEventVersionRule.Row; var id: String; var userId: String }
         var superseded: [Int64] = []
-        var rejected: [(judged: Judged, reason: String)] = []
+        var rejected: [(judged: Judged, reason: RejectReason)] = []
         try KeyGroupCursor.forEachGroup(db, sql: """
             SELECT r.id, r.rowid, r.file_id, f.load_seq, r.line, f.table_name, r.user_id
             FROM subscription_event_row r JOIN input_file f ON f.id = r.file_id
@@ -165,7 +165,7 @@ enum SubscriptionLogSchema {
     /// rejected counts. Only files loaded in this ingest have repeats left
     /// in the log (earlier ones were dropped when rejected).
     private static func storeRejects(_ db: Database,
-                                     _ rejects: [(row: SubscriptionEventVersionRule.Row, record: String, reason: String)]) throws {
+                                     _ rejects: [(row: SubscriptionEventVersionRule.Row, record: String, reason: RejectReason)]) throws {
         var counts: [Int64: Int] = [:]
         for (row, record, reason) in rejects {
             try IngestSession.storeReject(db, file: row.file, line: Int(row.line), id: record, reason: reason)

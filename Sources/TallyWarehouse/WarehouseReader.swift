@@ -50,10 +50,13 @@ public struct WarehouseReader {
     /// Rows rejected while reading, in file and line order.
     public func ingestRejects() throws -> [Reject] {
         try Row.fetchAll(db, sql: """
-            SELECT f.dataset, f.display_path, r.line, r.record_id, r.reason
+            SELECT f.dataset, f.display_path, r.line, r.record_id, r.reason, r.reason_code
             FROM ingest_reject r JOIN input_file f ON f.id = r.file_id
             ORDER BY f.display_path, r.line
-            """).map { Reject(dataset: $0[0], file: $0[1], line: $0[2], id: $0[3], reason: $0[4]) }
+            """).map { row in
+                Reject(dataset: row[0], file: row[1], line: row[2], id: row[3],
+                       reason: RejectReason(code: RejectCode(stored: row[5]), text: row[4]))
+            }
     }
 
     /// Every fx rate.
@@ -69,8 +72,8 @@ public struct WarehouseReader {
     /// Streams every couple key (or only `only`, when given), in id byte
     /// order, with every row loaded under it as read (``CoupleRows``): the
     /// couple's row if any, its members, cards, agreements and settlements,
-    /// and the winning version of each of its expenses, live, deleted or
-    /// failed. A key no `couples` row has is streamed too (its rows are
+    /// the winning version of each of its expenses, live, deleted or
+    /// failed, and its rows that could not be decoded. A key no `couples` row has is streamed too (its rows are
     /// orphans); a failed winning version with no couple id is under the key
     /// `""`. The scans only group rows by key: ``TallyCore/StatementsFamily/partition(_:)``
     /// decides what counts. Memory holds one key at a time.
@@ -103,12 +106,14 @@ public struct WarehouseReader {
             """, arguments: arguments) { c in CoupleRows.Sourced(c.textValue(1), source: source(c, 2)) }
         let expenses = try PartitionCursor(db, sql: """
             SELECT w.couple_id, w.id, e.paid_by, e.amount, e.currency, e.date, e.description, e.tag,
-                   e.agreement_id, e.split_type, e.split, f.display_path, e.line, e.deleted_at IS NOT NULL, e.error
+                   e.agreement_id, e.split_type, e.split, f.display_path, e.line, e.deleted_at IS NOT NULL, e.error,
+                   e.error_code, e.written_amount
             FROM expense_winner w CROSS JOIN expense_version e ON e.rowid = w.version_row
             JOIN input_file f ON f.id = e.file_id \(onlyCouple("w.couple_id", where: "WHERE"))
             ORDER BY w.couple_id, w.id
             """, arguments: arguments) { c -> CoupleRows.WinningExpense in
-            let deleted = c.int64(13) != 0, error = c.string(14)
+            let deleted = c.int64(13) != 0
+            let error = c.string(14).map { RejectReason(code: RejectCode(stored: c.string(15) ?? ""), text: $0) }
             var fact: ExpenseFact?
             if !deleted, error == nil, let currency = Currency(code: c.textValue(4)), let date = c.date(5),
                case .success(let split) = SplitRuleParser.parse(type: c.string(9), split: c.string(10)) {
@@ -116,7 +121,12 @@ public struct WarehouseReader {
                                    currency: currency, date: date, description: c.textValue(6), tag: c.textValue(7),
                                    agreementId: c.string(8), split: split, source: source(c, 11))
             }
-            return CoupleRows.WinningExpense(id: c.textValue(1), source: source(c, 11), fact: fact, deleted: deleted, error: error)
+            // A version that failed validation keeps what it wrote in its columns (``IngestSession/stage(_:line:into:)``).
+            let written = error == nil ? nil : WrittenRow(coupleId: c.string(0).flatMap { $0.isEmpty ? nil : $0 },
+                                                          date: c.string(5), description: c.string(6),
+                                                          amount: c.string(16), currency: c.string(4))
+            return CoupleRows.WinningExpense(id: c.textValue(1), source: source(c, 11), fact: fact, deleted: deleted,
+                                             error: error, written: written)
         }
         let settlements = try PartitionCursor(db, sql: """
             SELECT s.couple_id, s.id, s.from_member, s.to_member, s.amount, s.currency, s.date, f.display_path, s.line
@@ -139,7 +149,18 @@ public struct WarehouseReader {
                              paidBy: c.textValue(5), split: split, tag: c.textValue(8), dayOfMonth: Int(c.int64(9)), startDate: start,
                              endDate: c.date(11), sourceFile: paths.string(c.text(12) ?? .init(start: nil, count: 0)), sourceLine: Int(c.int64(13)))
         }
-        let scans: [any KeyedScan] = [couples, members, cards, expenses, settlements, agreements]
+        let refused = try PartitionCursor(db, sql: """
+            SELECT couple_id, id, kind, date, description, amount, currency, reason_code
+            FROM refused_couple_row \(onlyCouple("couple_id", where: "WHERE"))
+            ORDER BY couple_id, id, file_id, rowid
+            """, arguments: arguments) { c -> RefusedRow? in
+            LeftOutRow.Kind(rawValue: c.textValue(2)).map { kind in
+                RefusedRow(kind: kind, id: c.textValue(1), written: WrittenRow(
+                    coupleId: c.textValue(0), date: c.string(3), description: c.string(4), amount: c.string(5),
+                    currency: c.string(6)), reason: RejectCode(stored: c.textValue(7)))
+            }
+        }
+        let scans: [any KeyedScan] = [couples, members, cards, expenses, settlements, agreements, refused]
         while let key = try smallestNextKey(scans) {
             var rows = CoupleRows(key: String(decoding: key, as: UTF8.self), couple: try couples.take(key: key).first)
             rows.members = try members.take(key: key)
@@ -147,6 +168,7 @@ public struct WarehouseReader {
             rows.expenses = try expenses.take(key: key)
             rows.settlements = try settlements.take(key: key)
             rows.agreements = try agreements.take(key: key)
+            rows.refused = try refused.take(key: key)
             try body(rows)
         }
     }

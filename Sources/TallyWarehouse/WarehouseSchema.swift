@@ -39,6 +39,33 @@ enum WarehouseSchema {
             """)
     }
 
+    /// v22: every reject's kind (``TallyCore/RejectCode``) beside its
+    /// sentence, and a couple's rows that could not be used kept as written
+    /// for its statement: an expense version that failed validation (its
+    /// couple, date, description, amount and currency as text, `error_code`)
+    /// and an expense or settlement that could not be decoded at all
+    /// (`refused_couple_row`). The files whose rows an
+    /// earlier tally rejected, and the expense files, are read again by the
+    /// next ingest (their fingerprint is cleared, so they count as changed);
+    /// until then their rejects read as `unclassified`.
+    static func rejectCodes(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE ingest_reject ADD COLUMN reason_code TEXT NOT NULL DEFAULT '';
+            ALTER TABLE expense_version ADD COLUMN error_code TEXT;
+            ALTER TABLE expense_version ADD COLUMN written_amount TEXT;
+            -- A couple's expense or settlement that could not be decoded, as written (its couple's statement lists it).
+            CREATE TABLE refused_couple_row (
+                file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
+                couple_id TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL,
+                date TEXT, description TEXT, amount TEXT, currency TEXT, reason_code TEXT NOT NULL
+            );
+            CREATE INDEX refused_couple_row_couple ON refused_couple_row(couple_id, id);
+            CREATE INDEX refused_couple_row_file ON refused_couple_row(file_id);
+            UPDATE input_file SET sha256 = ''
+            WHERE dataset = 'expenses' OR id IN (SELECT file_id FROM ingest_reject);
+            """)
+    }
+
     /// Append-only logs that name their file without a foreign key (see
     /// `swipe_row`): an unloaded file's rows are deleted from them explicitly.
     static let logsWithoutForeignKey = ["swipe_row"]

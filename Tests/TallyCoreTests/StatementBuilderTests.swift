@@ -230,7 +230,7 @@ import Testing
         #expect(feb.expenseCount == 0)
         #expect(feb.balances.allSatisfy { $0.closing == 0 })
         #expect(feb.rejects == [Reject(dataset: "expenses", file: "expenses/agreements.csv", line: 7, id: "agreement:a1:2026-02",
-                                       reason: "no fx rate from USD to BRL on or before 2026-02-10; agreement 'a1' is left out of the 2026-02 statement")])
+                                       reason: RejectReason(code: .noFxRate, text: "no fx rate from USD to BRL on or before 2026-02-10; agreement 'a1' is left out of the 2026-02 statement"))])
         let mar = build(l, "2026-03", fx: fx)
         #expect(mar.rejects.isEmpty)
         #expect(mar.expenseCount == 1)

@@ -39,7 +39,8 @@ struct CheckinLoadTests {
                    to: data.appendingPathComponent("checkins/checkins.ndjson"))
         _ = try fitness.run(data, out: out)
         let rejects = try fitness.csv(out.appendingPathComponent("rejects.csv")).filter { $0.first == "checkins" }
-        #expect(rejects.contains(["checkins", "checkins/checkins.ndjson", "16", "k1", "duplicate id in this file (the first row is kept)"]))
+        #expect(rejects.contains(["checkins", "checkins/checkins.ndjson", "16", "k1", "duplicate id in this file (the first row is kept)",
+                                  "id_repeated"]))
         #expect(try inputCounts(out)["checkins/checkins.ndjson"] == [16, 9, 7, 0])
         let ana = try fitness.csv(out.appendingPathComponent("leaderboards/leaderboard.csv")).first { $0[0] == "ch1" && $0[4] == "ana" }
         #expect(ana?[6] == "3")

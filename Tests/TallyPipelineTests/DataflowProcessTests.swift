@@ -101,7 +101,7 @@ struct DataflowProcessTests {
         #expect(ran.code == 0, "\(ran.err)")
         let lines = Self.lines(ran.out).map { String(decoding: $0, as: UTF8.self) }
         #expect(lines.count == 1, "\(lines.count) lines")
-        #expect(lines.first?.hasPrefix("merge\tfile\\t\(seq)\tflow.v1\tfile-read\t") == true, "\(lines.first ?? "")")
+        #expect(lines.first?.hasPrefix("merge\tfile\\t\(seq)\tflow.v2\tfile-read\t") == true, "\(lines.first ?? "")")
     }
 
     @Test("a worker refuses input it cannot use, naming the stage and the line")
@@ -123,7 +123,7 @@ struct DataflowProcessTests {
         #expect(unsorted.code == 1)
         #expect(unsorted.err.hasPrefix("tally worker decode: line 2: the input is not sorted by key (bytes)"), "\(unsorted.err)")
 
-        let wrongKind = try Self.tally(["worker", "rows", "--plan", plan.path], input: Data("k\tflow.v1\tnonsense\t1\n".utf8), in: work)
+        let wrongKind = try Self.tally(["worker", "rows", "--plan", plan.path], input: Data("k\tflow.v2\tnonsense\t1\n".utf8), in: work)
         #expect(wrongKind.code == 1)
         #expect(wrongKind.err.contains("'nonsense' is not a dataflow record"), "\(wrongKind.err)")
 

@@ -241,7 +241,7 @@ struct FitnessPipelineTests {
         defer { for u in [data, out, again] { try? FileManager.default.removeItem(at: u) } }
         _ = try run(data, out: out)
         let book = try XLSXReader(url: out.appendingPathComponent("leaderboards/leaderboards.xlsx"))
-        #expect(book.sheetNames == ["Índice", "Outubro Ativo", "Sprint"])
+        #expect(book.sheetNames == ["Índice", "Outubro Ativo", "Sprint", "Check-ins não contados"])
         #expect(try book.strings("Índice", 2).prefix(2) == ["ch1", "Outubro Ativo"])
         #expect(try book.chartPaths(onSheet: "Outubro Ativo").count == 1)
         // The title, the progress, the points' definition (two lines) and a blank row come before the header.

@@ -86,16 +86,16 @@ struct FormulaInjectionTests {
         let url = work.appendingPathComponent("rejects.csv")
         let outputs = OutputSet()
         let rejects = [
-            Reject(dataset: "expenses", file: "expenses/expenses.csv", line: 7, id: "-NxQ3abc", reason: "=1+1 is not an amount"),
-            Reject(dataset: "expenses", file: "expenses/expenses.csv", line: 8, id: "-NxQ3abd", reason: "amount -20.005 has more digits than BRL allows"),
+            Reject(dataset: "expenses", file: "expenses/expenses.csv", line: 7, id: "-NxQ3abc", reason: RejectReason(code: .amountNotDecimal, text: "=1+1 is not an amount")),
+            Reject(dataset: "expenses", file: "expenses/expenses.csv", line: 8, id: "-NxQ3abd", reason: RejectReason(code: .amountTooManyDecimals, text: "amount -20.005 has more digits than BRL allows")),
         ]
         #expect(try RejectsFile.write(rejects, to: url, outputs: outputs) == 2)
         try outputs.commit()
         let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
         #expect(text == """
-            dataset,file,line,id,reason
-            expenses,expenses/expenses.csv,7,-NxQ3abc,"'=1+1 is not an amount"
-            expenses,expenses/expenses.csv,8,-NxQ3abd,amount -20.005 has more digits than BRL allows
+            dataset,file,line,id,reason,reason_code
+            expenses,expenses/expenses.csv,7,-NxQ3abc,"'=1+1 is not an amount",amount_not_decimal
+            expenses,expenses/expenses.csv,8,-NxQ3abd,amount -20.005 has more digits than BRL allows,amount_too_many_decimals
 
             """)
     }

@@ -84,7 +84,7 @@ struct RefusalTests {
         #expect(!outcome.manifest.outputs.contains { $0.path.hasPrefix("statements/") })
         #expect(outcome.manifest.outputs.contains { $0.path == "kpis/kpis.xlsx" })
         // One line in rejects.csv for the file, not a reject per row.
-        #expect(try rejectLines(out, file: "expenses/couples.csv") == ["expenses,expenses/couples.csv,0,,\"file refused: \(Self.excelHint)\""])
+        #expect(try rejectLines(out, file: "expenses/couples.csv") == ["expenses,expenses/couples.csv,0,,\"file refused: \(Self.excelHint)\",file_refused"])
         let attention = try #require(RunSummary.attention(outcome.manifest))
         #expect(attention.contains("expenses/couples.csv: \(Self.excelHint)"))
         #expect(attention.contains("statements: not written, the previous reports are kept"))
@@ -118,7 +118,7 @@ struct RefusalTests {
         let statements = a.keys.filter { $0.hasPrefix("statements/") }
         #expect(statements.count > 20)
         for path in statements { #expect(a[path] == b[path], "\(path)") }
-        #expect(try rejectLines(second, file: "expenses/couples.csv").contains("expenses,expenses/couples.csv,0,,\"file refused: \(Self.excelHint)\""))
+        #expect(try rejectLines(second, file: "expenses/couples.csv").contains("expenses,expenses/couples.csv,0,,\"file refused: \(Self.excelHint)\",file_refused"))
         #expect(RunSummary.attention(outcome.manifest)?.contains("(the version loaded before is still used)") == true)
     }
 

@@ -55,7 +55,7 @@ struct StrayQuoteTests {
         let cleanRejects = try text(cleanOut, "rejects.csv").split(separator: "\n")
         let brokenRejects = try text(brokenOut, "rejects.csv").split(separator: "\n")
         let added = brokenRejects.filter { !cleanRejects.contains($0) }
-        #expect(added == ["expenses,expenses/expenses.csv,501,,unbalanced quote in field 'description'; the line was read alone"])
+        #expect(added == ["expenses,expenses/expenses.csv,501,,unbalanced quote in field 'description'; the line was read alone,record_malformed"])
         #expect(brokenRejects.count == cleanRejects.count + 1)
 
         // The statements are those of the export without that one expense, and differ from the clean run's.

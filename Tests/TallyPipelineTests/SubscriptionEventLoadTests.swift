@@ -42,9 +42,9 @@ struct SubscriptionEventLoadTests {
         let outcome = try runner.run(RunRequest(dataDirectory: data, outDirectory: out, period: YearMonth("2026-10")!,
                                                 reproducible: true))
         #expect(try lines(out.appendingPathComponent("rejects.csv")) == [
-            "dataset,file,line,id,reason",
-            "subscriptions,subscriptions/events.csv,3,e1,duplicate id in this file (the first row is kept)",
-            "subscriptions,subscriptions/events.csv,5,e2,duplicate id in this file (the first row is kept)",
+            "dataset,file,line,id,reason,reason_code",
+            "subscriptions,subscriptions/events.csv,3,e1,duplicate id in this file (the first row is kept),id_repeated",
+            "subscriptions,subscriptions/events.csv,5,e2,duplicate id in this file (the first row is kept),id_repeated",
         ])
         #expect(try lines(out.appendingPathComponent("kpis/mrr.csv")).contains("FisioFlow,silver,1,97.00,BRL,2026-10"))
         let input = try #require(outcome.manifest.inputs.first { $0.path == "subscriptions/events.csv" })

@@ -131,7 +131,8 @@ struct LeaderboardWorkbookTests {
 
         // Corrida: 8 members and 3 rows under them, 11 rows on 4 sheets; Junho: 1 and 3 on 2; corrida: 4 and 3 on 3.
         #expect(reader.sheetNames == ["Índice", "Corrida", "Corrida (2)", "Corrida (3)", "Corrida (4)", "Junho", "Junho (2)",
-                                      "corrida (5)", "corrida (5) (2)", "corrida (5) (3)"])
+                                      "corrida (5)", "corrida (5) (2)", "corrida (5) (3)",
+                                      "Check-ins não contados"])
         #expect(Set(reader.sheetNames.map { $0.lowercased() }).count == reader.sheetNames.count, "names are unique ignoring case")
         // The index links each challenge to its first sheet and says how many sheets it takes.
         #expect(try reader.strings("Índice", 2).prefix(2) == ["ch1", "Corrida (4 planilhas)"])

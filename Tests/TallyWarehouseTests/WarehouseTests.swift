@@ -13,7 +13,8 @@ struct WarehouseTests {
                                        date: LocalDate(year: 2026, month: 10, day: 1)!, description: "d", tag: "food",
                                        cardId: nil, agreementId: nil, split: .equal)
         return ExpenseVersion(id: id, updatedAt: Timestamp(seconds: updated), deletedAt: deleted ? Timestamp(seconds: updated) : nil,
-                              body: deleted || error != nil ? nil : body, error: error)
+                              body: deleted || error != nil ? nil : body,
+                              error: error.map { RejectReason(code: .amountNotDecimal, text: $0) })
     }
 
     @Test func latestUpdatedAtWinsAcrossFilesAndLoads() throws {

@@ -115,6 +115,12 @@ public struct CoupleStatement: Sendable {
     public var conversions: [CurrencyConversions] = []
     /// The month's likely mistakes, to check (``StatementAudit``). Not sent on the wire.
     public var auditNotes: [AuditNote] = []
+    /// The couple's rows refused before the statement (they could not be read) that the
+    /// period lists (``RefusedRow/listed(_:in:)``): dated ones by date then id, then undated ones.
+    public var refused: [RefusedRow] = []
+
+    /// How many of the couple's rows the statement lists as not counted (``leftOut`` and ``refused``).
+    public var notCounted: Int { leftOut.count + refused.count }
 
     public init(couple: Couple, period: YearMonth, balances: [MemberBalance], transfers: [Transfer],
                 method: TransferMethod, categories: [CategoryTotal], trend: [(month: YearMonth, amount: Int64)],

@@ -22,7 +22,7 @@ public enum LedgerResolver {
         let memberSet = Set(memberIds)
         var rejects: [Reject] = []
         var leftOut: [LeftOutRow] = []
-        func reject(_ source: SourceRef, _ id: String, _ reason: String) {
+        func reject(_ source: SourceRef, _ id: String, _ reason: RejectReason) {
             rejects.append(Reject(dataset: "expenses", file: source.file, line: source.line, id: id, reason: reason))
         }
         func leave(_ kind: LeftOutRow.Kind, _ id: String, _ date: LocalDate, _ description: String, _ amount: Int64,
@@ -39,8 +39,11 @@ public enum LedgerResolver {
         func conversionCode(_ from: Currency, _ date: LocalDate) -> LeftOutReason {
             .failedConversion(fx, from: from, to: couple.currency, on: date)
         }
-        func notMember(_ role: String, _ member: String) -> String {
-            "\(role) '\(member)' is not a member of couple \(couple.id)"
+        func notMember(_ field: String, _ member: String, _ code: LeftOutReason) -> RejectReason {
+            .notMember(field, member, couple: couple.id, code: code)
+        }
+        func overTotal(_ amount: Int64) -> RejectReason {
+            .overTotal("amount \(Money.plain(amount, couple.currency)) \(couple.currency.code)", couple: couple.id)
         }
 
         // The magnitudes of the valid expenses and settlements, bounded (see CoupleLimits).
@@ -55,17 +58,17 @@ public enum LedgerResolver {
         validExpenses.reserveCapacity(expenses.count)
         for fact in expenses {
             guard memberSet.contains(fact.paidBy) else {
-                reject(fact.source, fact.id, notMember("paidBy", fact.paidBy)); leave(fact, .payerNotMember); continue
+                reject(fact.source, fact.id, notMember("paidBy", fact.paidBy, .payerNotMember)); leave(fact, .payerNotMember); continue
             }
             if let error = SplitCalculator.validate(fact.split, memberIds: memberIds, amount: fact.amount, currency: fact.currency) {
-                reject(fact.source, fact.id, "\(error)"); leave(fact, LeftOutReason(error)); continue
+                reject(fact.source, fact.id, .split(error)); leave(fact, LeftOutReason(error)); continue
             }
             guard let (amount, conversion) = fx.converted(fact.amount, from: fact.currency, to: couple.currency, on: fact.date) else {
-                reject(fact.source, fact.id, noRate(fact.currency, couple.currency, fact.date))
+                reject(fact.source, fact.id, .conversion(fx, fact.amount, from: fact.currency, to: couple.currency, on: fact.date))
                 leave(fact, conversionCode(fact.currency, fact.date)); continue
             }
             guard fits(amount) else {
-                reject(fact.source, fact.id, "amount \(Money.plain(amount, couple.currency)) \(couple.currency.code) \(CoupleLimits.overTotal(couple.id))")
+                reject(fact.source, fact.id, overTotal(amount))
                 leave(fact, .coupleTotalOverLimit); continue
             }
             validExpenses.append(Expense(id: fact.id, coupleId: fact.coupleId, paidBy: fact.paidBy, amount: amount,
@@ -76,20 +79,20 @@ public enum LedgerResolver {
         var validSettlements: [Settlement] = []
         for fact in settlements {
             guard memberSet.contains(fact.fromMember) else {
-                reject(fact.source, fact.id, notMember("fromMember", fact.fromMember)); leave(fact, .settlementPartyNotMember); continue
+                reject(fact.source, fact.id, notMember("fromMember", fact.fromMember, .settlementPartyNotMember)); leave(fact, .settlementPartyNotMember); continue
             }
             guard memberSet.contains(fact.toMember) else {
-                reject(fact.source, fact.id, notMember("toMember", fact.toMember)); leave(fact, .settlementPartyNotMember); continue
+                reject(fact.source, fact.id, notMember("toMember", fact.toMember, .settlementPartyNotMember)); leave(fact, .settlementPartyNotMember); continue
             }
             guard fact.fromMember != fact.toMember else {
-                reject(fact.source, fact.id, "fromMember and toMember are both '\(fact.fromMember)'"); leave(fact, .settlementToSelf); continue
+                reject(fact.source, fact.id, .settlementToSelf(fact.fromMember)); leave(fact, .settlementToSelf); continue
             }
             guard let (amount, conversion) = fx.converted(fact.amount, from: fact.currency, to: couple.currency, on: fact.date) else {
-                reject(fact.source, fact.id, noRate(fact.currency, couple.currency, fact.date))
+                reject(fact.source, fact.id, .conversion(fx, fact.amount, from: fact.currency, to: couple.currency, on: fact.date))
                 leave(fact, conversionCode(fact.currency, fact.date)); continue
             }
             guard fits(amount) else {
-                reject(fact.source, fact.id, "amount \(Money.plain(amount, couple.currency)) \(couple.currency.code) \(CoupleLimits.overTotal(couple.id))")
+                reject(fact.source, fact.id, overTotal(amount))
                 leave(fact, .coupleTotalOverLimit); continue
             }
             validSettlements.append(Settlement(id: fact.id, coupleId: fact.coupleId, fromMember: fact.fromMember,
@@ -105,11 +108,11 @@ public enum LedgerResolver {
                       agreement.currency, code)
             }
             guard memberSet.contains(agreement.paidBy) else {
-                reject(source, agreement.id, notMember("paidBy", agreement.paidBy)); leaveAgreement(.payerNotMember); continue
+                reject(source, agreement.id, notMember("paidBy", agreement.paidBy, .payerNotMember)); leaveAgreement(.payerNotMember); continue
             }
             if let error = SplitCalculator.validate(agreement.split, memberIds: memberIds, amount: agreement.amount,
                                                     currency: agreement.currency) {
-                reject(source, agreement.id, "\(error)"); leaveAgreement(LeftOutReason(error)); continue
+                reject(source, agreement.id, .split(error)); leaveAgreement(LeftOutReason(error)); continue
             }
             validAgreements.append(agreement)
         }
@@ -117,9 +120,5 @@ public enum LedgerResolver {
         let ledger = CoupleLedger(couple: couple, members: sortedMembers, expenses: validExpenses,
                                   settlements: validSettlements, agreements: validAgreements)
         return Resolution(ledger: ledger, rejects: rejects, leftOut: leftOut)
-    }
-
-    static func noRate(_ from: Currency, _ to: Currency, _ date: LocalDate) -> String {
-        "no fx rate from \(from.code) to \(to.code) on or before \(date)"
     }
 }

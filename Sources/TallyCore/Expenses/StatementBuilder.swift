@@ -81,7 +81,8 @@ public enum StatementBuilder {
                 // Synthetic expenses always have a member payer (see agreementExpenses).
                 rejects.append(Reject(
                     dataset: "expenses", file: "", line: 0, id: expense.id,
-                    reason: "payer '\(expense.paidBy)' is not a member of couple '\(coupleId)' (members: \(memberList)); expense left out of the statement"))
+                    reason: .notMember("paidBy", expense.paidBy, couple: coupleId, code: .payerNotMember)
+                        .leaving("expense left out of the statement (members: \(memberList))")))
                 continue
             }
             let shares = SplitCalculator.allocate(expense.amount, rule: expense.split, memberIds: memberIds, expenseId: expense.id)
@@ -103,10 +104,12 @@ public enum StatementBuilder {
 
         for settlement in ledger.settlements where settlement.date <= last {
             guard let from = indexById[settlement.fromMember], let to = indexById[settlement.toMember] else {
+                let field = indexById[settlement.fromMember] == nil ? "fromMember" : "toMember"
                 let stranger = indexById[settlement.fromMember] == nil ? settlement.fromMember : settlement.toMember
                 rejects.append(Reject(
                     dataset: "expenses", file: "", line: 0, id: settlement.id,
-                    reason: "settlement names '\(stranger)', who is not a member of couple '\(coupleId)' (members: \(memberList)); settlement left out of the statement"))
+                    reason: .notMember(field, stranger, couple: coupleId, code: .settlementPartyNotMember)
+                        .leaving("settlement left out of the statement (members: \(memberList))")))
                 continue
             }
             if settlement.date < first {
@@ -209,14 +212,15 @@ public enum StatementBuilder {
             guard memberIds.contains(agreement.paidBy) else {
                 rejects.append(Reject(
                     dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: "agreement:\(agreement.id)",
-                    reason: "agreement payer '\(agreement.paidBy)' is not a member of couple '\(couple.id)'; its months are left out of the statement"))
+                    reason: .notMember("paidBy", agreement.paidBy, couple: couple.id, code: .payerNotMember)
+                        .leaving("its months are left out of the statement")))
                 continue
             }
             let months = startMonth.months(until: endMonth) + 1
             guard months <= CoupleLimits.maxAgreementMonths else {
                 rejects.append(Reject(
                     dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: "agreement:\(agreement.id)",
-                    reason: "agreement runs \(months) months up to \(period), more than the \(CoupleLimits.maxAgreementMonths) tally follows; it is left out of the statement"))
+                    reason: .agreementTooLong(months: months, upTo: period).leaving("it is left out of the statement")))
                 if endMonth == period { leftOut.append(periodMonth(agreement, .agreementTooLong)) }
                 continue
             }
@@ -229,12 +233,11 @@ public enum StatementBuilder {
                 guard let (amount, conversion) = fx.converted(agreement.amount, from: agreement.currency, to: couple.currency, on: date) else {
                     if month == period {
                         let code = LeftOutReason.failedConversion(fx, from: agreement.currency, to: couple.currency, on: date)
-                        let reason = code == .noFxRate
-                            ? "no fx rate from \(agreement.currency.code) to \(couple.currency.code) on or before \(date)"
-                            : "\(Money.plain(agreement.amount, agreement.currency)) \(agreement.currency.code) converted to \(couple.currency.code) on \(date) is out of range"
+                        let reason = RejectReason.conversion(fx, agreement.amount, from: agreement.currency,
+                                                             to: couple.currency, on: date)
                         rejects.append(Reject(
                             dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: id,
-                            reason: "\(reason); agreement '\(agreement.id)' is left out of the \(month) statement"))
+                            reason: reason.leaving("agreement '\(agreement.id)' is left out of the \(month) statement")))
                         leftOut.append(LeftOutRow(kind: .agreementMonth, id: id, date: date, description: agreement.description,
                                                   amount: agreement.amount, currency: agreement.currency, reason: code))
                     }
@@ -243,7 +246,8 @@ public enum StatementBuilder {
                 guard total + Int128(amount.magnitude) <= CoupleLimits.maxTotal else {
                     rejects.append(Reject(
                         dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: id,
-                        reason: "agreement '\(agreement.id)' \(CoupleLimits.overTotal(couple.id)); its months from \(month) on are left out of the statement"))
+                        reason: .overTotal("agreement '\(agreement.id)'", couple: couple.id)
+                            .leaving("its months from \(month) on are left out of the statement")))
                     if endMonth == period { leftOut.append(periodMonth(agreement, .coupleTotalOverLimit)) }
                     continue agreements
                 }

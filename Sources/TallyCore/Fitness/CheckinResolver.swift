@@ -12,6 +12,8 @@ public enum CheckinResolver {
         /// Counted check-ins, by createdAt.
         public var counted: [CountedCheckin]
         public var rejects: [Reject]
+        /// The rejected check-ins, each with its participant, day, workout and code, in ``rejects``' order.
+        public var uncounted: [UncountedCheckin] = []
     }
 
     /// Resolves `checkins` (all claiming `challenge`), given the group's memberships.
@@ -21,19 +23,24 @@ public enum CheckinResolver {
         for m in memberships where m.groupId == challenge.groupId { spans[m.userId, default: []].append(m) }
         var counted: [CountedCheckin] = []
         var rejects: [Reject] = []
+        var uncounted: [UncountedCheckin] = []
         for checkin in checkins {
             let day = timezone.localDate(of: checkin.createdAt)
             if let rule = firstFailedRule(checkin, challenge: challenge, day: day, spans: spans[checkin.userId] ?? [],
                                           minimumMinutes: minimumMinutes) {
+                let reason = RejectReason.checkin(rule)
                 rejects.append(Reject(dataset: "checkins", file: checkin.source.file, line: checkin.source.line,
-                                      id: checkin.id, reason: rule.reason))
+                                      id: checkin.id, reason: reason))
+                uncounted.append(UncountedCheckin(checkinId: checkin.id, userId: checkin.userId, displayName: checkin.displayName,
+                                                  day: day, workoutEntryId: checkin.workoutEntryId, minutes: checkin.minutes,
+                                                  reason: reason.code))
             } else {
                 counted.append(CountedCheckin(userId: checkin.userId, displayName: checkin.displayName,
                                               minutes: checkin.minutes, createdAt: checkin.createdAt, day: day))
             }
         }
         counted.sort { ($0.createdAt, $0.userId) < ($1.createdAt, $1.userId) }
-        return Resolution(counted: counted, rejects: rejects)
+        return Resolution(counted: counted, rejects: rejects, uncounted: uncounted)
     }
 
     /// The first rule `checkin` fails, or nil when it counts.

@@ -36,6 +36,9 @@ public struct Leaderboard: Hashable, Sendable {
     public var comparedWith: LocalDate
     /// By rank, then user id (byte order) among ties.
     public var entries: [LeaderboardEntry]
+    /// The challenge's check-ins up to the as-of day that do not count, with why, by participant
+    /// (user id), day and check-in id (``UncountedCheckin/precedes(_:_:)``).
+    public var uncounted: [UncountedCheckin] = []
 
     /// Whether the challenge ended before the as-of day: its standings are final.
     public var isFinal: Bool { challenge.endDate < asOf }

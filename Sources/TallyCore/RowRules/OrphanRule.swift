@@ -8,7 +8,7 @@
 /// so no report rule sees it: this is its one verdict.
 ///
 /// ```swift
-/// OrphanRule.reject(.card, parentId: "c9", parentExists: false)   // "card of unknown couple 'c9'"
+/// OrphanRule.reject(.card, parentId: "c9", parentExists: false)   // "card of unknown couple 'c9'" (unknown_couple)
 /// OrphanRule.reject(.card, parentId: "c1", parentExists: true)    // nil
 /// ```
 public enum OrphanRule {
@@ -22,13 +22,7 @@ public enum OrphanRule {
 
     /// The reason `child`, naming parent `parentId`, is rejected, or nil
     /// when its parent exists.
-    public static func reject(_ child: Child, parentId: String, parentExists: Bool) -> String? {
-        guard !parentExists else { return nil }
-        switch child {
-        case .member, .card, .agreement, .settlement, .expense:
-            return "\(child.rawValue) of unknown couple '\(parentId)'"
-        case .checkin:
-            return CheckinRule.unknownChallenge(parentId).reason
-        }
+    public static func reject(_ child: Child, parentId: String, parentExists: Bool) -> RejectReason? {
+        parentExists ? nil : .orphan(child, parentId: parentId)
     }
 }

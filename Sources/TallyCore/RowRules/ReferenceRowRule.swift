@@ -15,7 +15,7 @@
 /// let first = ReferenceRowRule.Row(file: 1, loadSeq: 1, line: 2, row: 1)
 /// let again = ReferenceRowRule.Row(file: 1, loadSeq: 1, line: 8, row: 2)
 /// ReferenceRowRule.verdicts([first, again], key: "id")
-/// // [.counts, .rejected(reason: "duplicate id in this file (the first row is kept)")]
+/// // [.counts, .rejected(reason: .repeated(key: "id"))]
 /// ```
 public enum ReferenceRowRule {
     /// One row of the key, by the fields the rule compares.
@@ -39,9 +39,7 @@ public enum ReferenceRowRule {
 
     /// The reject reason of a repeat within one file, for a table whose key
     /// is described as `key` ("id", "productId", "rate (same date, currency and base)").
-    public static func repeatReason(key: String) -> String {
-        "duplicate \(key) in this file (the first row is kept)"
-    }
+    public static func repeatReason(key: String) -> RejectReason { .repeated(key: key) }
 
     /// The verdict of each row of `group` (rows sharing a key, in any order), in its order.
     public static func verdicts(_ group: [Row], key: String) -> [RowVerdict] {
@@ -51,7 +49,7 @@ public enum ReferenceRowRule {
 
     /// The verdicts, each repeat rejected with `repeatReason(i)` for row `i`
     /// of the group (``SubscriptionEventVersionRule`` words it by the row's file kind).
-    static func verdicts(_ group: [Row], repeatReason: (Int) -> String) -> [RowVerdict] {
+    static func verdicts(_ group: [Row], repeatReason: (Int) -> RejectReason) -> [RowVerdict] {
         // Each file's first row of the key: the only one of that file not rejected.
         var kept: [Int64: Int] = [:]
         for i in group.indices {

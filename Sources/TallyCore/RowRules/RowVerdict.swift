@@ -13,6 +13,6 @@ public enum RowVerdict: Hashable, Sendable {
     case counts
     /// Another row of its key counts instead.
     case superseded
-    /// The row is refused; `reason` is the text stored with the reject.
-    case rejected(reason: String)
+    /// The row is refused; `reason` is what is stored with the reject.
+    case rejected(reason: RejectReason)
 }

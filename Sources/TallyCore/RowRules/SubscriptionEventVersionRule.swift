@@ -15,7 +15,7 @@
 /// let again = SubscriptionEventVersionRule.Row(file: 1, loadSeq: 1, line: 8, row: 2, source: .eventLog)
 /// let later = SubscriptionEventVersionRule.Row(file: 2, loadSeq: 2, line: 5, row: 3, source: .eventLog)
 /// SubscriptionEventVersionRule.verdicts([first, again, later])
-/// // [.superseded, .rejected(reason: "duplicate id in this file (the first row is kept)"), .counts]
+/// // [.superseded, .rejected(reason: .repeated(key: "id")), .counts]
 /// ```
 public enum SubscriptionEventVersionRule {
     /// The kind of file a row comes from, which words its repeats' rejects.
@@ -27,10 +27,10 @@ public enum SubscriptionEventVersionRule {
         case subscriberReport
 
         /// The reject reason of a repeat within one file.
-        public var repeatReason: String {
+        public var repeatReason: RejectReason {
             switch self {
             case .eventLog: ReferenceRowRule.repeatReason(key: "id")
-            case .subscriberReport: "duplicate row in this file"
+            case .subscriberReport: RejectReason(code: .idRepeated, text: "duplicate row in this file")
             }
         }
 

@@ -7,16 +7,16 @@
 ///
 /// ```swift
 /// WinningExpenseRejectRule.reject(error: nil, deleted: false, coupleId: "c9", coupleExists: false)
-/// // "expense of unknown couple 'c9'"
-/// WinningExpenseRejectRule.reject(error: "bad amount", deleted: false, coupleId: "c1", coupleExists: true)
-/// // "bad amount"
+/// // "expense of unknown couple 'c9'" (unknown_couple)
+/// WinningExpenseRejectRule.reject(error: .empty("paidBy"), deleted: false, coupleId: "c1", coupleExists: true)
+/// // "paidBy is empty" (field_empty)
 /// ```
 public enum WinningExpenseRejectRule {
     /// The reason the winning version is rejected, or nil when it is not.
     /// - Parameters:
     ///   - error: the reason its validation failed at ingest, if it did.
     ///   - deleted: whether the version deletes the expense.
-    public static func reject(error: String?, deleted: Bool, coupleId: String, coupleExists: Bool) -> String? {
+    public static func reject(error: RejectReason?, deleted: Bool, coupleId: String, coupleExists: Bool) -> RejectReason? {
         if deleted { return nil }
         if let error { return error }
         return OrphanRule.reject(.expense, parentId: coupleId, parentExists: coupleExists)

@@ -39,7 +39,7 @@ public final class AppStoreConnectReader {
     public enum Row {
         case event(SubscriptionEventRecord)
         case count(AppStoreEventCount, line: Int)
-        case malformed(line: Int, id: String, reason: String)
+        case malformed(line: Int, id: String, reason: RejectReason)
     }
 
     /// Opens the report and reads its header. Throws when the file cannot be
@@ -86,7 +86,7 @@ public final class AppStoreConnectReader {
                 try body(.malformed(line: line, id: "", reason: reason))
             case .fields(let fields):
                 guard fields.count == headerCount else {
-                    try body(.malformed(line: line, id: "", reason: "has \(fields.count) fields, the header has \(headerCount)"))
+                    try body(.malformed(line: line, id: "", reason: .fieldCount(fields.count, header: headerCount)))
                     continue
                 }
                 do {
@@ -94,7 +94,7 @@ public final class AppStoreConnectReader {
                                                  : .count(try eventCount(fields), line: line))
                 } catch let error as FieldError {
                     let id = kind == .subscriber ? value(fields, .subscriberID) ?? "" : ""
-                    try body(.malformed(line: line, id: id, reason: error.reason))
+                    try body(.malformed(line: line, id: id, reason: error.why))
                 }
             }
         }
@@ -107,7 +107,7 @@ public final class AppStoreConnectReader {
     }
 
     private func required(_ fields: [String], _ column: AppStoreReportKind.Column) throws(FieldError) -> String {
-        guard let text = value(fields, column) else { throw FieldError("\(column.appleName) is empty") }
+        guard let text = value(fields, column) else { throw FieldError(.empty(column.appleName)) }
         return text
     }
 
@@ -117,7 +117,7 @@ public final class AppStoreConnectReader {
         let parts = text.split(separator: "/")
         if parts.count == 3, let m = Int(parts[0]), let d = Int(parts[1]), let y = Int(parts[2]), parts[2].count == 4,
            let date = LocalDate(year: y, month: m, day: d) { return date }
-        throw FieldError("Event Date '\(text.prefix(40))' is not a date (YYYY-MM-DD or MM/DD/YYYY)")
+        throw FieldError(.dateInvalid(field: "Event Date", value: String(text.prefix(40)), form: "YYYY-MM-DD or MM/DD/YYYY"))
     }
 
     private func subscriberEvent(_ fields: [String], line: Int) throws(FieldError) -> SubscriptionEventRecord {
@@ -128,7 +128,7 @@ public final class AppStoreConnectReader {
         var refund = value(fields, .refund).map { $0.lowercased() == "yes" } ?? false
         if let price = value(fields, .customerPrice) {
             guard case .success(let amount) = Decimal10.parse(price) else {
-                throw FieldError("Customer Price '\(price.prefix(40))' is not a decimal number")
+                throw FieldError(.numberInvalid(field: "Customer Price", value: String(price.prefix(40))))
             }
             if amount.mantissa < 0 { refund = true }
         }
@@ -159,15 +159,16 @@ public final class AppStoreConnectReader {
         let day = try date(fields)
         let name = try required(fields, .event)
         guard let kind = AppStoreEventNames.kind(of: name, offerType: value(fields, .offerType)) else {
-            throw FieldError("event '\(name.prefix(60))' has no equivalent among the contract's events (known: \(AppStoreEventNames.known))")
+            throw FieldError(.notOneOf(field: "event", value: String(name.prefix(60)), choices: AppStoreEventNames.known))
         }
         guard let subscription = value(fields, .subscriptionName) ?? value(fields, .subscriptionAppleID) else {
-            throw FieldError("Subscription Name is empty")
+            throw FieldError(.empty("Subscription Name"))
         }
         let quantityText = try required(fields, .quantity)
-        guard let quantity = Int64(quantityText), quantity >= 0 else {
-            throw FieldError("Quantity '\(quantityText.prefix(40))' is not a whole number ≥ 0")
+        guard let quantity = Int64(quantityText) else {
+            throw FieldError(.numberNotWhole(field: "Quantity", value: String(quantityText.prefix(40))))
         }
+        guard quantity >= 0 else { throw FieldError(.negative(field: "Quantity", value: quantityText)) }
         return AppStoreEventCount(date: day, app: try required(fields, .appName), subscription: subscription,
                                   appleEvent: name, event: kind, quantity: quantity)
     }

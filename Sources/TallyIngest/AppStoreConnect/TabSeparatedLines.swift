@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 
 /// Streams the lines of a tab-separated text file (optionally gzipped), as
 /// App Store Connect writes its reports: UTF-8 (a BOM may lead), one record
@@ -25,7 +26,7 @@ final class TabSeparatedLines {
     /// One line: its fields, or why it cannot be read.
     enum Line {
         case fields([String])
-        case malformed(String)
+        case malformed(RejectReason)
     }
 
     /// The next non-blank line with its line number, or nil at the end of the file.
@@ -46,7 +47,7 @@ final class TabSeparatedLines {
                     buffer.consume(scanned)
                     line += 1
                     try skipRestOfLine()
-                    return (line, .malformed("line longer than \(maxLineBytes) bytes"))
+                    return (line, .malformed(.recordTooLong(maxLineBytes)))
                 }
                 try buffer.fill()
             }
@@ -58,9 +59,9 @@ final class TabSeparatedLines {
             let bytes = UnsafeBufferPointer(start: buffer.current, count: end)
             defer { buffer.consume(newline == nil ? length : length + 1) }
             if end == 0 || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            if bytes.contains(0) { return (line, .malformed("NUL byte in the line")) }
+            if bytes.contains(0) { return (line, .malformed(.malformed("NUL byte in the line"))) }
             if UTF8Validation.firstInvalidOffset(buffer.current, count: end) != nil {
-                return (line, .malformed("the line is not valid UTF-8"))
+                return (line, .malformed(.malformed("the line is not valid UTF-8")))
             }
             let fields = bytes.split(separator: 0x09, omittingEmptySubsequences: false).map {
                 String(decoding: $0, as: UTF8.self)

@@ -170,18 +170,20 @@ public struct AppleHealthExportReader {
         let line = tag.line
         let unit = tag.string("unit") ?? ""
         guard let factor = quantity.factor(unit: unit) else {
-            return .invalid(line: line, reason: "\(quantity.rawValue) unit '\(unit.prefix(20))' is not one of \(quantity.units.joined(separator: ", "))")
+            return .invalid(line: line, reason: .notOneOf(field: "\(quantity.rawValue) unit", value: String(unit.prefix(20)),
+                                                        choices: quantity.units.joined(separator: ", ")))
         }
         guard let text = tag.string("value"), let value = Double(text), value.isFinite else {
-            return .invalid(line: line, reason: "\(quantity.rawValue) value '\((tag.string("value") ?? "").prefix(40))' is not a number")
+            return .invalid(line: line, reason: .numberInvalid(field: "\(quantity.rawValue) value", value: String((tag.string("value") ?? "").prefix(40))))
         }
-        guard value >= 0 else { return .invalid(line: line, reason: "\(quantity.rawValue) value \(text.prefix(40)) is negative") }
+        guard value >= 0 else { return .invalid(line: line, reason: .negative(field: "\(quantity.rawValue) value", value: String(text.prefix(40)))) }
         guard let raw = tag.raw("startDate"), let start = AppleHealthDate.parse(raw) else {
-            return .invalid(line: line, reason: "startDate '\((tag.string("startDate") ?? "").prefix(40))' is not a date like 2026-10-03 21:15:00 -0300 (or, from iOS 8, 20261003211500-0300)")
+            return .invalid(line: line, reason: .dateInvalid(field: "startDate", value: String((tag.string("startDate") ?? "").prefix(40)),
+                                                           form: "like 2026-10-03 21:15:00 -0300 (or, from iOS 8, 20261003211500-0300)"))
         }
         // iOS 8 exports name the source in `source`.
         guard let source = tag.string("sourceName") ?? tag.string("source"), !source.isEmpty else {
-            return .invalid(line: line, reason: "\(quantity.rawValue) record without a sourceName")
+            return .invalid(line: line, reason: .empty("sourceName"))
         }
         return .record(AppleHealthRecord(quantity: quantity, sourceName: source, value: value * factor, startDate: start, line: line))
     }

@@ -18,5 +18,5 @@ public enum AppleHealthEvent: Sendable {
     /// A record of a quantity tally reads.
     case record(AppleHealthRecord)
     /// A record of such a quantity that cannot be used (unknown unit, bad value or date), with why.
-    case invalid(line: Int, reason: String)
+    case invalid(line: Int, reason: RejectReason)
 }

@@ -21,14 +21,14 @@ public struct FieldDecoder {
 
     /// The field as text; empty is an error.
     public func required(_ index: Int) throws(FieldError) -> String {
-        guard let value = view.string(index) else { throw FieldError("\(fields[index]) is empty") }
+        guard let value = view.string(index) else { throw FieldError(.empty(fields[index])) }
         return value
     }
 
     /// The field's bytes (a view into the reader's buffer, valid during its
     /// callback); empty is an error, worded as ``required(_:)`` words it.
     public func requiredBytes(_ index: Int) throws(FieldError) -> UnsafeBufferPointer<UInt8> {
-        guard let bytes = view.bytes(index) else { throw FieldError("\(fields[index]) is empty") }
+        guard let bytes = view.bytes(index) else { throw FieldError(.empty(fields[index])) }
         return bytes
     }
 
@@ -36,25 +36,25 @@ public struct FieldDecoder {
     public func currency(_ index: Int) throws(FieldError) -> Currency {
         let code = try required(index)
         guard let currency = Currency(code: code) else {
-            throw FieldError("\(fields[index]) '\(code.prefix(40))' is not an ISO 4217 currency code tally knows")
+            throw FieldError(.currencyUnknown(field: fields[index], value: String(code.prefix(40))))
         }
         return currency
     }
 
     /// Money in `currency` minor units.
     public func money(_ index: Int, currency: Currency) throws(FieldError) -> Int64 {
-        guard let bytes = view.bytes(index) else { throw FieldError("\(fields[index]) is empty") }
+        guard let bytes = view.bytes(index) else { throw FieldError(.empty(fields[index])) }
         switch Money.parseMinor(utf8: bytes, currency: currency) {
         case .success(let minor): return minor
-        case .failure(let error): throw FieldError("\(fields[index]): \(error)")
+        case .failure(let error): throw FieldError(.amount(fields[index], error))
         }
     }
 
     /// A `YYYY-MM-DD` date.
     public func date(_ index: Int) throws(FieldError) -> LocalDate {
-        guard let bytes = view.bytes(index) else { throw FieldError("\(fields[index]) is empty") }
+        guard let bytes = view.bytes(index) else { throw FieldError(.empty(fields[index])) }
         guard let date = LocalDate.parse(utf8: bytes) else {
-            throw FieldError("\(fields[index]) '\(Self.shown(bytes))' is not a valid date YYYY-MM-DD")
+            throw FieldError(.dateInvalid(field: fields[index], value: Self.shown(bytes)))
         }
         return date
     }
@@ -66,15 +66,15 @@ public struct FieldDecoder {
 
     /// An ISO 8601 timestamp with an offset.
     public func timestamp(_ index: Int) throws(FieldError) -> Timestamp {
-        guard let bytes = view.bytes(index) else { throw FieldError("\(fields[index]) is empty") }
+        guard let bytes = view.bytes(index) else { throw FieldError(.empty(fields[index])) }
         switch Timestamp.parse(utf8: bytes) {
         case .success(let ts): return ts
         case .failure(.missingOffset):
-            throw FieldError("\(fields[index]) '\(Self.shown(bytes))' has no time zone offset (expected like 2026-10-03T21:15:00-03:00)")
+            throw FieldError(.timestampNoOffset(field: fields[index], value: Self.shown(bytes)))
         case .failure(.impossibleDate):
-            throw FieldError("\(fields[index]) '\(Self.shown(bytes))' is not a real date and time")
+            throw FieldError(.timestampInvalid(field: fields[index], value: Self.shown(bytes), isISO8601: true))
         case .failure(.notISO8601):
-            throw FieldError("\(fields[index]) '\(Self.shown(bytes))' is not an ISO 8601 timestamp like 2026-10-03T21:15:00-03:00")
+            throw FieldError(.timestampInvalid(field: fields[index], value: Self.shown(bytes), isISO8601: false))
         }
     }
 
@@ -87,21 +87,21 @@ public struct FieldDecoder {
     public func integer(_ index: Int, in range: ClosedRange<Int64>) throws(FieldError) -> Int64 {
         let value = try decimal(index)
         guard let whole = value.rescaled(to: 0) else {
-            throw FieldError("\(fields[index]) '\(value)' is not a whole number")
+            throw FieldError(.numberNotWhole(field: fields[index], value: "\(value)"))
         }
         guard range.contains(whole) else {
-            throw FieldError("\(fields[index]) \(whole) is outside \(range.lowerBound)...\(range.upperBound)")
+            throw FieldError(.numberOutOfRange(field: fields[index], value: "\(whole)", range: range))
         }
         return whole
     }
 
     /// An exact decimal.
     public func decimal(_ index: Int) throws(FieldError) -> Decimal10 {
-        guard let bytes = view.bytes(index) else { throw FieldError("\(fields[index]) is empty") }
+        guard let bytes = view.bytes(index) else { throw FieldError(.empty(fields[index])) }
         switch Decimal10.parse(utf8: bytes) {
         case .success(let value): return value
-        case .failure(.outOfRange): throw FieldError("\(fields[index]) '\(Self.shown(bytes))' is out of range")
-        case .failure: throw FieldError("\(fields[index]) '\(Self.shown(bytes))' is not a decimal number")
+        case .failure(.outOfRange): throw FieldError(.numberOutOfRange(field: fields[index], value: Self.shown(bytes)))
+        case .failure: throw FieldError(.numberInvalid(field: fields[index], value: Self.shown(bytes)))
         }
     }
 
@@ -109,7 +109,7 @@ public struct FieldDecoder {
     public func choice(_ index: Int, _ choices: [String]) throws(FieldError) -> String {
         let value = try required(index)
         guard choices.contains(value) else {
-            throw FieldError("\(fields[index]) '\(value.prefix(40))' is not one of \(choices.joined(separator: ", "))")
+            throw FieldError(.notOneOf(field: fields[index], value: String(value.prefix(40)), choices: choices.joined(separator: ", ")))
         }
         return value
     }

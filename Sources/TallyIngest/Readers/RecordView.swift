@@ -1,3 +1,4 @@
+import TallyCore
 /// One record's fields, valid only during the callback that receives it: its
 /// bytes live in the reader's buffer, which the next record overwrites. Copy
 /// what you keep (``string(_:)`` makes a copy).
@@ -56,5 +57,5 @@ public enum ReadEvent {
     /// count, unbalanced quote at end of file, invalid JSON line, record over
     /// the size limit, invalid UTF-8, NUL bytes…), with the line where it starts
     /// and a reason a person can act on.
-    case malformed(line: Int, reason: String)
+    case malformed(line: Int, reason: RejectReason)
 }

@@ -1,3 +1,4 @@
+import TallyCore
 import Foundation
 
 /// Reading CSV: the header row, then the records.
@@ -139,18 +140,18 @@ extension TableReader {
     /// When the record just scanned spans lines and is malformed in a way an
     /// unbalanced quote explains, why its first line is rejected alone; nil
     /// otherwise (the record is read, or rejected, whole).
-    private func csvResynchronisingReason() -> String? {
+    private func csvResynchronisingReason() -> RejectReason? {
         guard csv.newlines > 0 else { return nil }
         let field = columnName(csv.firstLineBreakColumn)
         if csv.isSkipping || csv.firstLineBreak > maxRecordBytes {
             // The first line alone is over the limit (skipping starts only before a line break).
-            return "record longer than \(maxRecordBytes) bytes; the line was read alone"
+            return .recordTooLong(maxRecordBytes, lineAlone: true)
         }
         if csvRecordOverflows || csv.recordEnd > maxRecordBytes {
-            return "unbalanced quote in field '\(field)': the quoted text runs past \(maxRecordBytes) bytes; the line was read alone"
+            return .malformed("unbalanced quote in field '\(field)': the quoted text runs past \(maxRecordBytes) bytes; the line was read alone")
         }
         guard csv.isUnterminated || csv.columnCount != headerNames.count || csv.hasTextAfterClosingQuote else { return nil }
-        return "unbalanced quote in field '\(field)'; the line was read alone"
+        return .malformed("unbalanced quote in field '\(field)'; the line was read alone")
     }
 
     /// The header name of `column`, for messages.
@@ -159,27 +160,27 @@ extension TableReader {
     }
 
     /// Why the record just scanned cannot be read, or nil when it can.
-    private func csvRecordProblem() -> String? {
+    private func csvRecordProblem() -> RejectReason? {
         if csv.isUnterminated {
             let column = csv.columnCount - 1
-            return "unterminated quoted field '\(columnName(column))': the quote opened on line \(line + csv.newlinesBeforeOpenQuote) is never closed"
+            return .malformed("unterminated quoted field '\(columnName(column))': the quote opened on line \(line + csv.newlinesBeforeOpenQuote) is never closed")
         }
         if csv.isSkipping || csv.recordEnd > maxRecordBytes {
-            return "record longer than \(maxRecordBytes) bytes"
+            return .recordTooLong(maxRecordBytes)
         }
         if csv.columnCount != headerNames.count {
-            return "has \(csv.columnCount) fields, the header has \(headerNames.count)"
+            return .fieldCount(csv.columnCount, header: headerNames.count)
         }
         switch csv.problem {
-        case .nul(let column): return "NUL byte in field '\(columnName(column))'"
-        case .textAfterClosingQuote(let column): return "field '\(columnName(column))' has text after its closing quote"
+        case .nul(let column): return .malformed("NUL byte in field '\(columnName(column))'")
+        case .textAfterClosingQuote(let column): return .malformed("field '\(columnName(column))' has text after its closing quote")
         case nil: break
         }
         let p = buffer.current
         if let offset = UTF8Validation.firstInvalidOffset(p, count: csv.recordEnd) {
             // The offending byte lies inside a field: delimiters are ASCII.
             let column = (0..<csv.columnCount).first { csv.span($0).start <= offset && offset < csv.span($0).end }
-            return "invalid UTF-8 in field '\(column.map(columnName) ?? "?")'"
+            return .malformed("invalid UTF-8 in field '\(column.map(columnName) ?? "?")'")
         }
         return nil
     }

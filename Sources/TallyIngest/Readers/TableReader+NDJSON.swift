@@ -1,3 +1,4 @@
+import TallyCore
 import Foundation
 
 /// Reading NDJSON: one JSON object per line.
@@ -45,7 +46,7 @@ extension TableReader {
 
     private func deliverOversizedLine(_ body: (ReadEvent) throws -> Void) throws {
         recordsRead += 1
-        try body(.malformed(line: line, reason: "record longer than \(maxRecordBytes) bytes"))
+        try body(.malformed(line: line, reason: .recordTooLong(maxRecordBytes)))
     }
 
     /// Parses and delivers the line of `count` bytes at `p`.
@@ -62,7 +63,7 @@ extension TableReader {
             try body(.record(recordView(base: p)))
         case .malformed(let reason):
             recordsRead += 1
-            try body(.malformed(line: line, reason: reason))
+            try body(.malformed(line: line, reason: .malformed(reason)))
         }
     }
 }

@@ -14,7 +14,7 @@ public enum ExpenseDecoders {
         let id = try f.required(0)
         let role = f.optional(3)
         if let role, role != "admin", role != "member" {
-            throw FieldError("role '\(role.prefix(40))' is not one of admin, member")
+            throw FieldError(.notOneOf(field: "role", value: String(role.prefix(40)), choices: "admin, member"))
         }
         return MemberRecord(id: id, coupleId: try f.required(1), displayName: f.optional(2) ?? id, role: role,
                             joinedAt: try f.optionalTimestamp(4))
@@ -23,7 +23,7 @@ public enum ExpenseDecoders {
     public static func card(_ f: FieldDecoder) throws(FieldError) -> CardRecord {
         let kind = f.optional(4)
         if let kind, kind != "credit", kind != "debit" {
-            throw FieldError("kind '\(kind.prefix(40))' is not one of credit, debit")
+            throw FieldError(.notOneOf(field: "kind", value: String(kind.prefix(40)), choices: "credit, debit"))
         }
         return CardRecord(id: try f.required(0), coupleId: try f.required(1), ownerId: f.optional(2),
                           label: f.optional(3), kind: kind)
@@ -34,8 +34,8 @@ public enum ExpenseDecoders {
         let currency = try f.currency(1)
         let base = try f.currency(2)
         let rate = try f.decimal(3)
-        guard rate.mantissa > 0 else { throw FieldError("rate \(rate) is not positive") }
-        guard currency != base else { throw FieldError("currency and base are both \(base.code)") }
+        guard rate.mantissa > 0 else { throw FieldError(.notPositive(field: "rate", value: "\(rate)")) }
+        guard currency != base else { throw FieldError(.fieldsEqual("currency", "base", value: base.code)) }
         return FxRecord(rate: FxRate(date: date, currency: currency, base: base, rate: rate))
     }
 
@@ -49,7 +49,7 @@ public enum ExpenseDecoders {
         let day = try f.integer(9, in: 1...31)
         let start = try f.date(10)
         let end = try f.optionalDate(11)
-        if let end, end < start { throw FieldError("endDate \(end) is before startDate \(start)") }
+        if let end, end < start { throw FieldError(.endBeforeStart(end: "endDate", "\(end)", start: "startDate", "\(start)")) }
         return Agreement(id: id, coupleId: try f.required(1), description: f.optional(2) ?? "", amount: amount,
                          currency: currency, paidBy: try f.required(5), split: split, tag: f.optional(8) ?? "",
                          dayOfMonth: Int(day), startDate: start, endDate: end, sourceLine: f.line)
@@ -65,7 +65,10 @@ public enum ExpenseDecoders {
             version.deletedAt = try f.optionalTimestamp(13)
             if version.deletedAt == nil { version.body = try expenseBody(f) }
         } catch {
-            version.error = error.reason
+            version.error = error.why
+            func text(_ i: Int) -> String? { f.optional(i).map { String($0.prefix(200)) } }
+            version.written = WrittenRow(coupleId: text(1), date: text(5), description: text(6), amount: text(3),
+                                         currency: text(4))
         }
         return version
     }
@@ -81,7 +84,7 @@ public enum ExpenseDecoders {
     public static func settlement(_ f: FieldDecoder) throws(FieldError) -> SettlementRecord {
         let currency = try f.currency(5)
         let amount = try f.money(4, currency: currency)
-        guard amount > 0 else { throw FieldError("amount \(Money.plain(amount, currency)) must be positive") }
+        guard amount > 0 else { throw FieldError(.notPositive(field: "amount", value: Money.plain(amount, currency))) }
         return SettlementRecord(id: try f.required(0), coupleId: try f.required(1), fromMember: try f.required(2),
                                 toMember: try f.required(3), amount: amount, currency: currency, date: try f.date(6),
                                 note: f.optional(7))
@@ -90,7 +93,7 @@ public enum ExpenseDecoders {
     static func splitRule(_ f: FieldDecoder, typeIndex: Int, splitIndex: Int) throws(FieldError) -> SplitRule {
         switch SplitRuleParser.parse(type: f.optional(typeIndex), split: f.optional(splitIndex)) {
         case .success(let rule): return rule
-        case .failure(let error): throw FieldError(error.description)
+        case .failure(let error): throw FieldError(.split(error))
         }
     }
 }

@@ -71,7 +71,9 @@ public struct ExpenseVersion: Sendable, Equatable {
     /// The parsed expense; nil for a deletion or when `error` is set.
     public var body: Body?
     /// Why this version cannot be used, should it win.
-    public var error: String?
+    public var error: RejectReason?
+    /// What the version wrote, when `error` is set: for its couple's statement.
+    public var written: WrittenRow?
 
     /// The fields of a live expense.
     public struct Body: Sendable, Equatable {
@@ -101,12 +103,14 @@ public struct ExpenseVersion: Sendable, Equatable {
     }
 }
 
-    public init(id: String, updatedAt: Timestamp, deletedAt: Timestamp?, body: Body?, error: String?) {
+    public init(id: String, updatedAt: Timestamp, deletedAt: Timestamp?, body: Body?, error: RejectReason?,
+                written: WrittenRow? = nil) {
         self.id = id
         self.updatedAt = updatedAt
         self.deletedAt = deletedAt
         self.body = body
         self.error = error
+        self.written = written
     }
 }
 

@@ -11,7 +11,7 @@ public enum FitnessDecoders {
         let id = try f.required(0)
         let start = try f.date(3)
         let end = try f.date(4)
-        if end < start { throw FieldError("endDate \(end) is before startDate \(start)") }
+        if end < start { throw FieldError(.endBeforeStart(end: "endDate", "\(end)", start: "startDate", "\(start)")) }
         return ChallengeRecord(challenge: Challenge(id: id, groupId: try f.required(1), name: f.optional(2) ?? id,
                                                     startDate: start, endDate: end))
     }
@@ -21,7 +21,7 @@ public enum FitnessDecoders {
         let user = try f.required(1)
         let joined = try f.timestamp(2)
         let left = try f.optionalTimestamp(3)
-        if let left, left < joined { throw FieldError("leftAt \(left) is before joinedAt \(joined)") }
+        if let left, left < joined { throw FieldError(.endBeforeStart(end: "leftAt", "\(left)", start: "joinedAt", "\(joined)")) }
         return GroupMemberRecord(membership: GroupMembership(groupId: group, userId: user, joinedAt: joined, leftAt: left))
     }
 

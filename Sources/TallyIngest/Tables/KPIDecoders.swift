@@ -7,7 +7,7 @@ public enum KPIDecoders {
     public static func swipeUser(_ f: FieldDecoder) throws(FieldError) -> SwipeUserRecord {
         let subscription = f.optional(4)
         if let subscription, !["free", "premium", "vip"].contains(subscription) {
-            throw FieldError("subscription '\(subscription.prefix(40))' is not one of free, premium, vip")
+            throw FieldError(.notOneOf(field: "subscription", value: String(subscription.prefix(40)), choices: "free, premium, vip"))
         }
         return SwipeUserRecord(id: try f.required(0), createdAt: try f.optionalTimestamp(1), gender: f.optional(2),
                                city: f.optional(3), subscription: subscription)
@@ -19,11 +19,11 @@ public enum KPIDecoders {
     public static func swipe(_ f: FieldDecoder) throws(FieldError) -> SwipeFields {
         let id = try f.requiredBytes(0), from = try f.requiredBytes(1), to = try f.requiredBytes(2)
         guard !from.elementsEqual(to) else {
-            throw FieldError("a swipe on oneself (fromUserId and toUserId are both '\(FieldDecoder.shown(from))')")
+            throw FieldError(.fieldsEqual("fromUserId", "toUserId", value: FieldDecoder.shown(from)))
         }
         let actionBytes = try f.requiredBytes(3)
         guard let action = SwipeAction(utf8: actionBytes) else {
-            throw FieldError("action '\(FieldDecoder.shown(actionBytes))' is not one of \(SwipeAction.spellings)")
+            throw FieldError(.notOneOf(field: "action", value: FieldDecoder.shown(actionBytes), choices: SwipeAction.spellings))
         }
         return SwipeFields(id: id, fromUserId: from, toUserId: to, action: action, timestamp: try f.timestamp(4))
     }
@@ -32,7 +32,7 @@ public enum KPIDecoders {
         let period = try f.choice(3, ["monthly", "yearly"])
         let currency = try f.currency(5)
         let price = try f.money(4, currency: currency)
-        guard price >= 0 else { throw FieldError("price \(Money.plain(price, currency)) is negative") }
+        guard price >= 0 else { throw FieldError(.negative(field: "price", value: Money.plain(price, currency))) }
         return ProductRecord(entry: ProductCatalog.Entry(
             productId: try f.required(0), app: try f.required(1), plan: try f.required(2), yearly: period == "yearly",
             price: price, currency: currency))
@@ -58,10 +58,10 @@ public enum KPIDecoders {
         let name = try f.requiredBytes(3)
         guard let kind = SubscriptionEventKind(utf8: name) else {
             let text = String(decoding: name, as: UTF8.self)
-            throw FieldError("event '\(text.prefix(40))' is not one of \(SubscriptionEventKind.spellings)")
+            throw FieldError(.notOneOf(field: "event", value: String(text.prefix(40)), choices: SubscriptionEventKind.spellings))
         }
         let product = f.view.bytes(4)
-        if kind.isPaying && product == nil { throw FieldError("productId is empty; a \(kind.rawValue) event names its product") }
+        if kind.isPaying && product == nil { throw FieldError(.productIdMissing(event: kind.rawValue)) }
         return SubscriptionEventFields(id: id, app: app, userId: user, kind: kind, productId: product, context: f.view.bytes(5),
                                        timestamp: try f.timestamp(6), line: f.line)
     }
@@ -69,11 +69,11 @@ public enum KPIDecoders {
     public static func connection(_ f: FieldDecoder) throws(FieldError) -> ConnectionRecord {
         let user = try f.required(0)
         let partner = try f.required(1)
-        guard user != partner else { throw FieldError("userId and partnerId are both '\(user.prefix(40))'") }
+        guard user != partner else { throw FieldError(.fieldsEqual("userId", "partnerId", value: String(user.prefix(40)))) }
         let connected = try f.timestamp(2)
         let disconnected = try f.optionalTimestamp(3)
         if let disconnected, disconnected < connected {
-            throw FieldError("disconnectedAt \(disconnected) is before connectedAt \(connected)")
+            throw FieldError(.endBeforeStart(end: "disconnectedAt", "\(disconnected)", start: "connectedAt", "\(connected)"))
         }
         return ConnectionRecord(connection: PartnerConnection(userId: user, partnerId: partner, connectedAt: connected,
                                                               disconnectedAt: disconnected))

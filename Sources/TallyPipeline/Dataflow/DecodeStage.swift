@@ -61,7 +61,7 @@ struct DecodeStage {
         }
         let fields = table.fields
         let idIndex = fields.firstIndex(of: "id")
-        func reject(_ line: Int, _ id: String, _ reason: String) {
+        func reject(_ line: Int, _ id: String, _ reason: RejectReason) {
             emit(.merge, FlowKeys.file(seq), .reject(Reject(dataset: file.dataset, file: file.relativePath, line: line,
                                                             id: id, reason: reason)))
         }
@@ -77,7 +77,12 @@ struct DecodeStage {
                         try FlowTables.decode(table, decoder, origin: RowOrigin(file: seq, line: view.line), rawId: rawId)
                     }) {
                     case .success(let (stage, key, record)): emit(stage, key, record)
-                    case .failure(let error): reject(view.line, rawId, error.reason)
+                    case .failure(let error):
+                        reject(view.line, rawId, error.why)
+                        // A couple's row that could not be decoded goes to its couple's statement too.
+                        if let refused = RefusedRows.row(decoder, reason: error.why), let couple = refused.written.coupleId {
+                            emit(.couples, FlowKeys.entity(couple), .refusedRow(refused))
+                        }
                     }
                 }
             }

@@ -3,12 +3,12 @@ import TallyCore
 
 /// The line form records travel in between dataflow processes: the routing
 /// key escaped as one field, then the record as a wire line (``FlowRecord``'s
-/// `flow.v1` encoding); a worker's output line leads with the stage the
+/// `flow.v2` encoding); a worker's output line leads with the stage the
 /// record goes to. UTF-8, one line per record, no `\r` or `\n` inside.
 ///
 /// ```text
-/// rows<TAB>expenses\tE1<TAB>flow.v1<TAB>expense-version<TAB>E1<TAB>…      (worker output)
-/// expenses\tE1<TAB>flow.v1<TAB>expense-version<TAB>E1<TAB>…               (a stage's input)
+/// rows<TAB>expenses\tE1<TAB>flow.v2<TAB>expense-version<TAB>E1<TAB>…      (worker output)
+/// expenses\tE1<TAB>flow.v2<TAB>expense-version<TAB>E1<TAB>…               (a stage's input)
 /// ```
 enum FlowLines {
     /// Appends `key` and `record` as one input line.

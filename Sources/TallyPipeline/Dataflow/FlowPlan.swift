@@ -78,7 +78,7 @@ struct FlowPlan: Sendable {
     }
 
     /// Rejects the row at `origin`, named by `id`, with `reason` (sent to the merge).
-    func emitReject(_ origin: RowOrigin, id: String, reason: String, _ emit: FlowEmit) {
+    func emitReject(_ origin: RowOrigin, id: String, reason: RejectReason, _ emit: FlowEmit) {
         let file = file(origin.file)
         emit(.merge, FlowKeys.file(origin.file), .reject(Reject(dataset: file.dataset, file: file.relativePath, line: origin.line,
                                                                 id: id, reason: reason)))

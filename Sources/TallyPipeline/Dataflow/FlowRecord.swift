@@ -55,6 +55,8 @@ enum FlowRecord: Sendable {
     /// A row of a couple's table that counted (its winning version, for an expense).
     case coupleRow(ReferenceRow)
     case winningExpense(ExpenseVersion, RowOrigin)
+    /// A couple's expense or settlement that could not be decoded, as written (``RefusedRows``).
+    case refusedRow(RefusedRow)
 
     // MARK: groups, workouts, challenges: the leaderboards' joins, keyed by group, workout, challenge
     /// A challenge that counted, keyed by its group (which brings its memberships).
@@ -105,7 +107,7 @@ extension FlowRecord {
         switch self {
         case .task: [.decode]
         case .reference, .expenseVersion, .checkin: [.rows]
-        case .coupleRow, .winningExpense: [.couples]
+        case .coupleRow, .winningExpense, .refusedRow: [.couples]
         case .groupChallenge, .groupMembership: [.groups]
         case .countedCheckin: [.workouts, .challenges]
         case .challengeWithMembers: [.challenges]

@@ -1,15 +1,15 @@
 import TallyCore
 import TallyIngest
 
-/// A dataflow record on the wire (`flow.v1`), the line form workers read
+/// A dataflow record on the wire (`flow.v2`), the line form workers read
 /// and write (see docs/scale-out.md): the record's case, then its fields in
 /// the encodings TallyCore defines for the values it carries.
 ///
-/// A worker line is `KEY<TAB>flow.v1<TAB>case<TAB>fields…`: the routing key
+/// A worker line is `KEY<TAB>flow.v2<TAB>case<TAB>fields…`: the routing key
 /// escaped as one field, then this record (``FlowLines``).
 extension FlowRecord: WireRecord {
     static let wireKind = "flow"
-    static let wireVersion = 1
+    static let wireVersion = 2
     static let wireKeyFieldCount = 0
 
     func encode(into w: inout WireWriter) {
@@ -26,6 +26,10 @@ extension FlowRecord: WireRecord {
             w.string("couple-row"); row.encode(into: &w)
         case .winningExpense(let v, let origin):
             w.string("winning-expense"); v.encode(into: &w); origin.encode(into: &w)
+        case .refusedRow(let r):
+            w.string("refused-row"); w.string(r.kind.rawValue); w.string(r.id); w.string(r.written.coupleId)
+            w.string(r.written.date); w.string(r.written.description); w.string(r.written.amount); w.string(r.written.currency)
+            w.string(r.reason.rawValue)
         case .groupChallenge(let c):
             w.string("group-challenge"); c.encode(into: &w)
         case .groupMembership(let m):
@@ -72,6 +76,15 @@ extension FlowRecord: WireRecord {
         case "checkin": self = .checkin(try CheckinRecord(fields: &f), try RowOrigin(fields: &f))
         case "couple-row": self = .coupleRow(try ReferenceRow(fields: &f))
         case "winning-expense": self = .winningExpense(try ExpenseVersion(fields: &f), try RowOrigin(fields: &f))
+        case "refused-row":
+            let kind = try f.string("kind")
+            guard let rowKind = LeftOutRow.Kind(rawValue: kind), rowKind != .agreementMonth else {
+                throw f.error("'\(kind)' is not one of expense, settlement")
+            }
+            self = .refusedRow(RefusedRow(kind: rowKind, id: try f.string("id"), written: WrittenRow(
+                coupleId: try f.optionalString("coupleId"), date: try f.optionalString("date"),
+                description: try f.optionalString("description"), amount: try f.optionalString("amount"),
+                currency: try f.optionalString("currency")), reason: try f.enumeration("code", RejectCode.self)))
         case "group-challenge": self = .groupChallenge(try Challenge(fields: &f))
         case "group-membership": self = .groupMembership(try GroupMembership(fields: &f))
         case "counted-checkin": self = .countedCheckin(try CheckinFact(fields: &f))
@@ -210,10 +223,18 @@ extension ReferenceRow {
 }
 
 extension ExpenseVersion {
-    /// `id  updatedAt  deletedAt?  error?  hasBody  [coupleId  paidBy  amount  currency  date  description  tag
-    /// cardId?  agreementId?  split…]`.
+    /// `id  updatedAt  deletedAt?  hasError  [reason  code  coupleId?  date?  description?  amount?  currency?]
+    /// hasBody  [coupleId  paidBy  amount  currency  date  description  tag  cardId?  agreementId?  split…]`
+    /// (a version that failed validation: why, and what it wrote).
     func encode(into w: inout WireWriter) {
-        w.string(id); w.timestamp(updatedAt); w.timestamp(deletedAt); w.string(error)
+        w.string(id); w.timestamp(updatedAt); w.timestamp(deletedAt)
+        w.bool(error != nil)
+        if let error {
+            error.encode(into: &w)
+            let written = self.written ?? WrittenRow(coupleId: nil, date: nil, description: nil, amount: nil, currency: nil)
+            w.string(written.coupleId); w.string(written.date); w.string(written.description); w.string(written.amount)
+            w.string(written.currency)
+        }
         w.bool(body != nil)
         guard let b = body else { return }
         w.string(b.coupleId); w.string(b.paidBy); w.int(b.amount); w.currency(b.currency); w.date(b.date)
@@ -223,7 +244,13 @@ extension ExpenseVersion {
 
     init(fields f: inout WireFields) throws(WireError) {
         self.init(id: try f.string("id"), updatedAt: try f.timestamp("updatedAt"), deletedAt: try f.optionalTimestamp("deletedAt"),
-                  body: nil, error: try f.optionalString("error"))
+                  body: nil, error: nil)
+        if try f.bool("hasError") {
+            error = try RejectReason(fields: &f)
+            written = WrittenRow(coupleId: try f.optionalString("writtenCoupleId"), date: try f.optionalString("writtenDate"),
+                                 description: try f.optionalString("writtenDescription"),
+                                 amount: try f.optionalString("writtenAmount"), currency: try f.optionalString("writtenCurrency"))
+        }
         guard try f.bool("hasBody") else { return }
         body = Body(coupleId: try f.string("coupleId"), paidBy: try f.string("paidBy"), amount: try f.int64("amount"),
                     currency: try f.currency("currency"), date: try f.date("date"), description: try f.string("description"),

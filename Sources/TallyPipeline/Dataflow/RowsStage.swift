@@ -106,8 +106,9 @@ struct RowsStage {
     }
 
     /// The versions of one expense id: ``ExpenseVersionRule``. The winner
-    /// goes to its couple's key, live, deleted or failed (a version without
-    /// a body names no couple: its key is `""`), where
+    /// goes to its couple's key, live, deleted or failed (a failed version
+    /// goes to the couple it wrote, if any; a deletion and a failed version
+    /// naming no couple go to the key `""`, as the warehouse lists them), where
     /// ``StatementsFamily/partition(_:)`` decides what it comes to.
     private func expenses(_ versions: [(ExpenseVersion, RowOrigin)], emit: FlowEmit) {
         let verdicts = ExpenseVersionRule.verdicts(versions.enumerated().map { i, v in
@@ -116,7 +117,8 @@ struct RowsStage {
         for ((version, origin), verdict) in zip(versions, verdicts) {
             switch verdict {
             case .counts:
-                emit(.couples, FlowKeys.entity(version.body?.coupleId ?? ""), .winningExpense(version, origin))
+                emit(.couples, FlowKeys.entity(version.body?.coupleId ?? version.written?.coupleId ?? ""),
+                     .winningExpense(version, origin))
             case .superseded:
                 plan.emitSuperseded(origin, emit)
             case .rejected:

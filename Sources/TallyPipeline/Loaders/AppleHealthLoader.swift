@@ -27,7 +27,7 @@ struct AppleHealthLoader: ExportLoader {
                                                value: r.value, file: fileId)
             case .invalid(let line, let reason):
                 rejected += 1
-                try sink.reject(line, "", reason)
+                try sink.reject(line, "", reason, nil)
             }
         }
         return (read, rejected)

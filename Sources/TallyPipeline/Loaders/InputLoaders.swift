@@ -11,10 +11,10 @@ struct TableLoader: Sendable {
     /// For a table stored as an append-only log: after the file's last row,
     /// removes the rows its version rule rejects (a key an earlier row of the
     /// file has) and returns them (line, key and the rule's reason), to be rejected.
-    var removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String, reason: String)])?
+    var removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String, reason: RejectReason)])?
 
     /// The reject reason of a key repeated within one file (``ReferenceRowRule``'s wording).
-    var duplicateReason: String { ReferenceRowRule.repeatReason(key: keyDescription) }
+    var duplicateReason: RejectReason { ReferenceRowRule.repeatReason(key: keyDescription) }
 
     /// When set, loads the whole file in place of the row-by-row `store`
     /// (for the largest tables: decoding on a reading thread while the
@@ -23,7 +23,7 @@ struct TableLoader: Sendable {
 
     init(store: @escaping @Sendable (FieldDecoder, IngestSession, _ fileId: Int64) throws -> Bool,
          keyDescription: String = "id",
-         removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String, reason: String)])? = nil,
+         removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String, reason: RejectReason)])? = nil,
          bulk: (@Sendable (TableReader, [String], Int64, IngestSession, LoadSink) throws -> Int)? = nil) {
         self.store = store
         self.keyDescription = keyDescription
@@ -35,8 +35,9 @@ struct TableLoader: Sendable {
 
 /// Where a loader reports what it refused and how far it got.
 struct LoadSink {
-    /// Stores a reject for the current file (the work runs on the writer thread).
-    var reject: (_ line: Int, _ id: String, _ reason: String) throws -> Void
+    /// Stores a reject for the current file (the work runs on the writer thread), with the couple's
+    /// row as written when it is an expense or settlement that names its couple (``RefusedRows``).
+    var reject: (_ line: Int, _ id: String, _ reason: RejectReason, _ refused: RefusedRow?) throws -> Void
     /// Reports progress (bytes of the file consumed, records read).
     var progress: (_ bytes: Int64, _ rows: Int) -> Void
     /// Runs warehouse work on the writer thread, when the load runs in a

@@ -38,7 +38,7 @@ struct AppStoreConnectLoader: ExportLoader {
                 try session.insert(count, file: fileId, line: line)
             case .malformed(let line, let id, let reason):
                 rejected += 1
-                try sink.reject(line, id, reason)
+                try sink.reject(line, id, reason, nil)
             }
             if reader.recordsRead % 4096 == 0 { sink.progress(0, reader.recordsRead) }
         }

@@ -1,3 +1,4 @@
+import TallyCore
 import TallyIngest
 import TallyWarehouse
 
@@ -16,7 +17,7 @@ extension RowBatch: StagedRows {}
 /// Rejects carry the same lines, ids and reasons as a row-by-row load
 /// (`IngestStage.loadTable`), in the same order.
 enum PipelinedLoad {
-    typealias Reject = (line: Int, id: String, reason: String)
+    typealias Reject = (line: Int, id: String, reason: RejectReason, refused: RefusedRow?)
     static let batchRows = 8192
 
     /// What crosses from the reading thread to the writer.
@@ -48,12 +49,14 @@ enum PipelinedLoad {
             try reader.read { event in
                 switch event {
                 case .malformed(let line, let reason):
-                    batch.rejects.append((line, "", reason))
+                    batch.rejects.append((line, "", reason, nil))
                 case .record(let view):
+                    let decoder = FieldDecoder(view: view, fields: fields)
                     do {
-                        try stage(&batch.rows, FieldDecoder(view: view, fields: fields))
+                        try stage(&batch.rows, decoder)
                     } catch let error as FieldError {
-                        batch.rejects.append((view.line, idIndex.flatMap { view.string($0) } ?? "", error.reason))
+                        batch.rejects.append((view.line, idIndex.flatMap { view.string($0) } ?? "", error.why,
+                                              RefusedRows.row(decoder, reason: error.why)))
                     }
                 }
                 if batch.rows.count + batch.rejects.count >= batchRows { try send() }
@@ -65,7 +68,7 @@ enum PipelinedLoad {
                     try store(batch.rows)
                     // In line order (as read), as a row-by-row load stores them.
                     for reject in batch.rejects {
-                        try sink.reject(reject.line, reject.id, reject.reason)
+                        try sink.reject(reject.line, reject.id, reject.reason, reject.refused)
                     }
                 }
             }
@@ -89,7 +92,7 @@ extension TableLoader {
     static func staged(
         stage: @escaping @Sendable (FieldDecoder, inout RowBatch) throws(FieldError) -> Void,
         store: @escaping @Sendable (RowBatch, IngestSession, _ fileId: Int64) throws -> Void,
-        removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String, reason: String)])? = nil
+        removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String, reason: RejectReason)])? = nil
     ) -> TableLoader {
         TableLoader(
             store: { f, session, fileId in

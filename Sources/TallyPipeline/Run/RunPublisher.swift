@@ -30,7 +30,7 @@ struct RunPublisher {
                  outputs: OutputSet, stages: [RunManifest.Stage]) throws -> (manifest: RunManifest, published: Data, rejects: Int) {
         let reportRejects = reports.flatMap(\.rejects)
         let refusalRejects = refusals.map {
-            Reject(dataset: $0.dataset, file: $0.displayPath, line: 0, id: "", reason: "file refused: \($0.reason)")
+            Reject(dataset: $0.dataset, file: $0.displayPath, line: 0, id: "", reason: .fileRefused($0.reason))
         }
         let rejectCount = try RejectsFile.write(ingestRejects + reportRejects + refusalRejects,
                                                 to: outDirectory.appendingPathComponent("rejects.csv"), outputs: outputs)

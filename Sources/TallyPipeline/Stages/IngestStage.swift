@@ -212,9 +212,9 @@ public struct IngestStage {
         let stage = "ingest \(file.relativePath)"
         progress.begin(stage, totalBytes: bytes)
         let sink = LoadSink(
-            reject: { line, id, reason in
+            reject: { line, id, reason, refused in
                 // At once when already on the writer (the usual case: inside a store).
-                try writer.onWriter { try session.reject(file: fileId, line: line, id: id, reason: reason) }
+                try writer.onWriter { try session.reject(file: fileId, line: line, id: id, reason: reason, refused: refused) }
             },
             progress: { bytes, rows in self.progress.update(stage, bytes: bytes, rows: rows) },
             onWriter: { work in try writer.onWriter(work) })
@@ -279,7 +279,7 @@ public struct IngestStage {
         try sink.onWriter {
             for repeated in try loader.removeRepeats?(session, fileId) ?? [] {
                 rejected += 1
-                try sink.reject(repeated.line, repeated.id, repeated.reason)
+                try sink.reject(repeated.line, repeated.id, repeated.reason, nil)
             }
         }
         return (reader.recordsRead, rejected, reader.unknownFields, reader.fingerprint)
@@ -294,17 +294,18 @@ public struct IngestStage {
             switch event {
             case .malformed(let line, let reason):
                 rejected += 1
-                try sink.reject(line, "", reason)
+                try sink.reject(line, "", reason, nil)
             case .record(let view):
                 let decoder = FieldDecoder(view: view, fields: fields)
                 do {
                     if try !loader.store(decoder, session, fileId) {
                         rejected += 1
-                        try sink.reject(view.line, idIndex.flatMap { view.string($0) } ?? "", loader.duplicateReason)
+                        try sink.reject(view.line, idIndex.flatMap { view.string($0) } ?? "", loader.duplicateReason, nil)
                     }
                 } catch let error as FieldError {
                     rejected += 1
-                    try sink.reject(view.line, idIndex.flatMap { view.string($0) } ?? "", error.reason)
+                    try sink.reject(view.line, idIndex.flatMap { view.string($0) } ?? "", error.why,
+                                    RefusedRows.row(decoder, reason: error.why))
                 }
                 if reader.recordsRead % 4096 == 0 { sink.progress(reader.bytesConsumed, reader.recordsRead) }
             }

@@ -6,7 +6,9 @@ import TallyCore
 /// when two users share it), a bar of points, points and minutes. The
 /// header says "as of" the day, or marks a challenge that ended before it
 /// as final with its end date, then the challenge's progress; under the
-/// board, what a point is (from `pointsRule`) and the tie rule.
+/// board, what a point is (from `pointsRule`) and the tie rule, then the
+/// check-ins that did not count, one line per participant
+/// (``LeaderboardUncounted``).
 ///
 /// ```swift
 /// LeaderboardText.render(board, locale: .ptBR, pointsRule: PointsRule(minimumWorkoutMinutes: 30))
@@ -32,6 +34,7 @@ public enum LeaderboardText {
         lines.append("")
         lines += XLSXWorksheet.lines(locale.pointsDefinition(pointsRule), width: noteWidth)
         lines += XLSXWorksheet.lines(locale.tieRule, width: noteWidth)
+        lines += LeaderboardUncounted.textLines(board, locale: locale)
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -22,7 +22,8 @@ import TallyCore
 /// named `<name> (2)`, `<name> (3)`, … (see ``XLSXTable``), each repeating
 /// the title, marked "(continued, rows N–M)", and the header; the chart
 /// stays on the first sheet, and the index names the sheet count after the
-/// challenge ("Outubro Ativo (2 planilhas)").
+/// challenge ("Outubro Ativo (2 planilhas)"). The last sheet lists the
+/// check-ins that did not count, with why (``UncountedCheckinsSheet``).
 public final class LeaderboardsWorkbook {
     /// The number format of a rank change: `▲2` up, `▼1` down, `–` unchanged.
     public static let changeFormat = "\"▲\"0;\"▼\"0;\"–\""
@@ -36,6 +37,8 @@ public final class LeaderboardsWorkbook {
     private let formats: Formats
     /// Challenges added.
     public private(set) var boardCount = 0
+    /// The boards' check-ins that do not count, written last.
+    private var uncounted = UncountedCheckinsSheet()
 
     private struct Formats {
         var title, date, integer, change, top, topInteger, topChange, link: XLSXFormat
@@ -134,6 +137,7 @@ public final class LeaderboardsWorkbook {
             try addTopTenChart(board, names: names, table: table)
         }
         boardCount += 1
+        uncounted.add(board)
     }
 
     /// A board's columns: rank, the change (a running board's only), name, user id, points, minutes, streaks.
@@ -199,6 +203,7 @@ public final class LeaderboardsWorkbook {
 
     /// Finishes the index and writes the file.
     public func close() throws {
+        try uncounted.write(in: book, locale: locale, date: formats.date, integer: formats.integer, title: formats.title)
         try index.finish()
         try book.close()
     }

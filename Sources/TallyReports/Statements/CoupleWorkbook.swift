@@ -82,6 +82,8 @@ public enum CoupleWorkbook {
         let money, moneyHighlighted, moneyTotal, totalText: XLSXFormat
         /// Text (and a date) after a right-aligned amount, indented so the two never touch (and its heading).
         let textAfterAmount, dateAfterAmount, headerAfterAmount: XLSXFormat
+        /// An amount as a row wrote it (text, right-aligned as amounts are).
+        let writtenAmount: XLSXFormat
 
         init(book: XLSXWorkbook, statement: CoupleStatement, month: ItemisedMonth, locale: ReportLocale, labels: CategoryLabels,
              spaceName: String) throws {
@@ -114,6 +116,7 @@ public enum CoupleWorkbook {
             textAfterAmount = try book.indentedLeft(.plain)
             dateAfterAmount = try book.indentedLeft(XLSXStyle(numberFormat: locale.excelDateFormat, alignment: .left))
             headerAfterAmount = try book.indentedLeft(.header)
+            writtenAmount = try book.format(XLSXStyle(alignment: .right))
         }
 
         func moneyFormat(_ other: Currency) throws -> XLSXFormat {
@@ -166,7 +169,7 @@ public enum CoupleWorkbook {
             row += 1
 
             // What did not count: the month's rows sent but left out, each with why.
-            if !statement.leftOut.isEmpty {
+            if statement.notCounted > 0 {
                 row = try writeLeftOut(on: sheet, row: row)
             }
 
@@ -276,8 +279,9 @@ public enum CoupleWorkbook {
         static let chartRows = Int((288 / XLSXPrintSetup.rowHeight).rounded(.up))
 
         /// The month's rows that do not count from `row` on: a heading, a note, then date, amount (in the
-        /// currency entered) and what the row was with why it does not count, up to
-        /// ``leftOutShown`` rows and a line counting the rest; returns the row after a blank one.
+        /// currency entered) and what the row was with why it does not count, then the rows that could
+        /// not be read (date and amount as written, as text), up to ``leftOutShown`` rows and a line
+        /// counting the rest; returns the row after a blank one.
         func writeLeftOut(on sheet: XLSXWorksheet, row first: Int) throws -> Int {
             var row = first
             try sheet.writeSpanning(locale.statementWord(.leftOut), row: row, format: section)
@@ -287,14 +291,25 @@ public enum CoupleWorkbook {
             try writeHeader([locale.statementWord(.date), locale.label(.amount)], on: sheet, row: row, numeric: 1..<2)
             try sheet.write(locale.statementWord(.description), row: row, column: 2, format: headerAfterAmount)
             row += 1
-            for left in statement.leftOut.prefix(Self.leftOutShown) {
-                try sheet.write(left.date, row: row, column: 0, format: date)
-                try sheet.write(minor: left.amount, currency: left.currency, row: row, column: 1, format: try moneyFormat(left.currency))
-                try sheet.writeSpanning(locale.leftOutLine(left), row: row, column: 2, format: textAfterAmount)
+            for notCounted in statement.notCountedRows.prefix(Self.leftOutShown) {
+                switch notCounted {
+                case .leftOut(let left):
+                    try sheet.write(left.date, row: row, column: 0, format: date)
+                    try sheet.write(minor: left.amount, currency: left.currency, row: row, column: 1,
+                                    format: try moneyFormat(left.currency))
+                case .refused(let refused):
+                    if let day = refused.date {
+                        try sheet.write(day, row: row, column: 0, format: date)
+                    } else {
+                        try sheet.write(locale.refusedDate(refused), row: row, column: 0, format: text)
+                    }
+                    try sheet.write(locale.refusedAmount(refused), row: row, column: 1, format: writtenAmount)
+                }
+                try sheet.writeSpanning(locale.notCountedLine(notCounted), row: row, column: 2, format: textAfterAmount)
                 row += 1
             }
-            if statement.leftOut.count > Self.leftOutShown {
-                try sheet.writeSpanning(locale.otherLeftOut(statement.leftOut.count - Self.leftOutShown), row: row, format: subtitle)
+            if statement.notCounted > Self.leftOutShown {
+                try sheet.writeSpanning(locale.otherLeftOut(statement.notCounted - Self.leftOutShown), row: row, format: subtitle)
                 row += 1
             }
             return row + 1

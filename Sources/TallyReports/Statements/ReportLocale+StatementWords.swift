@@ -11,7 +11,7 @@ extension ReportLocale {
         case trend, month, date, description, paidBy, originalAmount, rate, note, settlements
         case refund, agreement, agreementMonth, members, expenseCount, sharesByMember
         case whoOwesWhom, balanceSign, monthNet
-        case leftOut, leftOutNote, leftOutCount, settlement
+        case leftOut, leftOutNote, leftOutCount, settlement, noDescription, unreadableDate
         case split, splitEqual, splitShares, splitExact, splitFull, monthExpenses, fromMember, toMember
         case agreementsInForce, nextDate, endDate, noEndDate, endsThisMonth, remaining, remainingAmount
         case exchangeRates, exchangeRatesNote, rateDate, convertedAmount, expensesColumn
@@ -70,6 +70,8 @@ extension ReportLocale {
                        "Filas enviadas que quedaron fuera de los saldos: corríjalas y envíelas de nuevo."),
         .leftOutCount: ("fora do extrato", "not counted", "fuera del extracto"),
         .settlement: ("Acerto", "Settlement", "Liquidación"),
+        .noDescription: ("sem descrição", "no description", "sin descripción"),
+        .unreadableDate: ("data ilegível", "unreadable date", "fecha ilegible"),
         .split: ("Divisão", "Split", "Reparto"),
         .splitEqual: ("igual", "equal", "igual"),
         .splitShares: ("partes", "shares", "partes"),
@@ -115,7 +117,7 @@ extension ReportLocale {
     public func statementFacts(_ statement: CoupleStatement) -> String {
         var facts = "\(statement.couple.currency.code) · \(statement.balances.count) \(statementWord(.members)) · "
             + "\(statement.expenseCount) \(statementWord(.expenseCount))"
-        if !statement.leftOut.isEmpty { facts += " · \(statement.leftOut.count) \(statementWord(.leftOutCount))" }
+        if statement.notCounted > 0 { facts += " · \(statement.notCounted) \(statementWord(.leftOutCount))" }
         return facts
     }
 

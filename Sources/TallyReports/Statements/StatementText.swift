@@ -34,7 +34,7 @@ public enum StatementText {
         line(title)
         line(String(repeating: "═", count: DisplayWidth.of(title)))
         var facts = "\(locale.label(.currency)): \(s.couple.currency.code) · \(w(.expenseCount)): \(s.expenseCount)"
-        if !s.leftOut.isEmpty { facts += " · \(w(.leftOutCount)): \(s.leftOut.count)" }
+        if s.notCounted > 0 { facts += " · \(w(.leftOutCount)): \(s.notCounted)" }
         line(facts)
         line("")
 
@@ -52,18 +52,21 @@ public enum StatementText {
         appendTable(nets, to: &out)
         line("")
 
-        // What did not count: each row with its date, amount as entered, and why.
-        if !s.leftOut.isEmpty {
+        // What did not count: each row with its date, amount as entered (as written, for a row that
+        // could not be read), and why.
+        if s.notCounted > 0 {
             line(w(.leftOut))
             line("  " + w(.leftOutNote))
-            let dates = s.leftOut.map { locale.formatDate($0.date) }
-            let amounts = s.leftOut.map { locale.formatMoney(minor: $0.amount, currency: $0.currency) }
+            let rows = s.notCountedRows
+            let dates = rows.map(locale.notCountedDate)
+            let amounts = rows.map(locale.notCountedAmount)
+            let lines = rows.map(locale.notCountedLine)
             let dateWidth = dates.map(DisplayWidth.of).max() ?? 0
             let amountWidth = amounts.map(DisplayWidth.of).max() ?? 0
-            for (i, left) in s.leftOut.enumerated() {
+            for i in lines.indices {
                 let date = dates[i] + String(repeating: " ", count: dateWidth - DisplayWidth.of(dates[i]))
                 let amount = String(repeating: " ", count: amountWidth - DisplayWidth.of(amounts[i])) + amounts[i]
-                line("  \(date)  \(amount)  \(locale.leftOutLine(left))")
+                line("  \(date)  \(amount)  \(lines[i])")
             }
             line("")
         }

@@ -24,7 +24,8 @@ struct CoupleRowsTests {
             .init(id: "e2", source: src(3), fact: fact("e2"), deleted: false, error: nil),
             .init(id: "e1", source: src(2), fact: fact("e1"), deleted: false, error: nil),
             .init(id: "e3", source: src(4), fact: nil, deleted: true, error: nil),
-            .init(id: "e4", source: src(5), fact: nil, deleted: false, error: "amount '12,50' is not a decimal"),
+            .init(id: "e4", source: src(5), fact: nil, deleted: false, error: .amount("amount", .invalid("12,50")),
+                  written: WrittenRow(coupleId: "c1", date: "2026-10-31", description: "Feira", amount: "12,50", currency: "BRL")),
         ]
         return rows
     }
@@ -37,7 +38,11 @@ struct CoupleRowsTests {
         #expect(partition.expenses.map(\.id) == ["e1", "e2"])
         #expect(partition.settlements.map(\.id) == ["s1"])
         #expect(partition.agreements.map(\.id) == ["a1"])
-        #expect(assembly.rejects.map { "\($0.line) \($0.id) \($0.reason)" } == ["5 e4 amount '12,50' is not a decimal"])
+        #expect(assembly.rejects.map { "\($0.line) \($0.id) \($0.code.rawValue) \($0.reason)" }
+                == ["5 e4 amount_not_decimal amount: amount '12,50' is not a decimal number like 1234.56 (no comma decimal, no thousands separator)"])
+        // The failed winner, as written, for the couple's statement.
+        #expect(partition.refused == [RefusedRow(kind: .expense, id: "e4", written: WrittenRow(
+            coupleId: "c1", date: "2026-10-31", description: "Feira", amount: "12,50", currency: "BRL"), reason: .amountNotDecimal)])
     }
 
     @Test("without its couple: every row is an orphan, worded by OrphanRule; the failed winner keeps its own reason")
@@ -52,7 +57,7 @@ struct CoupleRowsTests {
             "expenses/settlements.csv:2 s1 settlement of unknown couple 'c1'",
             "expenses/expenses.csv:3 e2 expense of unknown couple 'c1'",
             "expenses/expenses.csv:2 e1 expense of unknown couple 'c1'",
-            "expenses/expenses.csv:5 e4 amount '12,50' is not a decimal",
+            "expenses/expenses.csv:5 e4 amount: amount '12,50' is not a decimal number like 1234.56 (no comma decimal, no thousands separator)",
         ])
         #expect(assembly.rejects.count == 8)
     }

@@ -17,7 +17,7 @@ struct FamilyMergeTests {
             summary.totals = StatementTotals(statement)
             summary.rejects = RejectList((0..<Int.random(in: 0...3, using: &rng)).map { line in
                 Reject(dataset: "expenses", file: ["expenses/expenses.csv", "expenses/b.csv"].randomElement(using: &rng)!,
-                       line: Int.random(in: 2...9, using: &rng), id: "e\(n)-\(line)", reason: "r\(line)")
+                       line: Int.random(in: 2...9, using: &rng), id: "e\(n)-\(line)", reason: RejectReason(code: .fieldEmpty, text: "r\(line)"))
             })
             if Int.random(in: 0..<4, using: &rng) == 0 {
                 summary.problems = [.init(key: PartitionKey("c\(n)"), detail: "couple c\(n): does not add up")]
@@ -98,7 +98,8 @@ struct FamilyMergeTests {
             let rejects = (0..<Int.random(in: 0...20, using: &rng)).map { _ in
                 Reject(dataset: ["checkins", "expenses"].randomElement(using: &rng)!,
                        file: ["a.csv", "b.csv", "\u{E4}.csv", "a\u{308}.csv"].randomElement(using: &rng)!,
-                       line: Int.random(in: 1...4, using: &rng), id: ["x", "y"].randomElement(using: &rng)!, reason: "r")
+                       line: Int.random(in: 1...4, using: &rng), id: ["x", "y"].randomElement(using: &rng)!,
+                       reason: RejectReason(code: [.idEmpty, .fieldEmpty].randomElement(using: &rng)!, text: "r"))
             }
             let one = RejectList(rejects).sorted
             let other = RejectList(rejects.shuffled(using: &rng)).sorted

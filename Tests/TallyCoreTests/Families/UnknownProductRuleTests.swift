@@ -11,7 +11,8 @@ struct UnknownProductRuleTests {
     }
 
     @Test func aPaidEventOfAProductNobodyPricedIsRejectedWithItsName() {
-        #expect(UnknownProductRule.reason(event(.subscribed, "pro_weekly"), catalog: catalog)
+        #expect(UnknownProductRule.reason(event(.subscribed, "pro_weekly"), catalog: catalog)?.code == .unknownProduct)
+        #expect(UnknownProductRule.reason(event(.subscribed, "pro_weekly"), catalog: catalog)?.text
                 == "productId 'pro_weekly' is in neither subscriptions/products nor the products of tally.yml")
         #expect(UnknownProductRule.reason(event(.refunded, "x"), catalog: catalog) != nil)
     }
@@ -26,7 +27,7 @@ struct UnknownProductRuleTests {
     @Test func aLongProductIdIsCutToSixtyCharactersInTheReason() {
         let long = String(repeating: "p", count: 100)
         let reason = UnknownProductRule.reason(event(.renewed, long), catalog: catalog)!
-        #expect(reason.contains("'\(String(repeating: "p", count: 60))'"))
+        #expect(reason.text.contains("'\(String(repeating: "p", count: 60))'"))
     }
 
     @Test func theKPIFamilyRejectsThemAndCountsTheRest() {

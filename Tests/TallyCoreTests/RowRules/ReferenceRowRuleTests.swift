@@ -13,7 +13,7 @@ struct ReferenceRowRuleTests {
         let group = [row(file: 1, line: 8, row: 1), row(file: 1, line: 2, row: 2), row(file: 1, line: 5, row: 3)]
         let reason = ReferenceRowRule.repeatReason(key: "id")
         #expect(ReferenceRowRule.verdicts(group, key: "id") == [.rejected(reason: reason), .counts, .rejected(reason: reason)])
-        #expect(reason == "duplicate id in this file (the first row is kept)")
+        #expect(reason == RejectReason(code: .idRepeated, text: "duplicate id in this file (the first row is kept)"))
     }
 
     @Test func theLatestLoadedFilesFirstRowCountsAndEarlierFilesAreSuperseded() {

@@ -5,8 +5,8 @@ import Testing
 @Suite("Subscription event version rule")
 struct SubscriptionEventVersionRuleTests {
     typealias Rule = SubscriptionEventVersionRule
-    let repeatedId = RowVerdict.rejected(reason: "duplicate id in this file (the first row is kept)")
-    let repeatedRow = RowVerdict.rejected(reason: "duplicate row in this file")
+    let repeatedId = RowVerdict.rejected(reason: RejectReason(code: .idRepeated, text: "duplicate id in this file (the first row is kept)"))
+    let repeatedRow = RowVerdict.rejected(reason: RejectReason(code: .idRepeated, text: "duplicate row in this file"))
 
     func row(file: Int64, load: Int64, line: Int64, row: Int64, _ source: Rule.Source = .eventLog) -> Rule.Row {
         Rule.Row(file: file, loadSeq: load, line: line, row: row, source: source)

@@ -11,7 +11,7 @@ struct WireFamilySummaryTests {
     static func rejects(_ g: inout SplitMix) -> RejectList {
         RejectList((0..<Int.random(in: 0...4, using: &g)).map { _ in
             Reject(dataset: R.of(&g, ["expenses", "checkins"]), file: R.string(&g), line: Int.random(in: 0...99, using: &g),
-                   id: R.string(&g), reason: R.string(&g))
+                   id: R.string(&g), reason: RejectReason(code: R.of(&g, RejectCode.allCases), text: R.string(&g)))
         })
     }
 

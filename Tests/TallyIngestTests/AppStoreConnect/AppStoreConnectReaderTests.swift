@@ -87,10 +87,10 @@ struct AppStoreConnectReaderTests {
         ].joined(separator: "\n")
         let (_, rows) = try readAll(tsv)
         let rejects = rows.compactMap { row -> (Int, String)? in
-            if case .malformed(let line, _, let reason) = row { return (line, reason) } else { return nil }
+            if case .malformed(let line, _, let reason) = row { return (line, reason.text) } else { return nil }
         }
         #expect(rejects.map(\.0) == [2, 3, 4, 5])
-        #expect(rejects[0].1.contains("'Billing Retry from Paid Subscription' has no equivalent"))
+        #expect(rejects[0].1.contains("event 'Billing Retry from Paid Subscription' is not one of "))
         #expect(rejects[1].1.contains("Quantity 'many'"))
         #expect(rejects[2].1.contains("Event Date '2026-13-03'"))
         #expect(rejects[3].1.contains("has 3 fields, the header has 5"))

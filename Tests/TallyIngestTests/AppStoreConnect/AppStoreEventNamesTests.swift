@@ -88,7 +88,7 @@ struct AppStoreEventNamesTests {
         try reader.read { row in
             switch row {
             case .count(let count, _): counts.append(count)
-            case .malformed(_, _, let reason): rejects.append(reason)
+            case .malformed(_, _, let reason): rejects.append(reason.text)
             default: Issue.record("unexpected row \(row)")
             }
         }

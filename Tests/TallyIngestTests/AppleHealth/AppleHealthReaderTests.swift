@@ -31,7 +31,7 @@ struct AppleHealthReaderTests {
         #expect(records.isEmpty)
         #expect(invalid.map(\.0) == [4, 5, 6, 7])
         #expect(invalid[0].1 == "HKQuantityTypeIdentifierStepCount unit 'km' is not one of count")
-        #expect(invalid[1].1.contains("is not a number"))
+        #expect(invalid[1].1.contains("is not a decimal number"))
         #expect(invalid[2].1.contains("negative"))
         #expect(invalid[3].1.contains("startDate"))
     }

@@ -19,7 +19,7 @@ func readAll(_ url: URL, display: String? = nil, limits: AppleHealthExportReader
     let summary = try AppleHealthExportReader(url: url, displayPath: display ?? url.lastPathComponent, limits: limits).read { event in
         switch event {
         case .record(let r): records.append(r)
-        case .invalid(let line, let reason): invalid.append((line, reason))
+        case .invalid(let line, let reason): invalid.append((line, reason.text))
         }
     }
     return (records, invalid, summary)

@@ -21,7 +21,7 @@ enum HostileFixtures {
         try reader.read { event in
             switch event {
             case .record(let view): out.append(.record(line: view.line, id: view.string(0) ?? ""))
-            case .malformed(let line, let reason): out.append(.malformed(line: line, reason: reason))
+            case .malformed(let line, let reason): out.append(.malformed(line: line, reason: reason.text))
             }
         }
         #expect(reader.recordsRead == out.count, "every record read is delivered once")

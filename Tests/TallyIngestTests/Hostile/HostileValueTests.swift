@@ -18,7 +18,8 @@ struct HostileValueTests {
             guard case .record(let view) = event else { Issue.record("malformed: \(event)"); return }
             let id = view.string(0) ?? "?"
             do {
-                out[id] = try ExpenseDecoders.expenseVersion(FieldDecoder(view: view, fields: fields)).error
+                let error: String? = try ExpenseDecoders.expenseVersion(FieldDecoder(view: view, fields: fields)).error?.text
+                out[id] = .some(error)
             } catch {
                 out[id] = "row: \((error as? FieldError)?.reason ?? "\(error)")"
             }

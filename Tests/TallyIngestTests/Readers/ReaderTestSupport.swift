@@ -85,7 +85,7 @@ func readAll(_ url: URL, fields: [String], maxRecordBytes: Int = 64 << 20, chunk
             }
             events.append(.record(line: record.line, values: values))
         case .malformed(let line, let reason):
-            events.append(.malformed(line: line, reason: reason))
+            events.append(.malformed(line: line, reason: reason.text))
         }
     }
     return (events, reader)

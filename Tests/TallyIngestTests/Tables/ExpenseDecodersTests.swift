@@ -46,15 +46,16 @@ struct ExpenseDecodersTests {
         #expect(e1.body?.description == "Almoço, \"Pão de Açúcar\"")
         #expect(e1.body?.split.type == .percentage)
         let e2 = try rows[1].result.get()
-        #expect(e2.error?.contains("'12,50' is not a decimal number") == true)
+        #expect(e2.error?.text.contains("'12,50' is not a decimal number") == true && e2.error?.code == .amountNotDecimal)
+        #expect(e2.written?.amount == "12,50")
         let e3 = try rows[2].result.get()
         #expect(e3.deletedAt != nil && e3.body == nil && e3.error == nil)   // a deletion needs no other field
-        #expect(throws: FieldError("id is empty")) { try rows[3].result.get() }
-        #expect(throws: FieldError("updatedAt '2026-10-03 12:00:00' has no time zone offset (expected like 2026-10-03T21:15:00-03:00)")) {
+        #expect(throws: FieldError(RejectReason(code: .idEmpty, text: "id is empty"))) { try rows[3].result.get() }
+        #expect(throws: FieldError(RejectReason(code: .timestampNoOffset, text: "updatedAt '2026-10-03 12:00:00' has no time zone offset (expected like 2026-10-03T21:15:00-03:00)"))) {
             try rows[4].result.get()
         }
         let e6 = try rows[5].result.get()
-        #expect(e6.error == "amount: amount '3500.0' has more than 0 decimals, the most JPY allows")
+        #expect(e6.error == RejectReason(code: .amountTooManyDecimals, text: "amount: amount '3500.0' has more than 0 decimals, the most JPY allows"))
     }
 
     @Test func settlementsMustBePositive() throws {
@@ -65,8 +66,8 @@ struct ExpenseDecodersTests {
             s3,c1,m1,m2,5.00,XYZ,2026-10-10,
             """, ExpenseDecoders.settlement)
         #expect(try rows[0].result.get().amount == 5000)
-        #expect(throws: FieldError("amount -5.00 must be positive")) { try rows[1].result.get() }
-        #expect(throws: FieldError("currency 'XYZ' is not an ISO 4217 currency code tally knows")) { try rows[2].result.get() }
+        #expect(throws: FieldError(RejectReason(code: .valueNotPositive, text: "amount -5.00 is not positive"))) { try rows[1].result.get() }
+        #expect(throws: FieldError(RejectReason(code: .currencyUnknown, text: "currency 'XYZ' is not an ISO 4217 currency code tally knows"))) { try rows[2].result.get() }
     }
 
     @Test func agreementsAndFx() throws {
@@ -78,8 +79,8 @@ struct ExpenseDecodersTests {
             """, ExpenseDecoders.agreement)
         let a1 = try agreements[0].result.get()
         #expect(a1.dayOfMonth == 31 && a1.endDate == nil && a1.split == .equal)
-        #expect(throws: FieldError("dayOfMonth 32 is outside 1...31")) { try agreements[1].result.get() }
-        #expect(throws: FieldError("endDate 2026-02-01 is before startDate 2026-03-01")) { try agreements[2].result.get() }
+        #expect(throws: FieldError(RejectReason(code: .numberOutOfRange, text: "dayOfMonth 32 is outside 1...31"))) { try agreements[1].result.get() }
+        #expect(throws: FieldError(RejectReason(code: .endBeforeStart, text: "endDate 2026-02-01 is before startDate 2026-03-01"))) { try agreements[2].result.get() }
 
         let fx = try decodeAll(.fx, """
             date,currency,base,rate
@@ -88,8 +89,8 @@ struct ExpenseDecodersTests {
             2026-10-01,BRL,BRL,1
             """, ExpenseDecoders.fx)
         #expect(try fx[0].result.get().rate.rate == Decimal10(mantissa: 54321, scale: 4))
-        #expect(throws: FieldError("rate 0 is not positive")) { try fx[1].result.get() }
-        #expect(throws: FieldError("currency and base are both BRL")) { try fx[2].result.get() }
+        #expect(throws: FieldError(RejectReason(code: .valueNotPositive, text: "rate 0 is not positive"))) { try fx[1].result.get() }
+        #expect(throws: FieldError(RejectReason(code: .fieldsEqual, text: "currency and base are both 'BRL'"))) { try fx[2].result.get() }
     }
 
     @Test func membersAndCouples() throws {
@@ -100,7 +101,7 @@ struct ExpenseDecodersTests {
             m3,c1,Caio,owner,
             """, ExpenseDecoders.member)
         #expect(try members[1].result.get().displayName == "m2")
-        #expect(throws: FieldError("role 'owner' is not one of admin, member")) { try members[2].result.get() }
+        #expect(throws: FieldError(RejectReason(code: .valueNotAllowed, text: "role 'owner' is not one of admin, member"))) { try members[2].result.get() }
         let couples = try decodeAll(.couples, "id,name,currency,createdAt\nc1,Ana & Bia,BRL,2026-01-01T00:00:00Z\n", ExpenseDecoders.couple)
         #expect(try couples[0].result.get().currency.code == "BRL")
     }

@@ -14,8 +14,8 @@ struct FitnessDecodersTests {
             k4,g1,c1,u1,Ana,,https://p/4.jpg,w4,30.5,2026-10-03T07:00:00-03:00
             """, FitnessDecoders.checkin)
         #expect(try rows[0].result.get().minutes == 45)
-        #expect(throws: FieldError("workoutDurationMinutes -5 is outside 0...1440")) { try rows[1].result.get() }
-        #expect(throws: FieldError("workoutDurationMinutes '1e400' is not a decimal number")) { try rows[2].result.get() }
-        #expect(throws: FieldError("workoutDurationMinutes '30.5' is not a whole number")) { try rows[3].result.get() }
+        #expect(throws: FieldError(RejectReason(code: .numberOutOfRange, text: "workoutDurationMinutes -5 is outside 0...1440"))) { try rows[1].result.get() }
+        #expect(throws: FieldError(RejectReason(code: .numberInvalid, text: "workoutDurationMinutes '1e400' is not a decimal number"))) { try rows[2].result.get() }
+        #expect(throws: FieldError(RejectReason(code: .numberOutOfRange, text: "workoutDurationMinutes '30.5' is not a whole number"))) { try rows[3].result.get() }
     }
 }

@@ -20,7 +20,7 @@ struct KPIDecodersTests {
             return (String(decoding: s.id, as: UTF8.self), s.action)
         }
         #expect(try rows[0].result.get() == ("s1", .superLike))
-        #expect(rows[1].result.failureReason?.contains("a swipe on oneself") == true)
+        #expect(rows[1].result.failureReason?.contains("fromUserId and toUserId are both") == true)
         #expect(rows[2].result.failureReason?.contains("action 'rewind' is not one of like, pass, super_like, report") == true)
         #expect(rows[3].result.failureReason?.contains("no time zone offset") == true)
     }

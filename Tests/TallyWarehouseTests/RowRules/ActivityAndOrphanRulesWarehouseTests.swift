@@ -148,7 +148,8 @@ struct RowRulesWarehouseTests {
                 FROM expense_winner w JOIN expense_version v ON v.rowid = w.version_row
                 """) {
                 let couple: String = row[4]
-                if let reason = WinningExpenseRejectRule.reject(error: row[2], deleted: row[3], coupleId: couple,
+                if let reason = WinningExpenseRejectRule.reject(
+                    error: (row[2] as String?).map { RejectReason(code: .amountNotDecimal, text: $0) }, deleted: row[3], coupleId: couple,
                                                                 coupleExists: couples.contains(couple)) {
                     expected.insert("\(row[0] as Int) \(row[1] as String) \(reason)")
                 }

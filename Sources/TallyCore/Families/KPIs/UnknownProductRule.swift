@@ -10,9 +10,9 @@
 /// ```
 public enum UnknownProductRule {
     /// Why `event` is rejected, or nil when it counts.
-    public static func reason(_ event: SubscriptionEvent, catalog: ProductCatalog) -> String? {
+    public static func reason(_ event: SubscriptionEvent, catalog: ProductCatalog) -> RejectReason? {
         guard let product = event.productId, event.kind != .signup, event.kind != .paywallShown,
               catalog[product] == nil else { return nil }
-        return "productId '\(product.prefix(60))' is in neither subscriptions/products nor the products of tally.yml"
+        return .unknownProduct(product)
     }
 }

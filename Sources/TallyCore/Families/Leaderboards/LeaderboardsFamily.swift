@@ -101,8 +101,9 @@ public struct LeaderboardsFamily: ReportFamily {
         guard partition.challenge.startDate <= settings.asOf else {
             return PartitionResult(key: key, rows: Rows(board: nil, rejects: resolution.rejects), summary: summary)
         }
-        let board = LeaderboardBuilder.build(challenge: partition.challenge, counted: resolution.counted,
+        var board = LeaderboardBuilder.build(challenge: partition.challenge, counted: resolution.counted,
                                              asOf: settings.asOf, rankChangeDays: settings.rankChangeDays)
+        board.uncounted = resolution.uncounted.filter { $0.day <= settings.asOf }.sorted(by: UncountedCheckin.precedes)
         let expected = resolution.counted.filter { $0.day <= settings.asOf }.count
         if board.entries.reduce(0, { $0 + $1.checkins }) != expected { summary.mismatched = [key] }
         summary.boards = 1

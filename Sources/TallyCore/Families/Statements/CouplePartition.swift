@@ -6,9 +6,13 @@ public struct CouplePartition: Sendable {
     public var expenses: [ExpenseFact]
     public var settlements: [SettlementFact]
     public var agreements: [Agreement]
+    /// The couple's rows refused before its statement (they could not be read), as written, by id
+    /// (``RefusedRow/precedes(_:_:)``).
+    public var refused: [RefusedRow]
 
     public init(couple: Couple, members: [Member], expenses: [ExpenseFact], settlements: [SettlementFact],
-                agreements: [Agreement]) {
+                agreements: [Agreement], refused: [RefusedRow] = []) {
+        self.refused = refused
         self.couple = couple
         self.members = members
         self.expenses = expenses

@@ -4,7 +4,11 @@
 /// deleted or failed. Whatever feeds the statements (the warehouse's scans
 /// in key order, the dataflow's sorted lines) hands each key's rows here,
 /// and ``StatementsFamily/partition(_:)`` decides what counts: one place
-/// applies ``WinningExpenseRejectRule`` and ``OrphanRule``.
+/// applies ``WinningExpenseRejectRule`` and ``OrphanRule``, and keeps the
+/// couple's rows that could not be read, as written (``RefusedRow``: its
+/// winning versions that failed validation, its expenses and settlements
+/// that could not be decoded at all), for its statement when the couple
+/// exists.
 ///
 /// ```swift
 /// var rows = CoupleRows(key: "c9")
@@ -32,14 +36,18 @@ public struct CoupleRows: Sendable {
         public var fact: ExpenseFact?
         public var deleted: Bool
         /// Why the version failed validation at ingest, if it did.
-        public var error: String?
+        public var error: RejectReason?
+        /// What a version that failed validation wrote (for its couple's statement).
+        public var written: WrittenRow?
 
-        public init(id: String, source: SourceRef, fact: ExpenseFact?, deleted: Bool, error: String?) {
+        public init(id: String, source: SourceRef, fact: ExpenseFact?, deleted: Bool, error: RejectReason?,
+                    written: WrittenRow? = nil) {
             self.id = id
             self.source = source
             self.fact = fact
             self.deleted = deleted
             self.error = error
+            self.written = written
         }
     }
 
@@ -52,6 +60,8 @@ public struct CoupleRows: Sendable {
     public var agreements: [Agreement] = []
     public var settlements: [SettlementFact] = []
     public var expenses: [WinningExpense] = []
+    /// The couple's expenses and settlements that could not be decoded at all, as written.
+    public var refused: [RefusedRow] = []
 
     public init(key: String, couple: Couple? = nil) {
         self.key = key
@@ -76,15 +86,19 @@ extension StatementsFamily {
     public static func partition(_ rows: CoupleRows) -> CoupleRows.Assembly {
         let exists = rows.couple != nil
         var rejects: [Reject] = []
-        func reject(_ source: SourceRef, _ id: String, _ reason: String?) {
+        func reject(_ source: SourceRef, _ id: String, _ reason: RejectReason?) {
             guard let reason else { return }
             rejects.append(Reject(dataset: "expenses", file: source.file, line: source.line, id: id, reason: reason))
         }
         var expenses: [ExpenseFact] = []
+        var refused: [RefusedRow] = []
         for expense in rows.expenses {
             if let fact = expense.fact, expense.error == nil, !expense.deleted, exists {
                 expenses.append(fact)
             } else {
+                if exists, !expense.deleted, let error = expense.error, let written = expense.written {
+                    refused.append(RefusedRow(kind: .expense, id: expense.id, written: written, reason: error.code))
+                }
                 reject(expense.source, expense.id, WinningExpenseRejectRule.reject(
                     error: expense.error, deleted: expense.deleted, coupleId: rows.key, coupleExists: exists))
             }
@@ -102,7 +116,8 @@ extension StatementsFamily {
         func byId<T>(_ values: [T], _ id: (T) -> String) -> [T] { values.sorted { ByteOrder.precedes(id($0), id($1)) } }
         let partition = CouplePartition(couple: couple, members: byId(rows.members.map(\.value), \.id),
                                         expenses: byId(expenses, \.id), settlements: byId(rows.settlements, \.id),
-                                        agreements: byId(rows.agreements, \.id))
+                                        agreements: byId(rows.agreements, \.id),
+                                        refused: (refused + rows.refused).sorted(by: RefusedRow.precedes))
         return CoupleRows.Assembly(partition: partition, rejects: rejects)
     }
 

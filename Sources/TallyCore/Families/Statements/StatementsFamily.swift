@@ -85,6 +85,7 @@ public struct StatementsFamily: ReportFamily {
                                                trendMonths: settings.trendMonths,
                                                exactTransferLimit: settings.exactTransferLimit, itemised: settings.itemised)
         statement.leftOut = Self.leftOut(resolution.leftOut + statement.leftOut, of: partition, in: settings.period)
+        statement.refused = RefusedRow.listed(partition.refused, in: settings.period)
         let rejects = resolution.rejects + statement.rejects
         var summary = Summary()
         summary.totals.add(statement)

@@ -4,21 +4,21 @@
 
 extension Reject: WireRecord {
     public static let wireKind = "reject"
-    public static let wireVersion = 1
+    public static let wireVersion = 2
     public static let wireKeyFieldCount = 0
 
-    /// `reject.v1  dataset  file  line  id  reason`.
+    /// `reject.v2  dataset  file  line  id  reason  code`.
     public func encode(into writer: inout WireWriter) {
         writer.string(dataset)
         writer.string(file)
         writer.int(line)
         writer.string(id)
-        writer.string(reason)
+        why.encode(into: &writer)
     }
 
     public init(fields: inout WireFields) throws(WireError) {
         self.init(dataset: try fields.string("dataset"), file: try fields.string("file"), line: try fields.int("line"),
-                  id: try fields.string("id"), reason: try fields.string("reason"))
+                  id: try fields.string("id"), reason: try RejectReason(fields: &fields))
     }
 }
 
@@ -39,7 +39,7 @@ extension RejectList {
 
 extension StatementsFamily.Summary: WireRecord {
     public static let wireKind = "statements-summary"
-    public static let wireVersion = 1
+    public static let wireVersion = 2
     public static let wireKeyFieldCount = 0
 
     /// `statements-summary.v1  (statement-totals fields)  rejectCount  (reject)…  problemCount  (coupleKey  detail)…`.
@@ -67,7 +67,7 @@ extension StatementsFamily.Summary: WireRecord {
 
 extension LeaderboardsFamily.Summary: WireRecord {
     public static let wireKind = "leaderboards-summary"
-    public static let wireVersion = 1
+    public static let wireVersion = 2
     public static let wireKeyFieldCount = 0
 
     /// `leaderboards-summary.v1  boards  users  counted  rejectCount  (reject)…  mismatchedCount  challenge…
@@ -199,5 +199,18 @@ extension KPIsFamily {
         else { return nil }
         return Summary(subscriptions: subscriptions, swipes: state.swipes, previousSwipes: state.previousSwipes,
                        rejects: state.rejects)
+    }
+}
+
+extension RejectReason {
+    /// `reason  code`: the sentence, then the code (one of ``RejectCode``).
+    public func encode(into writer: inout WireWriter) {
+        writer.string(text)
+        writer.string(code.rawValue)
+    }
+
+    public init(fields: inout WireFields) throws(WireError) {
+        let text = try fields.string("reason")
+        self.init(code: try fields.enumeration("code", RejectCode.self), text: text)
     }
 }

@@ -46,7 +46,7 @@ extension LeaderboardEntry {
 
 extension StatementsFamily.Rows: WireRecord {
     public static let wireKind = "statement"
-    public static let wireVersion = 1
+    public static let wireVersion = 2
     public static let wireKeyFieldCount = 1
 
     /// `statement.v1  (couple fields)  period  method  expenseCount  balanceCount  (memberId  displayName
@@ -142,10 +142,11 @@ extension StatementsFamily.Rows: WireRecord {
 
 extension LeaderboardsFamily.Rows: WireRecord {
     public static let wireKind = "board"
-    public static let wireVersion = 1
+    public static let wireVersion = 2
     public static let wireKeyFieldCount = 0
 
-    /// `board.v1  hasBoard  [(challenge fields)  asOf  comparedWith  entryCount  (entry)…]  rejectCount  (reject)…`.
+    /// `board.v2  hasBoard  [(challenge fields)  asOf  comparedWith  entryCount  (entry)…  uncountedCount
+    /// (checkinId  userId  displayName  day  workoutEntryId?  minutes  code)…]  rejectCount  (reject)…`.
     public func encode(into writer: inout WireWriter) {
         writer.bool(board != nil)
         if let board {
@@ -154,6 +155,11 @@ extension LeaderboardsFamily.Rows: WireRecord {
             writer.date(board.comparedWith)
             writer.count(board.entries.count)
             for entry in board.entries { entry.encode(into: &writer) }
+            writer.count(board.uncounted.count)
+            for u in board.uncounted {
+                writer.string(u.checkinId); writer.string(u.userId); writer.string(u.displayName); writer.date(u.day)
+                writer.string(u.workoutEntryId); writer.int(u.minutes); writer.string(u.reason.rawValue)
+            }
         }
         Reject.encode(rejects, into: &writer)
     }
@@ -166,7 +172,16 @@ extension LeaderboardsFamily.Rows: WireRecord {
             let comparedWith = try fields.date("comparedWith")
             var entries: [LeaderboardEntry] = []
             for _ in 0..<(try fields.count("entryCount")) { entries.append(try LeaderboardEntry(fields: &fields)) }
+            var uncounted: [UncountedCheckin] = []
+            for _ in 0..<(try fields.count("uncountedCount")) {
+                uncounted.append(UncountedCheckin(
+                    checkinId: try fields.string("checkinId"), userId: try fields.string("userId"),
+                    displayName: try fields.string("displayName"), day: try fields.date("day"),
+                    workoutEntryId: try fields.optionalString("workoutEntryId"), minutes: try fields.int("minutes"),
+                    reason: try fields.enumeration("code", RejectCode.self)))
+            }
             board = Leaderboard(challenge: challenge, asOf: asOf, comparedWith: comparedWith, entries: entries)
+            board?.uncounted = uncounted
         }
         self.init(board: board, rejects: try Reject.list(&fields))
     }

@@ -1,7 +1,7 @@
 import TallyCore
 import TallyIngest
 
-/// The KPIs family's dataflow records on the wire (inside `flow.v1` lines,
+/// The KPIs family's dataflow records on the wire (inside `flow.v2` lines,
 /// after the case `kpis`): the record's own case, then its fields.
 extension KPIRecord {
     /// The stages that take this kind of record as input.

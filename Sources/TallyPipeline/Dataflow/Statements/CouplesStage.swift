@@ -43,6 +43,8 @@ final class CouplesStage {
                 case .fx, .challenge, .membership, .swipeUser, .product, .connection:
                     preconditionFailure("not a couple's row: \(row.table)")
                 }
+            case .refusedRow(let refused):
+                rows.refused.append(refused)
             case .winningExpense(let v, let origin):
                 let source = SourceRef(file: plan.file(origin.file).relativePath, line: origin.line)
                 let fact = v.body.map { b in
@@ -50,7 +52,8 @@ final class CouplesStage {
                                 date: b.date, description: b.description, tag: b.tag, agreementId: b.agreementId,
                                 split: b.split, source: source)
                 }
-                rows.expenses.append(.init(id: v.id, source: source, fact: fact, deleted: v.deletedAt != nil, error: v.error))
+                rows.expenses.append(.init(id: v.id, source: source, fact: fact, deleted: v.deletedAt != nil, error: v.error,
+                                           written: v.written))
             default:
                 preconditionFailure("not a couple's row: \(record)")
             }

@@ -1,0 +1,36 @@
+/// A check-in that does not count on its challenge's board, with why (its
+/// ``RejectCode``): what a participant reads to learn why a check-in they
+/// made is not among their points.
+///
+/// ```swift
+/// UncountedCheckin(checkinId: "k7", userId: "u1", displayName: "Ana", day: day, workoutEntryId: "w1",
+///                  minutes: 12, reason: .workoutTooShort)
+/// ```
+public struct UncountedCheckin: Hashable, Sendable {
+    public var checkinId: String
+    public var userId: String
+    public var displayName: String
+    /// The local day of its `createdAt` (the report time zone).
+    public var day: LocalDate
+    public var workoutEntryId: String?
+    public var minutes: Int
+    public var reason: RejectCode
+
+    public init(checkinId: String, userId: String, displayName: String, day: LocalDate, workoutEntryId: String?,
+                minutes: Int, reason: RejectCode) {
+        self.checkinId = checkinId
+        self.userId = userId
+        self.displayName = displayName
+        self.day = day
+        self.workoutEntryId = workoutEntryId
+        self.minutes = minutes
+        self.reason = reason
+    }
+
+    /// A board's order: participant (user id, bytes), then day, then check-in id (bytes).
+    public static func precedes(_ a: UncountedCheckin, _ b: UncountedCheckin) -> Bool {
+        if !a.userId.utf8.elementsEqual(b.userId.utf8) { return ByteOrder.precedes(a.userId, b.userId) }
+        if a.day != b.day { return a.day < b.day }
+        return ByteOrder.precedes(a.checkinId, b.checkinId)
+    }
+}
