@@ -258,10 +258,14 @@ struct FitnessPipelineTests {
         #expect(lines[3].hasPrefix("1. ▲1   Ana ") && lines[3].hasSuffix("3 pontos · 135 min"))
         #expect(lines[5].hasPrefix("3. novo Duda "))
         #expect(lines[6].hasPrefix("4. ▼1   Caio "))
-        // Under the board: what a point is, then the tie rule.
-        let notes = lines.suffix(4).joined(separator: " ")
+        // Under the board: what a point is, the tie rule, then the check-ins that did not count.
+        let pointsLine = try #require(lines.firstIndex { $0.hasPrefix("Pontos: ") })
+        let uncountedLine = try #require(lines.firstIndex(of: "Check-ins que não contaram, por participante:"))
+        #expect(pointsLine == 7 && uncountedLine == pointsLine + 4)
+        let notes = lines[pointsLine..<uncountedLine].joined(separator: " ")
         #expect(notes.hasPrefix("Pontos: 1 ponto por check-in contado (no grupo do desafio, com foto, treino de pelo menos 30 min"))
         #expect(notes.hasSuffix("empatados listados pelo ID do usuário."))
+        #expect(lines[(uncountedLine + 1)...].first == "  Ana: 2 — check-in sem foto (1), fora das datas do desafio (1)")
         _ = try run(data, out: again)
         try expectSameReports(out, again)
     }
