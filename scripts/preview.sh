@@ -7,12 +7,12 @@
 #
 # DEST/<folder of the workbook>/<name>-N.png, one file per page.
 # Installs libreoffice-calc and poppler-utils when soffice or pdftoppm is missing.
-# PREVIEW_DPI sets the resolution (default 60).
+# PREVIEW_DPI sets the resolution (default 100, small print stays readable).
 set -eu
 
 OUT=${1:-reports}
 DEST=${2:-preview}
-DPI=${PREVIEW_DPI:-60}
+DPI=${PREVIEW_DPI:-100}
 
 if [ ! -d "$OUT" ]; then
   echo "preview: no folder '$OUT' (run 'make run' first, or give the out folder)" >&2
