@@ -51,11 +51,11 @@ struct LedgerResolverTests {
     }
 
     @Test func splitErrorsHaveTheirOwnCodes() {
-        #expect(LeftOutReason(SplitError.unknownMember("m9")) == .splitMemberNotMember)
-        #expect(LeftOutReason(SplitError.percentagesDoNotSumTo100(sum: "90")) == .splitPercentagesNot100)
-        #expect(LeftOutReason(SplitError.exactDoesNotSumToAmount(sum: "1", amount: "2", currency: "BRL")) == .splitExactNotAmount)
-        #expect(LeftOutReason(SplitError.sharesSumToZero) == .splitInvalid)
-        #expect(LeftOutReason.splitMemberNotMember.rawValue == "split_member_not_member")
+        #expect(RejectCode(SplitError.unknownMember("m9")) == .splitMemberNotMember)
+        #expect(RejectCode(SplitError.percentagesDoNotSumTo100(sum: "90")) == .splitPercentagesNot100)
+        #expect(RejectCode(SplitError.exactDoesNotSumToAmount(sum: "1", amount: "2", currency: "BRL")) == .splitExactNotAmount)
+        #expect(RejectCode(SplitError.sharesSumToZero) == .splitInvalid)
+        #expect(RejectCode.splitMemberNotMember.rawValue == "split_member_not_member")
     }
 
     @Test func theStatementListsTheMonthsRowsThatDidNotCount() {

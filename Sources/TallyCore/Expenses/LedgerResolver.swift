@@ -4,7 +4,7 @@
 /// This is the per-couple half of validation: what can be checked row by row
 /// was checked when the rows were read. Everything refused here becomes a
 /// ``Reject`` with the row's file and line, and a ``LeftOutRow`` with the
-/// row as entered and its ``LeftOutReason`` (for the couple's own statement).
+/// row as entered and its ``RejectCode`` (for the couple's own statement).
 public enum LedgerResolver {
     /// The ledger of valid facts and the rejects of the others.
     public struct Resolution: Sendable {
@@ -26,20 +26,20 @@ public enum LedgerResolver {
             rejects.append(Reject(dataset: "expenses", file: source.file, line: source.line, id: id, reason: reason))
         }
         func leave(_ kind: LeftOutRow.Kind, _ id: String, _ date: LocalDate, _ description: String, _ amount: Int64,
-                   _ currency: Currency, _ code: LeftOutReason) {
+                   _ currency: Currency, _ code: RejectCode) {
             leftOut.append(LeftOutRow(kind: kind, id: id, date: date, description: description, amount: amount,
                                       currency: currency, reason: code))
         }
-        func leave(_ fact: ExpenseFact, _ code: LeftOutReason) {
+        func leave(_ fact: ExpenseFact, _ code: RejectCode) {
             leave(.expense, fact.id, fact.date, fact.description, fact.amount, fact.currency, code)
         }
-        func leave(_ fact: SettlementFact, _ code: LeftOutReason) {
+        func leave(_ fact: SettlementFact, _ code: RejectCode) {
             leave(.settlement, fact.id, fact.date, "", fact.amount, fact.currency, code)
         }
-        func conversionCode(_ from: Currency, _ date: LocalDate) -> LeftOutReason {
+        func conversionCode(_ from: Currency, _ date: LocalDate) -> RejectCode {
             .failedConversion(fx, from: from, to: couple.currency, on: date)
         }
-        func notMember(_ field: String, _ member: String, _ code: LeftOutReason) -> RejectReason {
+        func notMember(_ field: String, _ member: String, _ code: RejectCode) -> RejectReason {
             .notMember(field, member, couple: couple.id, code: code)
         }
         func overTotal(_ amount: Int64) -> RejectReason {
@@ -61,7 +61,7 @@ public enum LedgerResolver {
                 reject(fact.source, fact.id, notMember("paidBy", fact.paidBy, .payerNotMember)); leave(fact, .payerNotMember); continue
             }
             if let error = SplitCalculator.validate(fact.split, memberIds: memberIds, amount: fact.amount, currency: fact.currency) {
-                reject(fact.source, fact.id, .split(error)); leave(fact, LeftOutReason(error)); continue
+                reject(fact.source, fact.id, .split(error)); leave(fact, RejectCode(error)); continue
             }
             guard let (amount, conversion) = fx.converted(fact.amount, from: fact.currency, to: couple.currency, on: fact.date) else {
                 reject(fact.source, fact.id, .conversion(fx, fact.amount, from: fact.currency, to: couple.currency, on: fact.date))
@@ -103,7 +103,7 @@ public enum LedgerResolver {
         for agreement in agreements {
             let source = SourceRef(file: agreement.sourceFile, line: agreement.sourceLine)
             // An agreement left out is listed on a statement as its month's expense (dated as it would have been).
-            func leaveAgreement(_ code: LeftOutReason) {
+            func leaveAgreement(_ code: RejectCode) {
                 leave(.agreementMonth, agreement.id, agreement.startDate, agreement.description, agreement.amount,
                       agreement.currency, code)
             }
@@ -112,7 +112,7 @@ public enum LedgerResolver {
             }
             if let error = SplitCalculator.validate(agreement.split, memberIds: memberIds, amount: agreement.amount,
                                                     currency: agreement.currency) {
-                reject(source, agreement.id, .split(error)); leaveAgreement(LeftOutReason(error)); continue
+                reject(source, agreement.id, .split(error)); leaveAgreement(RejectCode(error)); continue
             }
             validAgreements.append(agreement)
         }

@@ -1,42 +1,17 @@
-/// Why a couple's row does not count, as a stable machine code: what a
-/// renderer words in its locale, beside the English ``Reject/reason`` of
-/// `rejects.csv`. Each code is set where the row is rejected
-/// (``LedgerResolver``, ``StatementBuilder``).
-///
-/// ```swift
-/// LeftOutReason(SplitError.unknownMember("m9"))   // .splitMemberNotMember, "split_member_not_member"
-/// ```
-public enum LeftOutReason: String, Hashable, Sendable, CaseIterable {
-    /// The payer is not a member of the couple.
-    case payerNotMember = "payer_not_member"
-    /// The split names someone who is not a member.
-    case splitMemberNotMember = "split_member_not_member"
-    /// A percentage split whose percentages do not add up to 100.
-    case splitPercentagesNot100 = "split_percentages_not_100"
-    /// An exact split whose amounts do not add up to the expense's amount.
-    case splitExactNotAmount = "split_exact_not_amount"
-    /// Any other split that cannot be applied (a member named twice, a missing or negative value, …).
-    case splitInvalid = "split_invalid"
-    /// No fx rate from the row's currency to the couple's on or before its date.
-    case noFxRate = "no_fx_rate"
-    /// The converted amount does not fit.
-    case amountOutOfRange = "amount_out_of_range"
-    /// The couple's total passes what tally follows (``CoupleLimits``).
-    case coupleTotalOverLimit = "couple_total_over_limit"
-    /// A settlement naming someone who is not a member.
-    case settlementPartyNotMember = "settlement_party_not_member"
-    /// A settlement from a member to the same member.
-    case settlementToSelf = "settlement_to_self"
-    /// An agreement running more months than tally follows.
-    case agreementTooLong = "agreement_too_long"
-
+/// The codes a couple's own rows get against their couple (``LedgerResolver``,
+/// ``StatementBuilder``), worded in the report locale on the statement.
+extension RejectCode {
     /// The code of an amount `fx` could not convert from `from` to `to` on
     /// `date`: no rate on or before it, or a result that does not fit.
-    public static func failedConversion(_ fx: FxTable, from: Currency, to: Currency, on date: LocalDate) -> LeftOutReason {
+    public static func failedConversion(_ fx: FxTable, from: Currency, to: Currency, on date: LocalDate) -> RejectCode {
         fx.rate(from: from, to: to, on: date) == nil ? .noFxRate : .amountOutOfRange
     }
 
     /// The code of a split that cannot be applied.
+    ///
+    /// ```swift
+    /// RejectCode(SplitError.unknownMember("m9"))   // .splitMemberNotMember, "split_member_not_member"
+    /// ```
     public init(_ error: SplitError) {
         switch error {
         case .unknownMember: self = .splitMemberNotMember
@@ -71,10 +46,10 @@ public struct LeftOutRow: Hashable, Sendable {
     /// The amount as entered, in `currency` minor units.
     public var amount: Int64
     public var currency: Currency
-    public var reason: LeftOutReason
+    public var reason: RejectCode
 
     public init(kind: Kind, id: String, date: LocalDate, description: String, amount: Int64, currency: Currency,
-                reason: LeftOutReason) {
+                reason: RejectCode) {
         self.kind = kind
         self.id = id
         self.date = date

@@ -188,7 +188,7 @@ public enum StatementBuilder {
     {
         var leftOut: [LeftOutRow] = []
         // An agreement's month of `period` as a row the statement leaves out for `reason`.
-        func periodMonth(_ agreement: Agreement, _ reason: LeftOutReason) -> LeftOutRow {
+        func periodMonth(_ agreement: Agreement, _ reason: RejectCode) -> LeftOutRow {
             LeftOutRow(kind: .agreementMonth, id: "agreement:\(agreement.id):\(period)", date: period.clampedDay(agreement.dayOfMonth),
                        description: agreement.description, amount: agreement.amount, currency: agreement.currency, reason: reason)
         }
@@ -232,7 +232,7 @@ public enum StatementBuilder {
                 let id = "agreement:\(agreement.id):\(month)"
                 guard let (amount, conversion) = fx.converted(agreement.amount, from: agreement.currency, to: couple.currency, on: date) else {
                     if month == period {
-                        let code = LeftOutReason.failedConversion(fx, from: agreement.currency, to: couple.currency, on: date)
+                        let code = RejectCode.failedConversion(fx, from: agreement.currency, to: couple.currency, on: date)
                         let reason = RejectReason.conversion(fx, agreement.amount, from: agreement.currency,
                                                              to: couple.currency, on: date)
                         rejects.append(Reject(

@@ -5,11 +5,9 @@
 ///
 /// The codes are part of the contract: a code once written is never renamed
 /// or given another meaning (`RejectCodeTests` lists them all). The codes a
-/// couple's statement words in its locale (``LeftOutReason``) are spelt the
-/// same here.
+/// couple's statement words in its locale are the same codes.
 ///
 /// ```swift
-/// RejectCode(.payerNotMember)        // .payerNotMember, "payer_not_member"
 /// RejectReason.dateInvalid(field: "date", value: "2026-09-31").code   // .dateInvalid
 /// ```
 public enum RejectCode: String, Hashable, Sendable, CaseIterable {
@@ -67,7 +65,7 @@ public enum RejectCode: String, Hashable, Sendable, CaseIterable {
     /// A subscription event whose product nobody priced.
     case unknownProduct = "unknown_product"
 
-    // A couple's row against its couple (``LedgerResolver``, ``StatementBuilder``): ``LeftOutReason``'s codes.
+    // A couple's row against its couple (``LedgerResolver``, ``StatementBuilder``).
     case payerNotMember = "payer_not_member"
     case splitMemberNotMember = "split_member_not_member"
     case splitPercentagesNot100 = "split_percentages_not_100"
@@ -103,23 +101,6 @@ public enum RejectCode: String, Hashable, Sendable, CaseIterable {
 
     /// The code stored as `text`; ``unclassified`` for an empty or unknown one.
     public init(stored text: String) { self = RejectCode(rawValue: text) ?? .unclassified }
-
-    /// The code of a couple's row left out of its statement.
-    public init(_ reason: LeftOutReason) {
-        switch reason {
-        case .payerNotMember: self = .payerNotMember
-        case .splitMemberNotMember: self = .splitMemberNotMember
-        case .splitPercentagesNot100: self = .splitPercentagesNot100
-        case .splitExactNotAmount: self = .splitExactNotAmount
-        case .splitInvalid: self = .splitInvalid
-        case .noFxRate: self = .noFxRate
-        case .amountOutOfRange: self = .amountOutOfRange
-        case .coupleTotalOverLimit: self = .coupleTotalOverLimit
-        case .settlementPartyNotMember: self = .settlementPartyNotMember
-        case .settlementToSelf: self = .settlementToSelf
-        case .agreementTooLong: self = .agreementTooLong
-        }
-    }
 }
 
 /// Why a row was rejected: its kind (``code``) and the English sentence of
@@ -282,13 +263,13 @@ public struct RejectReason: Hashable, Sendable, CustomStringConvertible {
     // MARK: A couple's row against its couple
 
     /// `paidBy 'm9' is not a member of couple c1` (a payer, a settlement's party: `field` says which).
-    public static func notMember(_ field: String, _ member: String, couple: String, code: LeftOutReason) -> RejectReason {
-        RejectReason(code: RejectCode(code), text: "\(field) '\(member)' is not a member of couple \(couple)")
+    public static func notMember(_ field: String, _ member: String, couple: String, code: RejectCode) -> RejectReason {
+        RejectReason(code: code, text: "\(field) '\(member)' is not a member of couple \(couple)")
     }
 
     /// A split that cannot be applied to the couple's members.
     public static func split(_ error: SplitError) -> RejectReason {
-        RejectReason(code: RejectCode(LeftOutReason(error)), text: error.description)
+        RejectReason(code: RejectCode(error), text: error.description)
     }
 
     /// `fromMember and toMember are both 'm1'`.
@@ -299,8 +280,8 @@ public struct RejectReason: Hashable, Sendable, CustomStringConvertible {
     /// An amount `fx` could not convert on `date`: `no fx rate from USD to BRL on or before 2026-10-02`,
     /// or `12.00 USD converted to BRL on 2026-10-02 is out of range`.
     public static func conversion(_ fx: FxTable, _ amount: Int64, from: Currency, to: Currency, on date: LocalDate) -> RejectReason {
-        let code = LeftOutReason.failedConversion(fx, from: from, to: to, on: date)
-        return RejectReason(code: RejectCode(code), text: code == .noFxRate
+        let code = RejectCode.failedConversion(fx, from: from, to: to, on: date)
+        return RejectReason(code: code, text: code == .noFxRate
             ? "no fx rate from \(from.code) to \(to.code) on or before \(date)"
             : "\(Money.plain(amount, from)) \(from.code) converted to \(to.code) on \(date) is out of range")
     }

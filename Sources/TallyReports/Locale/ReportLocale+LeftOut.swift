@@ -1,11 +1,6 @@
 import TallyCore
 
 extension ReportLocale {
-    /// Why a couple's row does not count, in this locale, from its stable code (never from the
-    /// English reason of `rejects.csv`): `.payerNotMember` → `quem pagou não é membro`,
-    /// `the payer is not a member`, `quien pagó no es miembro`.
-    public func leftOutReason(_ reason: LeftOutReason) -> String { rejectReason(RejectCode(reason)) }
-
     /// Why a row was rejected, in this locale, from its stable code: what a couple's statement and a
     /// leaderboard show a reader (`.amountNotDecimal` → `o valor não está escrito como 1234.56`,
     /// `.workoutTooShort` → `treino mais curto que o mínimo`).
@@ -93,7 +88,7 @@ extension ReportLocale {
         let description = row.description.split(whereSeparator: \.isNewline).joined(separator: " ")
         let what = row.kind == .settlement ? statementWord(.settlement)
             : row.kind == .agreementMonth ? "\(description) (\(statementWord(.agreement)))" : description
-        return "\(what): \(leftOutReason(row.reason))"
+        return "\(what): \(rejectReason(row.reason))"
     }
 
     /// What a row that could not be read was, as written, then why, from its code:

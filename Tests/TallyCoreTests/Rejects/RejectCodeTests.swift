@@ -32,12 +32,6 @@ struct RejectCodeTests {
         #expect(RejectCode(stored: "") == .unclassified && RejectCode(stored: "renamed_code") == .unclassified)
     }
 
-    @Test func aStatementsLeftOutCodeIsTheSameCodeInRejectsCsv() {
-        for reason in LeftOutReason.allCases {
-            #expect(RejectCode(reason).rawValue == reason.rawValue)
-        }
-    }
-
     /// One reason per code (but ``RejectCode/unclassified``, which only a
     /// warehouse of an earlier tally holds): every kind has its one sentence.
     static let examples: [(RejectReason, String)] = {
