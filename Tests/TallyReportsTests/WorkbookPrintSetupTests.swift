@@ -225,20 +225,22 @@ struct WorkbookPrintSetupTests {
 
     @Test func aChartAPageBreakWouldCutStartsANewPage() throws {
         // A chart from row 26 runs past the first page (32 rows at most): the sheet prints at a fixed scale
-        // with a break above the chart, since viewers ignore manual breaks under fit-to-page.
+        // with a break a row above the chart, since viewers ignore manual breaks under fit-to-page.
         let (folder, book) = try writeBook(rows: 80, chartRow: 26)
         defer { try? FileManager.default.removeItem(at: folder) }
         let setup = try #require(try book.sheetElement("Dados", "pageSetup"))
         #expect(setup["orientation"] == "landscape")
         #expect(Int(setup["scale"] ?? "") ?? 0 >= 10)
         #expect(try book.sheetElement("Dados", "pageSetUpPr")?["fitToPage"] == nil)
-        #expect(try book.rowBreaks("Dados") == [26])
+        #expect(try book.rowBreaks("Dados") == [25])
     }
 
     @Test func pageBreaksMoveOnlyChartsThatWouldBeCut() {
         #expect(XLSXPrintSetup.pageBreaks(charts: [2...18], rowsPerPage: 30) == [])
-        #expect(XLSXPrintSetup.pageBreaks(charts: [2...18, 20...37], rowsPerPage: 30) == [20])
-        #expect(XLSXPrintSetup.pageBreaks(charts: [2...18, 20...37, 40...56], rowsPerPage: 30) == [20, 40])
+        #expect(XLSXPrintSetup.pageBreaks(charts: [2...18, 20...37], rowsPerPage: 30) == [19])
+        #expect(XLSXPrintSetup.pageBreaks(charts: [2...18, 20...37, 40...56], rowsPerPage: 30) == [19, 39])
+        // A chart on a page's second row keeps the page's first row above it.
+        #expect(XLSXPrintSetup.pageBreaks(charts: [31...50], rowsPerPage: 30) == [30])
         // A chart taller than a page cannot be kept whole; pages then simply follow each other.
         #expect(XLSXPrintSetup.pageBreaks(charts: [0...70], rowsPerPage: 30) == [30, 60])
     }

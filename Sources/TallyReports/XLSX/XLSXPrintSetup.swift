@@ -77,7 +77,8 @@ public struct XLSXPrintSetup: Hashable, Sendable {
     static let rowHeight = 20.0
 
     /// Page breaks (each the first row of a new page) so that no chart in `charts` (first and last
-    /// row) is cut, for pages of `rowsPerPage` rows; none past the last chart.
+    /// row) is cut, for pages of `rowsPerPage` rows; none past the last chart. A moved chart's page
+    /// starts a row above it.
     static func pageBreaks(charts: [ClosedRange<Int>], rowsPerPage: Int) -> [Int] {
         guard rowsPerPage > 0, let lastChartRow = charts.map(\.upperBound).max() else { return [] }
         var breaks: [Int] = []
@@ -85,8 +86,10 @@ public struct XLSXPrintSetup: Hashable, Sendable {
         while pageStart + rowsPerPage <= lastChartRow {
             var next = pageStart + rowsPerPage
             // A chart that starts on this page and runs past its end moves to the next page, unless it fills a page.
+            // The break goes a row above the chart when the page keeps a row of its own: a viewer draws a chart's
+            // frame on the line where it starts, so a break on that very row leaves a hairline at the foot of the page.
             for chart in charts where chart.lowerBound > pageStart && chart.lowerBound < next && chart.upperBound >= next {
-                next = min(next, chart.lowerBound)
+                next = min(next, max(pageStart + 1, chart.lowerBound - 1))
             }
             breaks.append(next)
             pageStart = next
