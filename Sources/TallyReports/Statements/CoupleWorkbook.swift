@@ -291,7 +291,7 @@ public enum CoupleWorkbook {
             try writeHeader([locale.statementWord(.date), locale.label(.amount)], on: sheet, row: row, numeric: 1..<2)
             try sheet.write(locale.statementWord(.description), row: row, column: 2, format: headerAfterAmount)
             row += 1
-            for notCounted in statement.notCountedRows.prefix(Self.leftOutShown) {
+            row = try writeCapped(statement.notCountedRows, total: statement.notCounted, on: sheet, from: row) { notCounted, row in
                 switch notCounted {
                 case .leftOut(let left):
                     try sheet.write(left.date, row: row, column: 0, format: date)
@@ -306,11 +306,6 @@ public enum CoupleWorkbook {
                     try sheet.write(locale.refusedAmount(refused), row: row, column: 1, format: writtenAmount)
                 }
                 try sheet.writeSpanning(locale.notCountedLine(notCounted), row: row, column: 2, format: textAfterAmount)
-                row += 1
-            }
-            if statement.notCounted > Self.leftOutShown {
-                try sheet.writeSpanning(locale.otherLeftOut(statement.notCounted - Self.leftOutShown), row: row, format: subtitle)
-                row += 1
             }
             return row + 1
         }
@@ -318,6 +313,22 @@ public enum CoupleWorkbook {
         /// The most rows the statement sheet lists as not counted (they are all in `rejects.csv`), and the most
         /// notes worth checking and agreements in force (the text lists them all).
         static let leftOutShown = 100
+
+        /// Writes the first ``leftOutShown`` of `items` with `writeRow`, a row each from `first` on, then a line
+        /// counting the rest of the `total`; returns the row after the last one written.
+        func writeCapped<Items: Collection>(_ items: Items, total: Int, on sheet: XLSXWorksheet, from first: Int,
+                                            _ writeRow: (Items.Element, Int) throws -> Void) throws -> Int {
+            var row = first
+            for item in items.prefix(Self.leftOutShown) {
+                try writeRow(item, row)
+                row += 1
+            }
+            if total > Self.leftOutShown {
+                try sheet.writeSpanning(locale.otherLeftOut(total - Self.leftOutShown), row: row, format: subtitle)
+                row += 1
+            }
+            return row
+        }
 
         /// The month's notes worth checking from `row` on: a heading, a note saying nothing was changed, then one
         /// sentence per note (up to ``leftOutShown``, then a line counting the rest); returns the row after a blank one.
@@ -327,13 +338,8 @@ public enum CoupleWorkbook {
             row += 1
             try sheet.writeSpanning(locale.statementWord(.checkTheseNote), row: row, format: subtitle)
             row += 1
-            for note in statement.auditNotes.prefix(Self.leftOutShown) {
+            row = try writeCapped(statement.auditNotes, total: statement.auditNotes.count, on: sheet, from: row) { note, row in
                 try sheet.writeSpanning(locale.auditSentence(note, currency: currency, names: names), row: row, format: text)
-                row += 1
-            }
-            if statement.auditNotes.count > Self.leftOutShown {
-                try sheet.writeSpanning(locale.otherLeftOut(statement.auditNotes.count - Self.leftOutShown), row: row, format: subtitle)
-                row += 1
             }
             return row + 1
         }
@@ -363,7 +369,7 @@ public enum CoupleWorkbook {
             }
             row += 1
             let integer = try book.format(.integer)
-            for item in statement.agreementsInForce.prefix(Self.leftOutShown) {
+            row = try writeCapped(statement.agreementsInForce, total: statement.agreementsInForce.count, on: sheet, from: row) { item, row in
                 let agreement = item.agreement
                 let amountFormat = try moneyFormat(agreement.currency)
                 try sheet.write(agreement.description.split(whereSeparator: \.isNewline).joined(separator: " "), row: row, column: 0)
@@ -386,11 +392,6 @@ public enum CoupleWorkbook {
                 if let amount = item.remainingAmount {
                     try sheet.write(minor: amount, currency: agreement.currency, row: row, column: 7, format: amountFormat)
                 }
-                row += 1
-            }
-            if statement.agreementsInForce.count > Self.leftOutShown {
-                try sheet.writeSpanning(locale.otherLeftOut(statement.agreementsInForce.count - Self.leftOutShown), row: row, format: subtitle)
-                row += 1
             }
             return row + 1
         }
