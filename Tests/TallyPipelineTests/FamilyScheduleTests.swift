@@ -103,7 +103,8 @@ struct FamilyScheduleTests {
         let (family, partitions) = try run.warehouse.read { reader in
             var partitions: [CouplePartition] = []
             try reader.forEachCoupleKey { if let p = StatementsFamily.partition($0).partition { partitions.append(p) } }
-            return (try StatementsStage.family(reader, config: run.config, period: Self.period), partitions)
+            let keys = StatementsKeys(config: run.config, locale: .ptBR, period: Self.period, fx: try reader.fxRates())
+            return (keys.family, partitions)
         }
         #expect(partitions.count > 10)
         let inOrder = family.fold(partitions)
@@ -153,7 +154,7 @@ struct FamilyScheduleTests {
         let run = try Self.runs[set]!.get()
         let partitions = try run.warehouse.read { reader in
             var partitions: [ActivityFamily.Partition] = []
-            try reader.forEachActivityUser(in: Self.period.firstDay...Self.period.lastDay) { partitions.append(.init(userId: $0, days: $1)) }
+            try reader.forEachActivityUser(in: ActivityFamily.window(Self.period)) { partitions.append(.init(userId: $0, days: $1)) }
             return partitions
         }
         #expect(partitions.count > 3)

@@ -93,7 +93,7 @@ final class FlowMerge {
                                           categories: plan.config.categoryLabels(plan.locale), period: plan.period, outputs: outputs,
                                           coupleWorkbooks: plan.config.statements.coupleWorkbooks)
         output.merge(statementsSummary)
-        let family = try CouplesStage(plan: plan).statements()
+        let family = try CouplesStage(plan: plan).statementsKeys().family
         let staging = try stagingFolder("statements")
         for result in statements.sorted(by: { $0.key < $1.key }) { try output.add(result, stagedIn: staging) }
         return try output.finish(family, started: started)
@@ -107,14 +107,14 @@ final class FlowMerge {
 
     private func writeLeaderboards(outDirectory: URL, outputs: OutputSet) throws -> ReportOutcome {
         let started = Date()
-        let family = ChallengesStage.family(plan)
+        let family = ChallengesStage.keys(plan).family
         let output = try LeaderboardsOutput(outDirectory: outDirectory, locale: plan.locale, asOf: family.settings.asOf,
                                             pointsRule: PointsRule(plan.config.leaderboards), outputs: outputs)
         output.merge(leaderboardsSummary)
         let staging = try stagingFolder("leaderboards")
         for result in boards.sorted(by: { $0.key < $1.key }) {
             guard let board = result.rows.board else {
-                try output.add(result)
+                try output.add(result, text: nil)
                 continue
             }
             let name = SafeFileName.stem(for: board.challenge.id) + ".txt"
@@ -130,6 +130,6 @@ final class FlowMerge {
         let output = try ActivityOutput(outDirectory: outDirectory, locale: plan.locale, period: plan.period,
                                         minimumDays: plan.config.activity.minimumDaysRanked, outputs: outputs)
         for result in activity.sorted(by: { $0.key < $1.key }) { try output.add(result) }
-        return try output.finish(ActivityFamily(), started: started)
+        return try output.finish(ActivityKeys().family, started: started)
     }
 }

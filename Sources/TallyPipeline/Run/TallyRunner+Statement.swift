@@ -50,19 +50,14 @@ extension TallyRunner {
             try reader.forEachCoupleKey(only: coupleId) { found = $0 }
             return (try reader.fxRates(), found)
         }
-        let family = StatementsFamily(settings: .init(
-            period: period, fx: FxTable(fx), trendMonths: config.statements.trendMonths,
-            exactTransferLimit: config.statements.exactTransferLimit, itemised: true))
-        guard let rows, let result = family.compute(key: rows).statement else {
-            throw StatementRequestError(description: "no couple '\(coupleId)' in the warehouse \(path)", warehouseMissing: false)
-        }
-        let statement = result.rows.statement
+        let keys = StatementsKeys(config: config, locale: locale, period: period, fx: fx, coupleWorkbooks: true)
         let folder = CoupleStatementFiles.folder(in: request.outDirectory)
+        let missing = StatementRequestError(description: "no couple '\(coupleId)' in the warehouse \(path)", warehouseMissing: false)
+        guard let rows else { throw missing }
+        let outcome = try keys.compute(rows, folder: folder)
+        guard let result = outcome.result else { throw missing }
         let outputs = OutputSet()
-        let labels = config.categoryLabels(locale)
-        let files = [try CoupleStatementFiles.workbook(statement, locale: locale, categories: labels, folder: folder),
-                     try CoupleStatementFiles.text(statement, rendered: StatementText.render(statement, locale: locale, categories: labels),
-                                                   folder: folder)]
+        let files = [outcome.workbook, outcome.text].compactMap { $0?.value }
         files.forEach(outputs.add)
         try outputs.commit()
         try AtomicFile.syncFileSystem(containing: folder)

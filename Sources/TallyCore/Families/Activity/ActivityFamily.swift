@@ -20,11 +20,17 @@ public struct ActivityFamily: ReportFamily {
         public var userId: String
         public var days: [DailyActivity]
 
+        /// The partition of `userId`'s `days` (any order; one per date): kept by date.
         public init(userId: String, days: [DailyActivity]) {
             self.userId = userId
-            self.days = days
+            self.days = days.sorted { $0.date < $1.date }
         }
     }
+
+    /// The days of `period` a user's days count in: the month's days. The
+    /// warehouse scans this range and the dataflow routes the days in it;
+    /// neither decides it.
+    public static func window(_ period: YearMonth) -> ClosedRange<LocalDate> { period.firstDay...period.lastDay }
 
     /// One user's rows: the days and the month's summary.
     public struct Rows: Sendable {

@@ -10,7 +10,7 @@ import TallyReports
 /// ```swift
 /// let output = try LeaderboardsOutput(outDirectory: out, locale: locale, asOf: asOf,
 ///                                      pointsRule: PointsRule(config.leaderboards), outputs: outputs)
-/// for result in resultsInChallengeOrder { try output.add(result) }
+/// for outcome in outcomesInChallengeOrder { try output.add(outcome.result, text: outcome.text?.value) }
 /// let outcome = try output.finish(family, started: started)
 /// ```
 final class LeaderboardsOutput {
@@ -39,24 +39,17 @@ final class LeaderboardsOutput {
         workbook = try LeaderboardsWorkbook(path: workbookFile.temporary.path, locale: locale, asOf: asOf, pointsRule: pointsRule)
     }
 
-    /// A board's text file, written to its temporary name (pure but for the
-    /// file: callers may write them on any thread).
-    static func textFile(_ board: Leaderboard, locale: ReportLocale, pointsRule: PointsRule, folder: URL) throws -> AtomicFile {
-        let txt = try AtomicFile(destination: folder.appendingPathComponent(SafeFileName.stem(for: board.challenge.id) + ".txt", isDirectory: false))
-        try txt.write(LeaderboardText.render(board, locale: locale, pointsRule: pointsRule).utf8)
-        return txt
-    }
-
-    /// Writes one challenge's rows: its CSV lines, its text file (`text`:
-    /// written already, or written here) and, unless `sheet` takes it to
-    /// another thread, its workbook sheet; merges its summary.
-    func add(_ result: PartitionResult<LeaderboardsFamily.Rows, LeaderboardsFamily.Summary>, text: AtomicFile? = nil,
+    /// Writes one challenge's rows: its CSV lines, its text file (written
+    /// by ``LeaderboardsKeys``; a started challenge has one) and, unless
+    /// `sheet` takes it to another thread, its workbook sheet; merges its summary.
+    func add(_ result: PartitionResult<LeaderboardsFamily.Rows, LeaderboardsFamily.Summary>, text: AtomicFile?,
              sheet: ((Leaderboard) throws -> Void)? = nil) throws {
         summary.merge(result.summary)
         guard let board = result.rows.board else { return }
+        guard let text else { preconditionFailure("challenge \(board.challenge.id): a board without its text file") }
         for row in LeaderboardCSV.rows(board) { try csv.writeRow(row) }
         if let sheet { try sheet(board) } else { try workbook.add(board) }
-        outputs.add(try text ?? Self.textFile(board, locale: locale, pointsRule: pointsRule, folder: folder))
+        outputs.add(text)
     }
 
     /// Merges a summary that belongs to no challenge (the rejects of check-ins whose challenge does not exist).

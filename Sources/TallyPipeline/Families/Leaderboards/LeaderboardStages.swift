@@ -5,7 +5,7 @@ import TallyReports
 /// `groups` joins each counted challenge with its group's memberships,
 /// `workouts` marks the check-ins that repeat a workout
 /// (``DuplicateWorkoutRule``), `challenges` hands each challenge key's rows
-/// to ``LeaderboardsFamily/compute(key:)``.
+/// to ``LeaderboardsKeys``.
 
 /// Key: a group id. Sends each of the group's challenges on with the
 /// group's memberships.
@@ -49,15 +49,14 @@ struct WorkoutsStage {
 }
 
 /// Key: a challenge id. Its rows (``ChallengeRows``) are computed by
-/// ``LeaderboardsFamily/compute(key:)``, which orders them and rejects the
-/// check-ins of a challenge no `challenges` row has.
+/// ``LeaderboardsKeys``, like every challenge of every transport (the family
+/// orders them and rejects the check-ins of a challenge no `challenges` row has).
 struct ChallengesStage {
     let plan: FlowPlan
 
-    /// The leaderboards family of the plan (as of `--as-of`, else the period's last day).
-    static func family(_ plan: FlowPlan) -> LeaderboardsFamily {
-        LeaderboardsFamily(settings: .init(asOf: plan.asOf ?? plan.period.lastDay, timezone: plan.timezone,
-                                           rules: plan.config.leaderboards))
+    /// The leaderboards of the plan (as of `--as-of`, else the period's last day).
+    static func keys(_ plan: FlowPlan) -> LeaderboardsKeys {
+        LeaderboardsKeys(config: plan.config, locale: plan.locale, asOf: plan.asOf ?? plan.period.lastDay, timezone: plan.timezone)
     }
 
     func run(key: [UInt8], _ records: [FlowRecord], emit: FlowEmit) throws {
@@ -71,18 +70,14 @@ struct ChallengesStage {
             default: preconditionFailure("not a challenge's row: \(record)")
             }
         }
-        let computed = Self.family(plan).compute(key: rows)
-        guard var result = computed.board else {
-            // Check-ins whose challenge does not exist join the family's rejects.
-            emit(.merge, key, .leaderboardsSummary(computed.unattached))
+        // The board's text file is written here, where it is computed, into the staging folder the merge moves it from.
+        guard let folder = plan.staging("leaderboards") else { throw DataflowError("the plan has no report folder for the workers' files") }
+        let outcome = try Self.keys(plan).compute(rows, folder: folder)
+        guard let result = outcome.result else {
+            emit(.merge, key, .leaderboardsSummary(outcome.unattached))
             return
         }
-        result.summary.merge(computed.unattached)
-        if let folder = plan.staging("leaderboards"), let board = result.rows.board {
-            // The board's text file is written here, where it is computed; the merge moves it into place.
-            try LeaderboardsOutput.textFile(board, locale: plan.locale, pointsRule: PointsRule(plan.config.leaderboards),
-                                            folder: folder).commit()
-        }
+        try outcome.text?.value.commit()
         emit(.merge, key, .board(result))
     }
 }

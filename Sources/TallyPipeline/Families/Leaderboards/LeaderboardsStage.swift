@@ -28,31 +28,26 @@ struct LeaderboardsStage: ReportStage {
     func run(_ context: ReportContext) throws -> ReportOutcome {
         let started = Date()
         let asOf = context.asOf ?? context.period.lastDay
+        let keys = LeaderboardsKeys(config: context.config, locale: context.locale, asOf: asOf, timezone: context.timezone)
         let output = try LeaderboardsOutput(outDirectory: context.outDirectory, locale: context.locale, asOf: asOf,
-                                            pointsRule: PointsRule(context.config.leaderboards), outputs: context.outputs)
-        let family = LeaderboardsFamily(settings: .init(asOf: asOf, timezone: context.timezone, rules: context.config.leaderboards))
+                                            pointsRule: keys.pointsRule, outputs: context.outputs)
         context.progress.begin("leaderboards")
 
         // The workbook is written on a thread of its own, sheet by sheet in challenge order.
         let sheets = OrderedWriter()
         defer { sheets.waitForAll() }
         let book = HandedOver(value: output.workbook)
-        let (folder, locale, pointsRule) = (output.folder, context.locale, output.pointsRule)
+        let folder = output.folder
         try context.reads.read { reader in
             // Per challenge key, in parallel: the family's computation and the board's text
-            // file; in challenge order: the rows written, the sheet queued, the summary merged.
-            let batches = PartitionBatches<ChallengeRows, ChallengeOutcome>(compute: { rows in
-                let computed = family.compute(key: rows)
-                // Check-ins whose challenge does not exist join the family's rejects.
-                guard var result = computed.board else { return ChallengeOutcome(unattached: computed.unattached) }
-                result.summary.merge(computed.unattached)
-                guard let board = result.rows.board else { return ChallengeOutcome(family: result) }
-                // Each text file is written here, on all cores: creating thousands of files is mostly kernel time.
-                let file = Result { HandedOver(value: try LeaderboardsOutput.textFile(board, locale: locale, pointsRule: pointsRule, folder: folder)) }
-                return ChallengeOutcome(family: result, text: file)
-            }, consume: { outcome in
-                guard let result = outcome.family else { return output.merge(outcome.unattached) }
-                try output.add(result, text: try outcome.text?.get().value) { board in
+            // file (creating thousands of files is mostly kernel time, so on all cores);
+            // in challenge order: the rows written, the sheet queued, the summary merged.
+            let batches = PartitionBatches<ChallengeRows, Result<LeaderboardsKeys.Outcome, Error>>(compute: { rows in
+                Result { try keys.compute(rows, folder: folder) }
+            }, consume: { computed in
+                let outcome = try computed.get()
+                guard let result = outcome.result else { return output.merge(outcome.unattached) }
+                try output.add(result, text: outcome.text?.value) { board in
                     try sheets.submit { try book.value.add(board) }
                 }
                 context.progress.update("leaderboards", bytes: 0, rows: output.summary.boards, detail: "challenges")
@@ -61,19 +56,9 @@ struct LeaderboardsStage: ReportStage {
             try batches.flush()
             try sheets.finish()
         }
-        let outcome = try output.finish(family, started: started)
+        let outcome = try output.finish(keys.family, started: started)
         context.progress.step(["stage": "leaderboards", "challenges": "\(outcome.rows)",
                                "seconds": String(format: "%.3f", Date().timeIntervalSince(started))])
         return outcome
     }
-}
-
-/// What one challenge gave: the family's result and, once the challenge
-/// has started, its text file (written, not yet moved into place).
-private struct ChallengeOutcome: Sendable {
-    /// The challenge's result; nil for a key no challenge has.
-    var family: PartitionResult<LeaderboardsFamily.Rows, LeaderboardsFamily.Summary>?
-    /// The rejects of a key no challenge has.
-    var unattached = LeaderboardsFamily.Summary()
-    var text: Result<HandedOver<AtomicFile>, Error>? = nil
 }

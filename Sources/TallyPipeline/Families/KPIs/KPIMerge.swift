@@ -52,7 +52,7 @@ final class KPIMerge {
         guard let summary = (total ?? family.emptySummary()).narrowed(to: family.settings) else {
             preconditionFailure("the KPI partials start their series after the run's first month")
         }
-        return try KPIOutput.write(family.finalise(summary), locale: plan.locale, outDirectory: outDirectory, outputs: outputs, started: started)
+        return try KPIOutput.write(family, summary, locale: plan.locale, outDirectory: outDirectory, outputs: outputs, started: started)
     }
 
     private func family() throws -> KPIsFamily {

@@ -30,22 +30,21 @@ struct DaysStage {
         case .activityRow(let d, _), .exportDay(let d, _): day = d
         default: preconditionFailure("not a user's day")
         }
-        if day.date >= plan.period.firstDay && day.date <= plan.period.lastDay {
+        if ActivityFamily.window(plan.period).contains(day.date) {
             emit(.users, FlowKeys.entity(day.userId), .userDay(day))
         }
     }
 }
 
-/// Key: a user. The user's counted days of the period, by date, become the
-/// activity family's partition.
+/// Key: a user. The user's counted days of the period are computed by
+/// ``ActivityKeys``, like every user of every transport.
 struct UsersStage {
     func run(key: [UInt8], _ records: [FlowRecord], emit: FlowEmit) {
-        var days = records.map { record -> DailyActivity in
+        let days = records.map { record -> DailyActivity in
             guard case .userDay(let d) = record else { preconditionFailure("not a user's day: \(record)") }
             return d
         }
-        days.sort { $0.date < $1.date }
-        emit(.merge, key, .activity(ActivityFamily().compute(.init(userId: String(decoding: key, as: UTF8.self), days: days))))
+        emit(.merge, key, .activity(ActivityKeys().compute(userId: String(decoding: key, as: UTF8.self), days: days)))
     }
 }
 

@@ -2,20 +2,18 @@ import TallyCore
 import TallyIngest
 import TallyReports
 
-/// The statements' partition stage of a dataflow run: the rows routed to
-/// one couple key become its ``CoupleRows``, computed by
-/// ``StatementsFamily/compute(key:)`` (which decides what counts, orphans
-/// included).
-///
-/// With an out folder in the plan, the couple's text file (and workbook,
-/// when on) is written here into the staging folder (``FlowPlan/staging(_:)``).
+/// The statements' partition stage of a dataflow run: the records routed to
+/// one couple key become its ``CoupleRows`` (the rows as read, as the
+/// warehouse's scan gives them), computed by ``StatementsKeys`` like every
+/// couple of every transport. The couple's text file (and workbook, when
+/// on) is written here, into the staging folder (``FlowPlan/staging(_:)``).
 ///
 /// The fx rates are read by every partition: each stage instance reads the
 /// plan's fx files itself (``FlowBroadcast``), as a map-side join reads a
 /// small table from shared storage.
 final class CouplesStage {
     let plan: FlowPlan
-    private var family: StatementsFamily?
+    private var keys: StatementsKeys?
 
     init(plan: FlowPlan) { self.plan = plan }
 
@@ -58,35 +56,24 @@ final class CouplesStage {
                 preconditionFailure("not a couple's row: \(record)")
             }
         }
-        let computed = try statements().compute(key: rows)
-        guard var result = computed.statement else {
-            // Rows that belong to no statement join the family's rejects.
-            emit(.merge, key, .statementsSummary(computed.unattached))
+        let keys = try statementsKeys()
+        // The couple's own files are written here, where it is computed, into the staging folder the merge moves them from.
+        guard let folder = plan.staging("statements") else { throw DataflowError("the plan has no report folder for the workers' files") }
+        let outcome = try keys.compute(rows, folder: folder)
+        guard let result = outcome.result else {
+            emit(.merge, key, .statementsSummary(outcome.unattached))
             return
         }
-        result.summary.merge(computed.unattached)
-        if let folder = plan.staging("statements") {
-            // The couple's own files are written here, where it is computed; the merge moves them into place.
-            let statement = result.rows.statement
-            let labels = plan.config.categoryLabels(plan.locale)
-            try CoupleStatementFiles.text(statement, rendered: StatementText.render(statement, locale: plan.locale, categories: labels),
-                                          folder: folder)
-                .commit()
-            if plan.config.statements.coupleWorkbooks {
-                try CoupleStatementFiles.workbook(statement, locale: plan.locale, categories: labels, folder: folder).commit()
-            }
-            result.rows.statement.itemised = nil
-        }
+        try outcome.text?.value.commit()
+        try outcome.workbook?.value.commit()
         emit(.merge, key, .statement(result))
     }
 
-    /// The statements family of the plan, with the fx rates read once per stage instance.
-    func statements() throws -> StatementsFamily {
-        if let family { return family }
-        let made = StatementsFamily(settings: .init(
-            period: plan.period, fx: FxTable(try FlowBroadcast.fxRates(plan)), trendMonths: plan.config.statements.trendMonths,
-            exactTransferLimit: plan.config.statements.exactTransferLimit, itemised: true))
-        family = made
+    /// The statements of the plan, with the fx rates read once per stage instance.
+    func statementsKeys() throws -> StatementsKeys {
+        if let keys { return keys }
+        let made = StatementsKeys(config: plan.config, locale: plan.locale, period: plan.period, fx: try FlowBroadcast.fxRates(plan))
+        keys = made
         return made
     }
 }

@@ -25,17 +25,17 @@ struct ActivityStage: ReportStage {
         let period = context.period
         let output = try ActivityOutput(outDirectory: context.outDirectory, locale: context.locale, period: period,
                                         minimumDays: context.config.activity.minimumDaysRanked, outputs: context.outputs)
-        let family = ActivityFamily()
+        let keys = ActivityKeys()
         context.progress.begin("activity")
 
         // Per user, in id order: the family's computation, the rows written, the summary merged.
         try context.reads.read { reader in
-            try reader.forEachActivityUser(in: period.firstDay...period.lastDay) { userId, days in
-                try output.add(family.compute(.init(userId: userId, days: days)))
+            try reader.forEachActivityUser(in: ActivityFamily.window(period)) { userId, days in
+                try output.add(keys.compute(userId: userId, days: days))
                 context.progress.update("activity", bytes: 0, rows: output.summary.users.count, detail: "users")
             }
         }
-        let outcome = try output.finish(family, started: started)
+        let outcome = try output.finish(keys.family, started: started)
         context.progress.step(["stage": "activity", "users": "\(outcome.rows)",
                                "seconds": String(format: "%.3f", Date().timeIntervalSince(started))])
         return outcome

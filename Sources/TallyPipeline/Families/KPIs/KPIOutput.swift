@@ -12,12 +12,13 @@ import TallyReports
 /// movements add up.
 ///
 /// ```swift
-/// let outcome = try KPIOutput.write(family.finalise(summary), locale: locale, outDirectory: out, outputs: outputs, started: started)
+/// let outcome = try KPIOutput.write(family, summary, locale: locale, outDirectory: out, outputs: outputs, started: started)
 /// ```
 enum KPIOutput {
     /// `locale` decides only the workbook's paper (the KPIs are in English whatever the locale).
-    static func write(_ final: KPIsFamily.Report, locale: ReportLocale, outDirectory: URL, outputs: OutputSet,
+    static func write(_ family: KPIsFamily, _ summary: KPIsFamily.Summary, locale: ReportLocale, outDirectory: URL, outputs: OutputSet,
                       started: Date) throws -> ReportOutcome {
+        let final = family.finalise(summary)
         let report = final.kpis
         let folder = outDirectory.appendingPathComponent("kpis")
         var files: [RunManifest.Output] = []

@@ -26,10 +26,10 @@ struct KPIStage: ReportStage {
     func run(_ context: ReportContext) throws -> ReportOutcome {
         let started = Date()
         context.progress.begin("kpis")
-        let final = try context.reads.read { reader in try build(reader, context) }
-        var outcome = try KPIOutput.write(final, locale: context.locale, outDirectory: context.outDirectory, outputs: context.outputs, started: started)
+        let (family, total) = try context.reads.read { reader in try build(reader, context) }
+        var outcome = try KPIOutput.write(family, total, locale: context.locale, outDirectory: context.outDirectory, outputs: context.outputs, started: started)
         outcome.name = name
-        context.progress.step(["stage": "kpis", "users": "\(final.subscribers)", "seconds": String(format: "%.3f", outcome.seconds)])
+        context.progress.step(["stage": "kpis", "users": "\(outcome.rows)", "seconds": String(format: "%.3f", outcome.seconds)])
         return outcome
     }
 
@@ -40,8 +40,8 @@ struct KPIStage: ReportStage {
 
     /// Reads the warehouse and folds the family's partitions: each batch of
     /// subscribers, swipes or matches into a partial summary, each partial
-    /// merged into the total, the total finalised.
-    func build(_ reader: WarehouseReader, _ context: ReportContext) throws -> KPIsFamily.Report {
+    /// merged into the total (which ``KPIOutput`` finalises).
+    func build(_ reader: WarehouseReader, _ context: ReportContext) throws -> (KPIsFamily, KPIsFamily.Summary) {
         let (period, tz) = (context.period, context.timezone)
         let window = Self.swipeWindow(period, tz)
         let family = try Self.family(reader, config: context.config, period: period, timezone: tz)
@@ -81,7 +81,7 @@ struct KPIStage: ReportStage {
             if subscribers % 1000 == 0 { context.progress.update("kpis", bytes: 0, rows: subscribers, detail: "subscribers") }
         }
         mergePartial()
-        return family.finalise(total)
+        return (family, total)
     }
 
     /// The family for `period`, with what every partition shares read from

@@ -1,0 +1,65 @@
+import Dispatch
+import Foundation
+import Logging
+import TallyCore
+import TallyReports
+import TallyWarehouse
+
+/// Monthly couple statements: the family's rules, partitions, merge and
+/// finalisation are ``StatementsFamily`` (TallyCore); its renderers
+/// ``StatementsCSV``, ``StatementsWorkbook``, ``StatementText`` and
+/// ``CoupleWorkbook`` (TallyReports). Couple keys stream from the warehouse
+/// one at a time with their rows as read (``CoupleRows``), are computed on
+/// every core (``StatementsFamily/compute(key:)``), and are written in
+/// couple order.
+///
+/// Writes `statements/balances.csv`, `transfers.csv`, `categories.csv`,
+/// `categories_by_member.csv`, `statements.xlsx` (the studio's overview) and
+/// one `<coupleId>.txt` per couple, and with `statements.coupleWorkbooks` one
+/// `<coupleId>.xlsx` per couple (both written on the computing threads, beside
+/// the statements; a couple that no longer exists loses both files).
+struct StatementsStage: ReportStage {
+    let name = "statements"
+    let datasets: Set<String> = ["expenses"]
+    let derivedTables: Set<DerivedTable> = [.expenseWinners]
+
+    func run(_ context: ReportContext) throws -> ReportOutcome {
+        try context.reads.read { reader in try run(reader, context) }
+    }
+
+    private func run(_ reader: WarehouseReader, _ context: ReportContext) throws -> ReportOutcome {
+        let (config, locale, period, progress) = (context.config, context.locale, context.period, context.progress)
+        let started = Date()
+        let coupleWorkbooks = config.statements.coupleWorkbooks
+        let folder = CoupleStatementFiles.folder(in: context.outDirectory)
+        // A folder this run makes holds no earlier statement to compare with.
+        let folderIsNew = !FileManager.default.fileExists(atPath: folder.path)
+        let keys = StatementsKeys(config: config, locale: locale, period: period, fx: try reader.fxRates())
+        let output = try StatementsOutput(outDirectory: context.outDirectory, locale: locale, categories: keys.labels, period: period,
+                                          outputs: context.outputs, coupleWorkbooks: keys.coupleWorkbooks)
+        progress.begin("statements")
+
+        // Per couple, in parallel: the family's computation and the couple's own
+        // files; in couple order: the rows written, the summary merged.
+        let batches = PartitionBatches<CoupleRows, Result<StatementsKeys.Outcome, Error>>(compute: { rows in
+            Result { try keys.compute(rows, folder: folder, folderExists: true, folderIsNew: folderIsNew) }
+        }, consume: { computed in
+            let outcome = try computed.get()
+            guard let result = outcome.result, let text = outcome.text else { return output.merge(outcome.unattached) }
+            try output.add(result, textFile: text.value, workbook: outcome.workbook?.value, workbookSeconds: outcome.workbookSeconds)
+            progress.update("statements", bytes: 0, rows: output.couples, detail: "couples")
+        })
+        try reader.forEachCoupleKey { try batches.add($0) }
+        try batches.flush()
+        let outcome = try output.finish(keys.family, started: started)
+        let seconds = String(format: "%.3f", Date().timeIntervalSince(started))
+        if coupleWorkbooks {
+            progress.step(["stage": "statements", "couples": "\(output.couples)", "seconds": seconds,
+                           "couple_workbooks": "\(output.workbooks)",
+                           "couple_workbook_seconds": String(format: "%.3f", output.workbookSeconds)])
+        } else {
+            progress.step(["stage": "statements", "couples": "\(output.couples)", "seconds": seconds])
+        }
+        return outcome
+    }
+}
