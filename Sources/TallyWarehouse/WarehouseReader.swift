@@ -104,30 +104,7 @@ public struct WarehouseReader {
             FROM card k JOIN input_file f ON f.id = k.file_id \(onlyCouple("k.couple_id", where: "WHERE"))
             ORDER BY k.couple_id, k.id
             """, arguments: arguments) { c in CoupleRows.Sourced(c.textValue(1), source: source(c, 2)) }
-        let expenses = try PartitionCursor(db, sql: """
-            SELECT w.couple_id, w.id, e.paid_by, e.amount, e.currency, e.date, e.description, e.tag,
-                   e.agreement_id, e.split_type, e.split, f.display_path, e.line, e.deleted_at IS NOT NULL, e.error,
-                   e.error_code, e.written_amount
-            FROM expense_winner w CROSS JOIN expense_version e ON e.rowid = w.version_row
-            JOIN input_file f ON f.id = e.file_id \(onlyCouple("w.couple_id", where: "WHERE"))
-            ORDER BY w.couple_id, w.id
-            """, arguments: arguments) { c -> CoupleRows.WinningExpense in
-            let deleted = c.int64(13) != 0
-            let error = c.string(14).map { RejectReason(code: RejectCode(stored: c.string(15) ?? ""), text: $0) }
-            var fact: ExpenseFact?
-            if !deleted, error == nil, let currency = Currency(code: c.textValue(4)), let date = c.date(5),
-               case .success(let split) = SplitRuleParser.parse(type: c.string(9), split: c.string(10)) {
-                fact = ExpenseFact(id: c.textValue(1), coupleId: c.textValue(0), paidBy: c.textValue(2), amount: c.int64(3),
-                                   currency: currency, date: date, description: c.textValue(6), tag: c.textValue(7),
-                                   agreementId: c.string(8), split: split, source: source(c, 11))
-            }
-            // A version that failed validation keeps what it wrote in its columns (``IngestSession/stage(_:line:into:)``).
-            let written = error == nil ? nil : WrittenRow(coupleId: c.string(0).flatMap { $0.isEmpty ? nil : $0 },
-                                                          date: c.string(5), description: c.string(6),
-                                                          amount: c.string(16), currency: c.string(4))
-            return CoupleRows.WinningExpense(id: c.textValue(1), source: source(c, 11), fact: fact, deleted: deleted,
-                                             error: error, written: written)
-        }
+        let expenses = try winningExpenses(only: only)
         let settlements = try PartitionCursor(db, sql: """
             SELECT s.couple_id, s.id, s.from_member, s.to_member, s.amount, s.currency, s.date, f.display_path, s.line
             FROM settlement s JOIN input_file f ON f.id = s.file_id \(onlyCouple("s.couple_id", where: "WHERE"))
@@ -170,6 +147,41 @@ public struct WarehouseReader {
             rows.agreements = try agreements.take(key: key)
             rows.refused = try refused.take(key: key)
             try body(rows)
+        }
+    }
+
+    /// The winning version of every expense id (or of couple `only`'s), by
+    /// couple then id (bytes), live, deleted or failed, as read.
+    func winningExpenses(only: String?) throws -> PartitionCursor<CoupleRows.WinningExpense> {
+        var paths = StringCache()
+        func source(_ c: RawCursor, _ file: Int32) -> SourceRef {
+            SourceRef(file: paths.string(c.text(file) ?? .init(start: nil, count: 0)), line: Int(c.int64(file + 1)))
+        }
+        let arguments: StatementArguments = only.map { [$0] } ?? []
+        let onlyCouple = only == nil ? "" : "WHERE w.couple_id = ?"
+        return try PartitionCursor(db, sql: """
+            SELECT w.couple_id, w.id, e.paid_by, e.amount, e.currency, e.date, e.description, e.tag,
+                   e.agreement_id, e.split_type, e.split, f.display_path, e.line, e.deleted_at IS NOT NULL, e.error,
+                   e.error_code, e.written_amount
+            FROM expense_winner w CROSS JOIN expense_version e ON e.rowid = w.version_row
+            JOIN input_file f ON f.id = e.file_id \(onlyCouple)
+            ORDER BY w.couple_id, w.id
+            """, arguments: arguments) { c -> CoupleRows.WinningExpense in
+            let deleted = c.int64(13) != 0
+            let error = c.string(14).map { RejectReason(code: RejectCode(stored: c.string(15) ?? ""), text: $0) }
+            var fact: ExpenseFact?
+            if !deleted, error == nil, let currency = Currency(code: c.textValue(4)), let date = c.date(5),
+               case .success(let split) = SplitRuleParser.parse(type: c.string(9), split: c.string(10)) {
+                fact = ExpenseFact(id: c.textValue(1), coupleId: c.textValue(0), paidBy: c.textValue(2), amount: c.int64(3),
+                                   currency: currency, date: date, description: c.textValue(6), tag: c.textValue(7),
+                                   agreementId: c.string(8), split: split, source: source(c, 11))
+            }
+            // A version that failed validation keeps what it wrote in its columns (``IngestSession/stage(_:line:into:)``).
+            let written = error == nil ? nil : WrittenRow(coupleId: c.string(0).flatMap { $0.isEmpty ? nil : $0 },
+                                                          date: c.string(5), description: c.string(6),
+                                                          amount: c.string(16), currency: c.string(4))
+            return CoupleRows.WinningExpense(id: c.textValue(1), source: source(c, 11), fact: fact, deleted: deleted,
+                                             error: error, written: written)
         }
     }
 

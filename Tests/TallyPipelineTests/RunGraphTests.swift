@@ -110,9 +110,9 @@ struct RunGraphTests {
         let out = try temporaryFolder("run-graph")
         defer { try? FileManager.default.removeItem(at: out) }
         let context = context(out, try loadedLeavingDerivations(out))
-        let (outcomes, timings) = try RunGraph.run(ReportStages.all, context: context,
+        let (outcomes, timings) = try RunGraph.run(ReportFamilies.standard.all, context: context,
                                                    pending: try context.warehouse.pendingDerivations())
-        #expect(outcomes.map(\.name) == ReportStages.all.map(\.name))
+        #expect(outcomes.map(\.name) == ReportFamilies.standard.all.map(\.name))
         #expect(Set(timings.map(\.name)) == Set(DerivedTable.allCases.map(\.rawValue)))
         #expect(try context.warehouse.pendingDerivations().isEmpty)
     }

@@ -23,6 +23,8 @@ final class FlowMerge {
     private var leaderboardsSummary = LeaderboardsFamily.Summary()
     private var activity: [PartitionResult<ActivityFamily.Rows, ActivityFamily.Summary>] = []
     private let kpis: KPIMerge
+    /// The records families' encoded partition results, by family.
+    private var familyResults: [String: [[UInt8]]] = [:]
 
     init(plan: FlowPlan) {
         self.plan = plan
@@ -41,6 +43,7 @@ final class FlowMerge {
         case .leaderboardsSummary(let summary): leaderboardsSummary.merge(summary)
         case .activity(let result): activity.append(result)
         case .kpis(let record): try kpis.add(record)
+        case .familyResult(let family, let bytes): familyResults[family, default: []].append(bytes)
         default: preconditionFailure("not a merge record: \(record)")
         }
     }
@@ -56,7 +59,7 @@ final class FlowMerge {
             return FileRefusal(path: file.url.standardizedFileURL.path, displayPath: file.relativePath, dataset: file.dataset,
                                table: file.tableName, bytes: read.bytes, reason: reason, earlierVersionKept: false)
         }
-        let (families, kept) = TallyRunner.families(ReportStages.all, refusals: refusals)
+        let (families, kept) = TallyRunner.families(plan.families.all, refusals: refusals)
         let outputs = OutputSet(csvDialect: plan.config.csv.dialect)
         var reports: [ReportOutcome] = []
         for family in families {
@@ -65,7 +68,11 @@ final class FlowMerge {
             case "leaderboards": reports.append(try writeLeaderboards(outDirectory: outDirectory, outputs: outputs))
             case "activity": reports.append(try writeActivity(outDirectory: outDirectory, outputs: outputs))
             case "kpis": reports.append(try kpis.write(outDirectory: outDirectory, outputs: outputs))
-            default: preconditionFailure("no dataflow for the \(family.name) family")
+            default:
+                guard let records = plan.families.records(named: family.name) else {
+                    preconditionFailure("no dataflow for the \(family.name) family")
+                }
+                reports.append(try records.writeLines(familyResults[family.name] ?? [], outDirectory, outputs))
             }
         }
         var files: [WarehouseReader.InputFileSummary] = []

@@ -29,6 +29,8 @@ struct FlowPlan: Sendable {
     /// The report folder, when the partition stages write their entities'
     /// files themselves (``staging(_:)``); nil when the merge writes them all.
     var outDirectory: URL?
+    /// The report families the run writes.
+    var families = ReportFamilies.standard
 
     /// Where the partition stages of `family` write their entities' files
     /// (`<out>/.tally-parts/<family>/`), for the merge to move into place
@@ -82,6 +84,19 @@ struct FlowPlan: Sendable {
         let file = file(origin.file)
         emit(.merge, FlowKeys.file(origin.file), .reject(Reject(dataset: file.dataset, file: file.relativePath, line: origin.line,
                                                                 id: id, reason: reason)))
+    }
+
+    /// The winning version `version`, read at `origin`, as the warehouse's
+    /// scans hand it over (``TallyWarehouse/WarehouseReader/winningExpenses(only:)``).
+    func winningExpense(_ version: ExpenseVersion, _ origin: RowOrigin) -> CoupleRows.WinningExpense {
+        let source = SourceRef(file: file(origin.file).relativePath, line: origin.line)
+        let fact = version.body.map { b in
+            ExpenseFact(id: version.id, coupleId: b.coupleId, paidBy: b.paidBy, amount: b.amount, currency: b.currency,
+                        date: b.date, description: b.description, tag: b.tag, agreementId: b.agreementId,
+                        split: b.split, source: source)
+        }
+        return CoupleRows.WinningExpense(id: version.id, source: source, fact: fact, deleted: version.deletedAt != nil,
+                                         error: version.error, written: version.written)
     }
 
     /// The sequence numbers of the files of `table`, in load order.

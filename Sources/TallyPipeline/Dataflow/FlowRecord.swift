@@ -76,6 +76,10 @@ enum FlowRecord: Sendable {
     /// A user's day that counted, within the period, keyed by the user.
     case userDay(DailyActivity)
 
+    // MARK: records: the records a records family reads, keyed by the family and its partition
+    /// A winning expense version for records family `family` (``ReportFamilies/register(_:renderer:)``).
+    case familyExpense(family: String, ExpenseVersion, RowOrigin)
+
     // MARK: merge: the partial results, reports and accounting
     /// What reading one file gave (its rows read, size, fingerprint, unknown
     /// fields), or why it was refused as a whole.
@@ -95,6 +99,8 @@ enum FlowRecord: Sendable {
     case leaderboardsSummary(LeaderboardsFamily.Summary)
     /// One user's activity scores and its part of the family's summary.
     case activity(PartitionResult<ActivityFamily.Rows, ActivityFamily.Summary>)
+    /// One partition's result of records family `family`, as its run encodes it.
+    case familyResult(family: String, [UInt8])
 
     // MARK: the KPIs family's records, at every stage (see KPIRecord)
     case kpis(KPIRecord)
@@ -113,7 +119,8 @@ extension FlowRecord {
         case .challengeWithMembers: [.challenges]
         case .activityRow, .exportDay: [.days]
         case .userDay: [.users]
-        case .fileRead, .superseded, .reject, .statement, .statementsSummary, .board, .leaderboardsSummary, .activity: [.merge]
+        case .familyExpense: [.records]
+        case .fileRead, .superseded, .reject, .statement, .statementsSummary, .board, .leaderboardsSummary, .activity, .familyResult: [.merge]
         case .kpis(let record): record.stages
         }
     }
@@ -133,7 +140,7 @@ struct FileRead: Sendable {
 /// The stages of a dataflow run, in order. A stage's input is every record
 /// an earlier stage emitted to it; `merge` folds what is left into the reports.
 enum FlowStageName: String, CaseIterable, Sendable, Comparable {
-    case decode, rows, couples, groups, workouts, days, swipePairs, subscribers, challenges, users, swipeDays, merge
+    case decode, rows, couples, groups, workouts, days, swipePairs, subscribers, records, challenges, users, swipeDays, merge
 
     static func < (a: FlowStageName, b: FlowStageName) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -146,7 +153,7 @@ enum FlowStageName: String, CaseIterable, Sendable, Comparable {
         switch self {
         case .decode: 0
         case .rows: 1
-        case .couples, .groups, .workouts, .days, .swipePairs, .subscribers: 2
+        case .couples, .groups, .workouts, .days, .swipePairs, .subscribers, .records: 2
         case .challenges, .users, .swipeDays: 3
         case .merge: 4
         }

@@ -72,6 +72,14 @@ enum FlowKeys {
     /// A user's day: the key of the rows ``ActivityDayRule`` judges together.
     static func userDay(_ user: String, _ date: LocalDate) -> [UInt8] { Array("\(user)\t\(date)".utf8) }
 
+    /// A records family's partition: the family's name, a tab, the partition's key.
+    static func family(_ name: String, _ key: PartitionKey) -> [UInt8] { Array((name + "\t").utf8) + key.bytes }
+
+    /// The partition key of a records family's flow key (``family(_:_:)``).
+    static func partition(ofFamilyKey key: [UInt8]) -> PartitionKey {
+        PartitionKey(bytes: Array(key.drop { $0 != UInt8(ascii: "\t") }.dropFirst()))
+    }
+
     /// A partition's key: the entity's id (a couple, a group, a workout, a challenge, a user).
     static func entity(_ id: String) -> [UInt8] { Array(id.utf8) }
 }

@@ -46,6 +46,10 @@ extension FlowRecord: WireRecord {
             w.string("export-day"); day.encode(into: &w); w.int(file)
         case .userDay(let day):
             w.string("user-day"); day.encode(into: &w)
+        case .familyExpense(let family, let v, let origin):
+            w.string("family-expense"); w.string(family); v.encode(into: &w); origin.encode(into: &w)
+        case .familyResult(let family, let bytes):
+            w.string("family-result"); w.string(family); w.byteString(bytes)
         case .fileRead(let read):
             w.string("file-read"); read.encode(into: &w)
         case .superseded(let file, let rows):
@@ -96,6 +100,9 @@ extension FlowRecord: WireRecord {
         case "activity-row": self = .activityRow(try DailyActivity(fields: &f), try RowOrigin(fields: &f))
         case "export-day": self = .exportDay(try DailyActivity(fields: &f), file: try f.int("file"))
         case "user-day": self = .userDay(try DailyActivity(fields: &f))
+        case "family-expense":
+            self = .familyExpense(family: try f.string("family"), try ExpenseVersion(fields: &f), try RowOrigin(fields: &f))
+        case "family-result": self = .familyResult(family: try f.string("family"), try f.byteString("result"))
         case "file-read": self = .fileRead(try FileRead(fields: &f))
         case "superseded": self = .superseded(file: try f.int("file"), rows: try f.int("rows"))
         case "reject": self = .reject(try Reject(fields: &f))

@@ -117,6 +117,23 @@ struct FlowWorker {
             let subscribers = SubscribersStage(plan: plan)
             body = { _, records, emit in try subscribers.run(records, emit: emit) }
             finishing = { emit in subscribers.finish(emit: emit) }
+        case .records:
+            body = { key, records, emit in
+                var family: String?
+                var supplied: [SuppliedRecord] = []
+                for record in records {
+                    guard case .familyExpense(let name, let v, let origin) = record, family == nil || family == name else {
+                        preconditionFailure("not one records family's record: \(record)")
+                    }
+                    family = name
+                    supplied.append(.winningExpense(plan.winningExpense(v, origin)))
+                }
+                guard let name = family else { return }
+                guard let run = plan.families.records(named: name) else {
+                    throw DataflowError("no records family '\(name)' is registered in this tally")
+                }
+                emit(.merge, key, .familyResult(family: name, try run.computeLine(FlowKeys.partition(ofFamilyKey: key), supplied)))
+            }
         case .merge:
             preconditionFailure("the merge is not a worker's stage")
         }

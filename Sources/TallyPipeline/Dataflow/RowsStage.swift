@@ -119,6 +119,12 @@ struct RowsStage {
             case .counts:
                 emit(.couples, FlowKeys.entity(version.body?.coupleId ?? version.written?.coupleId ?? ""),
                      .winningExpense(version, origin))
+                // And to each records family reading expenses, under the partition it names.
+                for family in plan.families.records where family.kind == .winningExpense {
+                    if let key = family.key(.winningExpense(plan.winningExpense(version, origin))) {
+                        emit(.records, FlowKeys.family(family.name, key), .familyExpense(family: family.name, version, origin))
+                    }
+                }
             case .superseded:
                 plan.emitSuperseded(origin, emit)
             case .rejected:

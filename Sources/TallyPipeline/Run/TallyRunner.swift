@@ -16,6 +16,8 @@ public struct TallyRunner {
 
     let logger: Logger
     let progress: Progress
+    /// The report families a run writes.
+    var families = ReportFamilies.standard
 
     public init(logger: Logger, progress: Progress) {
         self.logger = logger
@@ -113,7 +115,7 @@ public struct TallyRunner {
         let context = ReportContext(config: config, locale: locale, period: period, timezone: timezone,
                                     outDirectory: request.outDirectory, warehouse: warehouse, reads: warehouse,
                                     logger: logger, progress: progress, outputs: OutputSet(csvDialect: config.csv.dialect), asOf: request.asOf)
-        let (families, keptFamilies) = Self.families(ReportStages.all, refusals: refusals)
+        let (families, keptFamilies) = Self.families(families.all, refusals: refusals)
         for kept in keptFamilies { logger.notice("\(kept.family): not written, the reports in \(request.outDirectory.path) are kept: \(kept.why)") }
         let (reports, derivations) = try RunGraph.run(families, context: context, pending: pending)
         try ingest?.recordDerivations(derivations, from: warehouse, progress: progress)

@@ -71,8 +71,41 @@ extension ReportStage {
     var datasets: Set<String> { [] }
 }
 
-/// Every report family, in the order of run.json and the terminal summary.
-/// A family adds itself here once.
-enum ReportStages {
-    static let all: [any ReportStage] = [StatementsStage(), LeaderboardsStage(), ActivityStage(), KPIStage()]
+/// The report families of a run, in the order of run.json and the terminal
+/// summary: each family is one line of ``standard``; a records family
+/// (``TallyCore/RecordsFamily``) joins with one ``register(_:renderer:)``,
+/// and both `tally run` and the dataflow then run it.
+///
+/// ```swift
+/// var families = ReportFamilies.standard
+/// families.register(ExpensesPerTag(), renderer: ExpensesPerTagCSV())
+/// ```
+struct ReportFamilies: Sendable {
+    /// Every family's `tally run` stage.
+    private(set) var all: [any ReportStage]
+    /// The records families, for the dataflow.
+    private(set) var records: [AnyRecordsFamily] = []
+
+    /// tally's families: one line each.
+    static let standard: ReportFamilies = {
+        var families = ReportFamilies(all: [
+            StatementsStage(),
+            LeaderboardsStage(),
+            ActivityStage(),
+            KPIStage(),
+        ])
+        // Records families: `families.register(MyFamily(), renderer: MyFamilyCSV())`.
+        return families
+    }()
+
+    /// Adds a records family and its renderer, after the others.
+    mutating func register<Renderer: RecordsFamilyCSV>(_ family: Renderer.Family, renderer: Renderer) {
+        let erased = AnyRecordsFamily(RecordsFamilyRun(family: family, renderer: renderer))
+        precondition(!all.contains { $0.name == erased.name }, "two report families named \(erased.name)")
+        records.append(erased)
+        all.append(erased.stage)
+    }
+
+    /// The records family named `name`.
+    func records(named name: String) -> AnyRecordsFamily? { records.first { $0.name == name } }
 }

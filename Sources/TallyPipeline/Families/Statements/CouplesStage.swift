@@ -44,14 +44,7 @@ final class CouplesStage {
             case .refusedRow(let refused):
                 rows.refused.append(refused)
             case .winningExpense(let v, let origin):
-                let source = SourceRef(file: plan.file(origin.file).relativePath, line: origin.line)
-                let fact = v.body.map { b in
-                    ExpenseFact(id: v.id, coupleId: b.coupleId, paidBy: b.paidBy, amount: b.amount, currency: b.currency,
-                                date: b.date, description: b.description, tag: b.tag, agreementId: b.agreementId,
-                                split: b.split, source: source)
-                }
-                rows.expenses.append(.init(id: v.id, source: source, fact: fact, deleted: v.deletedAt != nil, error: v.error,
-                                           written: v.written))
+                rows.expenses.append(plan.winningExpense(v, origin))
             default:
                 preconditionFailure("not a couple's row: \(record)")
             }
