@@ -39,11 +39,7 @@ struct RowsStage {
 
     /// A reference table's key: ``ReferenceRowRule``.
     private func reference(_ rows: [ReferenceRow], emit: FlowEmit) {
-        let table = rows[0].table
-        let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in
-            r.origin.ruleRow(i)
-        }, key: FlowTables.keyDescription(table))
-        for (row, verdict) in zip(rows, verdicts) {
+        for (row, verdict) in Self.judged(rows) {
             switch verdict {
             case .counts:
                 if let (stage, key, record) = Self.route(row) { emit(stage, key, record) }
@@ -53,6 +49,15 @@ struct RowsStage {
                 plan.emitReject(row.origin, id: row.rawId, reason: reason, emit)
             }
         }
+    }
+
+    /// The rows of one key of a reference table (one table), each with its
+    /// ``ReferenceRowRule`` verdict: how the stage and the small tables every
+    /// partition reads whole (``FlowBroadcast``) judge them.
+    static func judged(_ rows: [ReferenceRow]) -> Zip2Sequence<[ReferenceRow], [RowVerdict]> {
+        guard let table = rows.first?.table else { return zip([], []) }
+        return zip(rows, ReferenceRowRule.verdicts(rows.enumerated().map { i, r in r.origin.ruleRow(i) },
+                                                   key: FlowTables.keyDescription(table)))
     }
 
     /// Where a counted reference row goes: a couple's row to its couple, a
