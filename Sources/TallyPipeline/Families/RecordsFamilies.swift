@@ -61,7 +61,9 @@ struct RecordsFamilyRun<Renderer: RecordsFamilyCSV>: Sendable {
 
 /// The warehouse transport of a records family for `tally run`: the records
 /// of its kind in one scan, grouped by the family's key, each group computed
-/// on every core, the results written by the family's run.
+/// on every core, the results written by the family's run. The groups are
+/// held in memory until the scan ends (the records that count, not the
+/// rest), since the scan's order is not the family's key order.
 struct RecordsFamilyStage<Renderer: RecordsFamilyCSV>: ReportStage {
     let run: RecordsFamilyRun<Renderer>
     var name: String { run.family.name }
