@@ -62,40 +62,34 @@ extension WarehouseReader {
         let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
         try db.execute(sql: "PRAGMA cache_size = -4096")
         defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
-        // Grouped by subscriber here; each subscriber's events ordered by the timeline's rule.
         let rows = try RawCursor(db, sql: """
-            SELECT app, user_id, event, product_id, context, at, file_id, line, id, load_seq
+            SELECT app, user_id, event, product_id, context, at, file_id, line, id
             FROM subscription_event ORDER BY app, user_id, at, load_seq, line
             """)
         var strings = StringCache()
         var app = "", user = ""
         var started = false
-        var read: [(event: SubscriptionEvent, id: String, order: SubscriptionTimeline.ReadOrder)] = []
-        func subscriber() throws {
-            let ordered = SubscriptionTimeline.ordered(read, instant: \.event.timestamp, read: \.order)
-            try body(app, user, ordered.map(\.event), ordered.map(\.id))
-        }
+        var events: [SubscriptionEvent] = []
+        var ids: [String] = []
         while try rows.next() {
             let appBytes = rows.text(0)!, userBytes = rows.text(1)!
             if !started || !StringCache.equal(user, userBytes) || !StringCache.equal(app, appBytes) {
-                if started { try subscriber() }
-                read.removeAll(keepingCapacity: true)
+                if started { try body(app, user, events, ids) }
+                events.removeAll(keepingCapacity: true)
+                ids.removeAll(keepingCapacity: true)
                 app = strings.string(appBytes)
                 user = String(decoding: userBytes, as: UTF8.self)
                 started = true
             }
-            guard let kind = SubscriptionEventKind(utf8: rows.text(2)!) else {
-                throw WarehouseError("subscription event '\(String(decoding: rows.text(8)!, as: UTF8.self))' has the unknown kind '\(String(decoding: rows.text(2)!, as: UTF8.self))' in the warehouse: load its file again")
-            }
+            guard let kind = SubscriptionEventKind(utf8: rows.text(2)!) else { continue }
             let file = rows.int64(6)
-            read.append((SubscriptionEvent(kind: kind, timestamp: Timestamp(microseconds: rows.int64(5)),
-                                           productId: rows.text(3).map { strings.string($0) },
-                                           context: rows.text(4).map { strings.string($0) },
-                                           source: SourceRef(file: paths[file] ?? "", line: Int(rows.int64(7)))),
-                         String(decoding: rows.text(8)!, as: UTF8.self),
-                         SubscriptionTimeline.ReadOrder(load: rows.int64(9), line: rows.int64(7))))
+            events.append(SubscriptionEvent(kind: kind, timestamp: Timestamp(microseconds: rows.int64(5)),
+                                            productId: rows.text(3).map { strings.string($0) },
+                                            context: rows.text(4).map { strings.string($0) },
+                                            source: SourceRef(file: paths[file] ?? "", line: Int(rows.int64(7)))))
+            ids.append(String(decoding: rows.text(8)!, as: UTF8.self))
         }
-        if started { try subscriber() }
+        if started { try body(app, user, events, ids) }
     }
 
     /// Every partner connection (LovU).

@@ -3,8 +3,8 @@
 /// Every subscription KPI asks this type, never the raw events.
 ///
 /// "At T" always means from the events strictly before T (the contract's
-/// fine point). Events at the same instant apply in the order given, which
-/// every transport gives by ``ordered(_:instant:read:)``: load order, then line.
+/// fine point). Events at the same instant apply in the order given (the
+/// warehouse gives them in load and line order).
 public struct SubscriptionTimeline: Sendable {
     public let app: String
     public let userId: String
@@ -79,35 +79,5 @@ public struct SubscriptionTimeline: Sendable {
         guard let firstSubscribed else { return false }
         let delta = firstSubscribed.microseconds - start.microseconds
         return delta >= 0 && delta <= seconds * 1_000_000
-    }
-}
-
-extension SubscriptionTimeline {
-    /// Where an event was read, as the timeline orders the events of one
-    /// instant: its file's place in the load order, then its line.
-    public struct ReadOrder: Comparable, Sendable {
-        public var load: Int64
-        public var line: Int64
-
-        public init(load: Int64, line: Int64) {
-            self.load = load
-            self.line = line
-        }
-
-        public static func < (a: ReadOrder, b: ReadOrder) -> Bool { (a.load, a.line) < (b.load, b.line) }
-    }
-
-    /// One subscriber's events in the order the timeline applies them: by
-    /// instant, then by where they were read (``ReadOrder``). The warehouse's
-    /// scan and the dataflow's subscribers stage both order events here.
-    ///
-    /// ```swift
-    /// SubscriptionTimeline.ordered(rows, instant: \.event.timestamp, read: \.readOrder)
-    /// ```
-    public static func ordered<T>(_ items: [T], instant: (T) -> Timestamp, read: (T) -> ReadOrder) -> [T] {
-        items.sorted { a, b in
-            let (x, y) = (instant(a), instant(b))
-            return x != y ? x < y : read(a) < read(b)
-        }
     }
 }

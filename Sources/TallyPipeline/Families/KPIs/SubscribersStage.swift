@@ -1,7 +1,8 @@
 import TallyCore
 
 /// The subscribers' partition stage of a dataflow run: one (app, user)'s
-/// counted events, in the timeline's order (``SubscriptionTimeline/ordered(_:instant:read:)``), become the family's `.subscriber` partition
+/// counted events, in time order (ties: load order, then line, as the
+/// warehouse reads them), become the family's `.subscriber` partition
 /// (``KPIsFamily``), whose events naming an unknown product the family
 /// rejects (``UnknownProductRule``).
 ///
@@ -36,8 +37,8 @@ final class SubscribersStage {
             return event
         }
         for subscriber in KeyGroups.split(events, key: { KPIKeys.exact($0.record.app, $0.record.userId) }) {
-            let ordered = SubscriptionTimeline.ordered(subscriber, instant: \.record.event.timestamp) {
-                SubscriptionTimeline.ReadOrder(load: Int64($0.origin.file), line: Int64($0.origin.line))
+            let ordered = subscriber.sorted { a, b in
+                (a.record.event.timestamp, a.origin.file, a.origin.line) < (b.record.event.timestamp, b.origin.file, b.origin.line)
             }
             let first = ordered[0].record
             family.add(.subscriber(app: first.app, userId: first.userId, events: ordered.map { row in
