@@ -154,12 +154,9 @@ public enum StatementBuilder {
         statement.auditNotes = StatementAudit.notes(memberIds: memberIds, opening: opening, expenses: lines,
                                                     settlements: monthSettlements)
         if itemised {
-            let byDateThenId = { (a: LocalDate, aId: String, b: LocalDate, bId: String) in
-                a != b ? a < b : ByteOrder.precedes(aId, bId)
-            }
             statement.itemised = ItemisedMonth(
-                expenses: lines.sorted { byDateThenId($0.expense.date, $0.expense.id, $1.expense.date, $1.expense.id) },
-                settlements: monthSettlements.sorted { byDateThenId($0.date, $0.id, $1.date, $1.id) })
+                expenses: DateThenId.sorted(lines) { DateThenId($0.expense.date, id: $0.expense.id) },
+                settlements: DateThenId.sorted(monthSettlements) { DateThenId($0.date, id: $0.id) })
         }
         return statement
     }
