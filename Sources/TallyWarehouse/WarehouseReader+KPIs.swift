@@ -45,9 +45,10 @@ extension WarehouseReader {
     }
 
     /// Streams every user's subscription events, one (app, user) at a time
-    /// (byte order), events in time order (ties: load order, then line),
-    /// with each event's id at the same index of `ids`. Memory holds one
-    /// user's events.
+    /// (byte order), events in ``TallyCore/SubscriptionEventOrder`` (time,
+    /// then load order, then line: the scan's `ORDER BY` is built from the
+    /// rule's keys, ``subscriptionEventOrder``), with each event's id at the
+    /// same index of `ids`. Memory holds one user's events.
     ///
     /// One sorted scan of the counted events (the view over the log), columns
     /// read in place: a String is made per user, not per row, and product
@@ -64,7 +65,7 @@ extension WarehouseReader {
         defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
         let rows = try RawCursor(db, sql: """
             SELECT app, user_id, event, product_id, context, at, file_id, line, id
-            FROM subscription_event ORDER BY app, user_id, at, load_seq, line
+            FROM subscription_event ORDER BY app, user_id, \(Self.subscriptionEventOrder)
             """)
         var strings = StringCache()
         var app = "", user = ""
@@ -91,6 +92,16 @@ extension WarehouseReader {
         }
         if started { try body(app, user, events, ids) }
     }
+
+    /// The columns of `subscription_event` that sort one subscriber's events
+    /// in ``TallyCore/SubscriptionEventOrder``, its keys in order: `at, load_seq, line`.
+    static let subscriptionEventOrder = SubscriptionEventOrder.keys.map { key in
+        switch key {
+        case .instant: "at"
+        case .loadOrder: "load_seq"
+        case .line: "line"
+        }
+    }.joined(separator: ", ")
 
     /// Every partner connection (LovU).
     public func partnerConnections() throws -> [PartnerConnection] {

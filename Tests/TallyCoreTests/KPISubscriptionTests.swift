@@ -226,4 +226,15 @@ struct KPISubscriptionTests {
         #expect(left.mrrMovements == whole.mrrMovements)
         #expect(left.users == 3)
     }
+
+    @Test("one subscriber's events apply by instant, then load order, then line")
+    func eventOrderTies() {
+        typealias P = SubscriptionEventOrder.Position
+        let t = ts("2026-10-02T10:00:00Z")
+        #expect(SubscriptionEventOrder.keys == [.instant, .loadOrder, .line])
+        let positions = [P(instant: t, loadOrder: 2, line: 1), P(instant: t, loadOrder: 1, line: 9),
+                         P(instant: ts("2026-10-02T09:59:59Z"), loadOrder: 5, line: 5), P(instant: t, loadOrder: 1, line: 3)]
+        #expect(positions.sorted(by: SubscriptionEventOrder.precedes).map { "\($0.loadOrder):\($0.line)" } == ["5:5", "1:3", "1:9", "2:1"])
+        #expect(!SubscriptionEventOrder.precedes(positions[0], positions[0]))
+    }
 }

@@ -42,6 +42,29 @@ struct KPISwipeTests {
         #expect(MatchRule.matchedAt(swipes) == ts("2026-10-02T10:00:00Z"))
     }
 
+    @Test("the rule's match actions are exactly those that can change a pair: likes, super likes, reports")
+    func matchActionsAreThoseThatChangeAPair() {
+        #expect(MatchRule.matchActions == [.like, .superLike, .report])
+        let t = ts("2026-10-01T10:00:00Z"), later = ts("2026-10-02T10:00:00Z")
+        var liked = MatchRule.PairState()
+        liked.add(S(forward: true, action: .like, timestamp: later))
+        var matched = liked
+        matched.add(S(forward: false, action: .like, timestamp: later))
+        let states = [MatchRule.PairState(), liked, matched]
+        for action in SwipeAction.allCases {
+            // Whether a swipe of the action, either way, changes any of the states.
+            let changes = states.contains { state in
+                [true, false].contains { forward in
+                    var next = state
+                    next.add(S(forward: forward, action: action, timestamp: t))
+                    return next != state
+                }
+            }
+            #expect(changes == MatchRule.matchActions.contains(action), "\(action)")
+            #expect(MatchRule.changesMatches(action) == MatchRule.matchActions.contains(action), "\(action)")
+        }
+    }
+
     @Test("partial pair states merge to the state of all the swipes")
     func pairStatesMerge() {
         var a = MatchRule.PairState()

@@ -50,6 +50,43 @@ struct LedgerResolverTests {
         #expect(r.leftOut[2].amount == 1000 && r.leftOut[2].currency.code == "USD")
     }
 
+    @Test("who may pay is one rule: the resolver and the statement builder reject a stranger in the same words and code")
+    func thePayerIsAMemberIsOneRule() {
+        let membership = CoupleMembership(couple: "c1", memberIds: ["m1", "m2"])
+        #expect(membership.payer("m1") == nil)
+        #expect(membership.payer("m9") == RejectReason(code: .payerNotMember, text: "paidBy 'm9' is not a member of couple c1"))
+        #expect(membership.settlementParties(from: "m1", to: "m2") == nil)
+        #expect(membership.settlementParties(from: "m9", to: "m8")
+                == RejectReason(code: .settlementPartyNotMember, text: "fromMember 'm9' is not a member of couple c1"))
+        #expect(membership.settlementParties(from: "m1", to: "m8")
+                == RejectReason(code: .settlementPartyNotMember, text: "toMember 'm8' is not a member of couple c1"))
+
+        // The same strangers, read as rows (the resolver) and handed in a ledger (the builder).
+        let brl = Currency(code: "BRL")!
+        let day = LocalDate.parse("2026-10-05")!
+        let settlement = SettlementFact(id: "s1", coupleId: "c1", fromMember: "m1", toMember: "m8", amount: 500,
+                                        currency: brl, date: day, source: SourceRef(file: "expenses/settlements.csv", line: 7))
+        let agreement = Agreement(id: "a1", coupleId: "c1", description: "Aluguel", amount: 150_000, currency: brl,
+                                  paidBy: "m9", split: .equal, tag: "casa", dayOfMonth: 5, startDate: day, endDate: nil)
+        let resolved = LedgerResolver.resolve(couple: couple, members: members, expenses: [fact("e1", paidBy: "m9", line: 3)],
+                                              settlements: [settlement], agreements: [agreement], fx: FxTable())
+        let ledger = CoupleLedger(
+            couple: couple, members: members,
+            expenses: [Expense(id: "e1", coupleId: "c1", paidBy: "m9", amount: 1000, date: day, description: "", tag: "food",
+                               agreementId: nil, split: .equal)],
+            settlements: [Settlement(id: "s1", coupleId: "c1", fromMember: "m1", toMember: "m8", amount: 500, date: day)],
+            agreements: [agreement])
+        let built = StatementBuilder.build(ledger, period: YearMonth(year: 2026, month: 10)!, fx: FxTable())
+        let expected: [RejectReason] = [
+            .notMember("paidBy", "m9", couple: "c1", code: .payerNotMember),
+            .notMember("toMember", "m8", couple: "c1", code: .settlementPartyNotMember),
+            .notMember("paidBy", "m9", couple: "c1", code: .payerNotMember),
+        ]
+        #expect(resolved.rejects.map(\.reason) == expected.map(\.text))
+        #expect(Set(built.rejects.map(\.reason)) == Set(expected.map(\.text)))
+        #expect(resolved.leftOut.map(\.reason) == expected.map(\.code))
+    }
+
     @Test func splitErrorsHaveTheirOwnCodes() {
         #expect(RejectCode(SplitError.unknownMember("m9")) == .splitMemberNotMember)
         #expect(RejectCode(SplitError.percentagesDoNotSumTo100(sum: "90")) == .splitPercentagesNot100)

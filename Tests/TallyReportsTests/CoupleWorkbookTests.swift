@@ -156,7 +156,7 @@ import TallyTestSupport
         }
         let reader = try write(s, name: "many-left.xlsx")
         let column = try (1...130).map { try reader.cell("Extrato", "A\($0)")?.string }
-        #expect(column.contains("… e mais 3 linhas"))
+        #expect(column.contains("… e mais 3 linhas, todas no extrato em texto c1.txt"))
         #expect(StatementText.render(s, locale: .ptBR).components(separatedBy: "x: a divisão não pode ser aplicada").count == 104)
     }
 
@@ -268,6 +268,80 @@ import TallyTestSupport
         return try #require(column.firstIndex(of: text), "\(text)") + 1
     }
 
+    @Test func cappedListsShowTheCapThenHowManyMoreAndWhereAndNothingSpillsIntoTheNextSection() throws {
+        var s = statement()
+        let d = { (day: Int) in LocalDate(year: 2026, month: 10, day: day)! }
+        // 101 rows left out and 4 refused (one without a readable date, listed last): 105 not counted.
+        s.leftOut = (1...101).map { i in
+            LeftOutRow(kind: .expense, id: String(format: "l%03d", i), date: d(1 + i % 28), description: "Fora \(i)",
+                       amount: Int64(i) * 100, currency: brl, reason: .splitInvalid)
+        }
+        s.refused = (1...4).map { i in
+            RefusedRow(kind: .expense, id: "r\(i)", written: WrittenRow(coupleId: "c1", date: i == 4 ? nil : "2026-10-0\(i)",
+                                                                      description: "Ilegível \(i)", amount: "7,\(i)", currency: "BRL"),
+                       reason: .amountNotDecimal)
+        }
+        // 102 notes worth checking.
+        s.auditNotes = (1...102).map { i in
+            .settlementOverBalance(id: String(format: "n%03d", i), date: d(1 + i % 28), from: "m2", to: "m1",
+                                   amount: Int64(i) * 1_000, owedBefore: 0)
+        }
+        let names = ["m1": "Ana", "m2": "Bia"]
+        let locale = ReportLocale.ptBR
+        let reader = try write(s, locale: locale, name: "capped.xlsx")
+        let sheet = "Extrato"
+        let rows = try reader.rowCount(sheet)
+        let columnA = try (1...rows).map { try reader.cell(sheet, "A\($0)")?.string }
+        let columnC = try (1...rows).map { try reader.cell(sheet, "C\($0)")?.string }
+
+        // Not counted: heading, note, column headings, then exactly the first 100 in the statement's order.
+        let notCounted = s.notCountedRows
+        #expect(notCounted.count == 105 && s.notCounted == 105)
+        let leftOut = try row(of: locale.statementWord(.leftOut), in: reader, sheet: sheet)
+        for (i, item) in notCounted.prefix(100).enumerated() {
+            #expect(try reader.cell(sheet, "C\(leftOut + 3 + i)") == .string(locale.notCountedLine(item)), "row \(i)")
+        }
+        let shown = Set(notCounted.prefix(100).map(locale.notCountedLine))
+        for item in notCounted.dropFirst(100) where !shown.contains(locale.notCountedLine(item)) {
+            #expect(!columnC.contains(locale.notCountedLine(item)), "\(item.id) is past the cap")
+        }
+        // The undated refused row is listed last, so past the cap.
+        #expect(notCounted.last?.id == "r4")
+        // Then the line counting the rest and naming the file that lists them all, a blank row, the next section.
+        #expect(try reader.row(sheet, leftOut + 103) == [.string("… e mais 5 linhas, todas no extrato em texto c1.txt")])
+        #expect(try reader.row(sheet, leftOut + 104).allSatisfy { $0 == nil })
+        let notes = leftOut + 105
+        #expect(columnA[notes - 1] == locale.statementWord(.checkThese))
+
+        // Notes: heading, note, exactly 100 sentences, the count, a blank row, then the balances.
+        for (i, note) in s.auditNotes.prefix(100).enumerated() {
+            #expect(try reader.row(sheet, notes + 2 + i) == [.string(locale.auditSentence(note, currency: brl, names: names))], "note \(i)")
+        }
+        for note in s.auditNotes.dropFirst(100) {
+            #expect(!columnA.contains(locale.auditSentence(note, currency: brl, names: names)))
+        }
+        #expect(try reader.row(sheet, notes + 102) == [.string("… e mais 2 linhas, todas no extrato em texto c1.txt")])
+        #expect(try reader.row(sheet, notes + 103).allSatisfy { $0 == nil })
+        #expect(columnA[notes + 104 - 1] == locale.label(.balancesSheet))
+
+        // The charts stay below every written row.
+        let lastWritten = try #require((1...rows).last { try !reader.row(sheet, $0).allSatisfy { $0 == nil } })
+        for anchor in try reader.anchors(onSheet: sheet) { #expect(anchor.from.row + 1 > lastWritten) }
+
+        // The text statement named lists every one of them.
+        let text = StatementText.render(s, locale: locale)
+        for item in notCounted { #expect(text.contains(locale.notCountedLine(item)), "\(item.id)") }
+        for note in s.auditNotes { #expect(text.contains(locale.auditSentence(note, currency: brl, names: names))) }
+
+        // One more than the cap: the singular; exactly the cap: no line.
+        s.auditNotes = Array(s.auditNotes.prefix(101))
+        s.leftOut = Array(s.leftOut.prefix(96))
+        let one = try write(s, locale: .enUS, name: "capped-one.xlsx")
+        let english = try (1...(try one.rowCount("Statement"))).compactMap { try one.cell("Statement", "A\($0)")?.string }
+        #expect(english.contains("… and 1 more row, in the text statement c1.txt"))
+        #expect(!english.contains { $0.hasPrefix("… and") && $0.hasSuffix("rows, all in the text statement c1.txt") })
+    }
+
     @Test func agreementsInForceSayWhatComesNextAndWhatRemains() throws {
         var s = statement()
         let d = { (month: Int, day: Int) in LocalDate(year: 2026, month: month, day: day)! }
@@ -324,7 +398,7 @@ import TallyTestSupport
         let many = try write(s, name: "many-agreements.xlsx")
         let manyHeading = try row(of: "Acordos recorrentes em vigor", in: many, sheet: "Extrato")
         #expect(try many.cell("Extrato", "A\(manyHeading + 101)") == .string("Acordo 100"))
-        #expect(try many.cell("Extrato", "A\(manyHeading + 102)") == .string("… e mais 3 linhas"))
+        #expect(try many.cell("Extrato", "A\(manyHeading + 102)") == .string("… e mais 3 linhas, todas no extrato em texto c1.txt"))
         #expect(StatementText.render(s, locale: .ptBR).contains("  Acordo 103  "))
         // No agreement in force, no section.
         s.agreementsInForce = []

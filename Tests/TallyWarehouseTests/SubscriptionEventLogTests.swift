@@ -129,6 +129,26 @@ struct SubscriptionEventLogTests {
         #expect(try superseded() == ["a/events.csv 0", "b/events.csv 1", "c/events.csv 0"])
     }
 
+    @Test func eventsOfOneInstantComeInTheRulesOrderLoadOrderThenLine() throws {
+        #expect(WarehouseReader.subscriptionEventOrder == "at, load_seq, line")
+        // z/ is loaded before a/: at the same instant its events come first, whatever the paths or lines.
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        try warehouse.ingest { s in
+            let z = try s.beginFile(file(.events, "z/events.csv"), absolutePath: "/z/events.csv", bytes: 1, sha256: "z")
+            try s.insert(event("e3", user: "u1", .cancelled, at: 100), file: z, line: 9)
+            try s.insert(event("e2", user: "u1", .subscribed, at: 100), file: z, line: 4)
+            try s.finishFile(z, read: 2, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        try warehouse.ingest { s in
+            let a = try s.beginFile(file(.events, "a/events.csv"), absolutePath: "/a/events.csv", bytes: 1, sha256: "a")
+            try s.insert(event("e1", user: "u1", .renewed, at: 100), file: a, line: 2)
+            try s.insert(event("e0", user: "u1", .signup, at: 50, product: nil), file: a, line: 3)
+            try s.finishFile(a, read: 2, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        #expect(try stored(warehouse) == ["u1 signup a/events.csv:3", "u1 subscribed z/events.csv:4",
+                                          "u1 cancelled z/events.csv:9", "u1 renewed a/events.csv:2"])
+    }
+
     @Test func aVanishedFileTakesItsEventsAlong() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         try warehouse.ingest { s in

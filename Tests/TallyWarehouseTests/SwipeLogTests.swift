@@ -121,6 +121,57 @@ struct SwipeLogTests {
         #expect(try matches() == [Timestamp(seconds: 200)])
     }
 
+    @Test func theMatchScanReadsExactlyTheActionsTheRuleDeclares() throws {
+        #expect(SwipeLogSchema.matchActionFilter == "action NOT IN ('pass')")
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE swipe_row (action TEXT NOT NULL)")
+            for action in SwipeAction.allCases {
+                try db.execute(sql: "INSERT INTO swipe_row (action) VALUES (?)", arguments: [action.rawValue])
+            }
+        }
+        #expect(try queue.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT action FROM swipe_row WHERE \(SwipeLogSchema.matchActionFilter)"))
+        } == Set(MatchRule.matchActions.map(\.rawValue)))
+        // Whatever set a rule declares, the condition keeps exactly it.
+        let all = SwipeAction.allCases
+        for mask in 0..<(1 << all.count) {
+            let kept = Set(all.indices.filter { mask & (1 << $0) != 0 }.map { all[$0] })
+            let read = try queue.read { db in
+                Set(try String.fetchAll(db, sql: "SELECT action FROM swipe_row WHERE \(SwipeLogSchema.actionFilter(keeping: kept))"))
+            }
+            #expect(read == Set(kept.map(\.rawValue)), "\(kept)")
+        }
+    }
+
+    @Test func aSupersededLikeOrReportNeverCountsForAMatchWhateverThePass() throws {
+        // bia's like of ana is superseded by a later file's pass of the same id:
+        // no match, by every way the pass reads the swipes.
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        try warehouse.ingest { s in
+            let a = try s.beginFile(file(.swipes, "a/swipes.ndjson"), absolutePath: "/a/swipes.ndjson", bytes: 100, sha256: "a")
+            try insert(s, "s1", "ana", "bia", .like, at: 100, file: a, line: 1)
+            try insert(s, "s2", "bia", "ana", .like, at: 200, file: a, line: 2)
+            try s.finishFile(a, read: 2, rejected: 0, superseded: 0, unknownFields: [])
+            let b = try s.beginFile(file(.swipes, "b/swipes.ndjson"), absolutePath: "/b/swipes.ndjson", bytes: 100, sha256: "b")
+            try insert(s, "s2", "bia", "ana", .pass, at: 250, file: b, line: 1)
+            try s.finishFile(b, read: 1, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        func matches() throws -> [Timestamp] {
+            try warehouse.read { r in try r.matchInstants(from: Timestamp(seconds: 0), to: Timestamp(seconds: 10_000)) }
+        }
+        #expect(try matches() == [])
+        for budget in [1, 1 << 20] {
+            try warehouse.queue.write { db in try SwipeLogSchema.derive(db, budget: budget) }
+            #expect(try matches() == [], "budget \(budget)")
+            try warehouse.queue.write { db in
+                try db.execute(sql: "DELETE FROM swipe_match")
+                try SwipeLogSchema.deriveMatches(db, budget: budget)
+            }
+            #expect(try matches() == [], "budget \(budget)")
+        }
+    }
+
     @Test func aWarehouseOfTheTextLayoutReloadsItsSwipes() throws {
         let path = try legacyWarehouse(upTo: "v3: swipes and subscriptions", """
             INSERT INTO input_file (id, path, display_path, dataset, table_name, bytes, sha256, load_seq)

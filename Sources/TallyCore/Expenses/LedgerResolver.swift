@@ -19,7 +19,7 @@ public enum LedgerResolver {
                                settlements: [SettlementFact], agreements: [Agreement], fx: FxTable) -> Resolution {
         let sortedMembers = members.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         let memberIds = sortedMembers.map(\.id)
-        let memberSet = Set(memberIds)
+        let membership = CoupleMembership(couple: couple.id, memberIds: memberIds)
         var rejects: [Reject] = []
         var leftOut: [LeftOutRow] = []
         func reject(_ source: SourceRef, _ id: String, _ reason: RejectReason) {
@@ -39,9 +39,6 @@ public enum LedgerResolver {
         func conversionCode(_ from: Currency, _ date: LocalDate) -> RejectCode {
             .failedConversion(fx, from: from, to: couple.currency, on: date)
         }
-        func notMember(_ field: String, _ member: String, _ code: RejectCode) -> RejectReason {
-            .notMember(field, member, couple: couple.id, code: code)
-        }
         func overTotal(_ amount: Int64) -> RejectReason {
             .overTotal("amount \(Money.plain(amount, couple.currency)) \(couple.currency.code)", couple: couple.id)
         }
@@ -57,8 +54,8 @@ public enum LedgerResolver {
         var validExpenses: [Expense] = []
         validExpenses.reserveCapacity(expenses.count)
         for fact in expenses {
-            guard memberSet.contains(fact.paidBy) else {
-                reject(fact.source, fact.id, notMember("paidBy", fact.paidBy, .payerNotMember)); leave(fact, .payerNotMember); continue
+            if let reason = membership.payer(fact.paidBy) {
+                reject(fact.source, fact.id, reason); leave(fact, reason.code); continue
             }
             if let error = SplitCalculator.validate(fact.split, memberIds: memberIds, amount: fact.amount, currency: fact.currency) {
                 reject(fact.source, fact.id, .split(error)); leave(fact, RejectCode(error)); continue
@@ -78,11 +75,8 @@ public enum LedgerResolver {
 
         var validSettlements: [Settlement] = []
         for fact in settlements {
-            guard memberSet.contains(fact.fromMember) else {
-                reject(fact.source, fact.id, notMember("fromMember", fact.fromMember, .settlementPartyNotMember)); leave(fact, .settlementPartyNotMember); continue
-            }
-            guard memberSet.contains(fact.toMember) else {
-                reject(fact.source, fact.id, notMember("toMember", fact.toMember, .settlementPartyNotMember)); leave(fact, .settlementPartyNotMember); continue
+            if let reason = membership.settlementParties(from: fact.fromMember, to: fact.toMember) {
+                reject(fact.source, fact.id, reason); leave(fact, reason.code); continue
             }
             guard fact.fromMember != fact.toMember else {
                 reject(fact.source, fact.id, .settlementToSelf(fact.fromMember)); leave(fact, .settlementToSelf); continue
@@ -107,8 +101,8 @@ public enum LedgerResolver {
                 leave(.agreementMonth, agreement.id, agreement.startDate, agreement.description, agreement.amount,
                       agreement.currency, code)
             }
-            guard memberSet.contains(agreement.paidBy) else {
-                reject(source, agreement.id, notMember("paidBy", agreement.paidBy, .payerNotMember)); leaveAgreement(.payerNotMember); continue
+            if let reason = membership.payer(agreement.paidBy) {
+                reject(source, agreement.id, reason); leaveAgreement(reason.code); continue
             }
             if let error = SplitCalculator.validate(agreement.split, memberIds: memberIds, amount: agreement.amount,
                                                     currency: agreement.currency) {

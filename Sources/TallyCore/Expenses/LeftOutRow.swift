@@ -59,8 +59,12 @@ public struct LeftOutRow: Hashable, Sendable {
         self.reason = reason
     }
 
-    /// Date, then id (byte order): the order a statement lists them in.
+    /// The order a statement lists them in: ``DateThenId`` (rows of two
+    /// kinds sharing a day and an id stay in the order given).
     public static func precedes(_ a: LeftOutRow, _ b: LeftOutRow) -> Bool {
-        a.date != b.date ? a.date < b.date : ByteOrder.precedes(a.id, b.id)
+        DateThenId.precedes(a.listingOrder, b.listingOrder)
     }
+
+    /// The row's key in ``DateThenId``.
+    public var listingOrder: DateThenId<LocalDate> { DateThenId(date, id: id) }
 }

@@ -91,17 +91,16 @@ public struct RefusedRow: Hashable, Sendable {
         return false
     }
 
-    /// The rows of `rows` that `period`'s statement lists, dated ones by date then id, then the undated by id.
+    /// The rows of `rows` that `period`'s statement lists, in ``DateThenId``
+    /// order (the rows without a readable date last), equal keys by ``precedes(_:_:)``.
     public static func listed(_ rows: [RefusedRow], in period: YearMonth) -> [RefusedRow] {
         rows.filter { $0.listed(in: period) != nil }.sorted { a, b in
-            switch (a.date, b.date) {
-            case let (x?, y?) where x != y: return x < y
-            case (_?, nil): return true
-            case (nil, _?): return false
-            default: return precedes(a, b)
-            }
+            DateThenId.order(a.listingOrder, b.listingOrder) ?? precedes(a, b)
         }
     }
+
+    /// The row's key in ``DateThenId``: its readable date (nil when none), its id.
+    public var listingOrder: DateThenId<LocalDate> { DateThenId(date, id: id) }
 }
 
 /// A row a couple's statement lists as not counted: one its checks left out
@@ -127,16 +126,12 @@ public enum NotCountedRow: Hashable, Sendable {
 }
 
 extension CoupleStatement {
-    /// The rows the statement lists as not counted, in the order it lists them: by date, then id
-    /// (bytes); the rows without a readable date last, by id.
+    /// The rows the statement lists as not counted, in the order it lists them: ``DateThenId``
+    /// (the rows without a readable date last); a left-out and a refused row of one day and id,
+    /// the left-out one first.
     public var notCountedRows: [NotCountedRow] {
-        (leftOut.map(NotCountedRow.leftOut) + refused.map(NotCountedRow.refused)).sorted { a, b in
-            switch (a.date, b.date) {
-            case let (x?, y?) where x != y: return x < y
-            case (_?, nil): return true
-            case (nil, _?): return false
-            default: return ByteOrder.precedes(a.id, b.id)
-            }
+        DateThenId.sorted(leftOut.map(NotCountedRow.leftOut) + refused.map(NotCountedRow.refused)) {
+            DateThenId($0.date, id: $0.id)
         }
     }
 }

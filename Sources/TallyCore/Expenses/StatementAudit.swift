@@ -43,10 +43,7 @@ public enum StatementAudit {
     /// The notes of a month: `memberIds` in the order of `opening` and of each expense's shares.
     public static func notes(memberIds: [String], opening: [Int64], expenses: [ItemisedExpense],
                              settlements: [Settlement]) -> [AuditNote] {
-        let byDateThenId = { (a: LocalDate, aId: String, b: LocalDate, bId: String) in
-            a != b ? a < b : ByteOrder.precedes(aId, bId)
-        }
-        let lines = expenses.sorted { byDateThenId($0.expense.date, $0.expense.id, $1.expense.date, $1.expense.id) }
+        let lines = DateThenId.sorted(expenses) { DateThenId($0.expense.date, id: $0.expense.id) }
         var notes: [AuditNote] = []
 
         struct Key: Hashable {
@@ -73,7 +70,7 @@ public enum StatementAudit {
         for (i, id) in memberIds.enumerated() where index[id] == nil { index[id] = i }
         var balance = opening
         var next = 0
-        for settlement in settlements.sorted(by: { byDateThenId($0.date, $0.id, $1.date, $1.id) }) {
+        for settlement in DateThenId.sorted(settlements, by: { DateThenId($0.date, id: $0.id) }) {
             // Every expense up to the settlement's day, in.
             while next < lines.count, lines[next].expense.date <= settlement.date {
                 let line = lines[next]

@@ -26,7 +26,8 @@
 /// statement would repeat the same reject month after month. The ledger is
 /// expected to be valid for the couple; should an expense, agreement or
 /// settlement name a payer (or settlement party) who is not a member, it is
-/// left out, so the nets still sum to zero, and reported once as a reject.
+/// left out, so the nets still sum to zero, and reported once as a reject,
+/// in the words of ``CoupleMembership``, the one rule of who may pay.
 public enum StatementBuilder {
     /// The statement of `ledger`'s couple for `period`.
     ///
@@ -52,8 +53,7 @@ public enum StatementBuilder {
         let first = period.firstDay
         let last = period.lastDay
         let trendStart = period.adding(months: -(max(trendMonths, 1) - 1))
-        let coupleId = ledger.couple.id
-        let memberList = memberIds.joined(separator: ", ")
+        let membership = CoupleMembership(couple: ledger.couple.id, memberIds: memberIds)
 
         var rejects: [Reject] = []
         var expenses = ledger.expenses.filter { $0.date <= last }
@@ -77,14 +77,12 @@ public enum StatementBuilder {
         var monthSettlements: [Settlement] = []
 
         for (position, expense) in expenses.enumerated() {
-            guard let payer = indexById[expense.paidBy] else {
-                // Synthetic expenses always have a member payer (see agreementExpenses).
-                rejects.append(Reject(
-                    dataset: "expenses", file: "", line: 0, id: expense.id,
-                    reason: .notMember("paidBy", expense.paidBy, couple: coupleId, code: .payerNotMember)
-                        .leaving("expense left out of the statement (members: \(memberList))")))
+            // Synthetic expenses always have a member payer (see agreementExpenses).
+            if let reason = membership.payer(expense.paidBy) {
+                rejects.append(Reject(dataset: "expenses", file: "", line: 0, id: expense.id, reason: reason))
                 continue
             }
+            let payer = indexById[expense.paidBy]!
             let shares = SplitCalculator.allocate(expense.amount, rule: expense.split, memberIds: memberIds, expenseId: expense.id)
             let month = expense.date.yearMonth
             if month >= trendStart { trend[month, default: 0] += expense.amount }
@@ -103,15 +101,11 @@ public enum StatementBuilder {
         }
 
         for settlement in ledger.settlements where settlement.date <= last {
-            guard let from = indexById[settlement.fromMember], let to = indexById[settlement.toMember] else {
-                let field = indexById[settlement.fromMember] == nil ? "fromMember" : "toMember"
-                let stranger = indexById[settlement.fromMember] == nil ? settlement.fromMember : settlement.toMember
-                rejects.append(Reject(
-                    dataset: "expenses", file: "", line: 0, id: settlement.id,
-                    reason: .notMember(field, stranger, couple: coupleId, code: .settlementPartyNotMember)
-                        .leaving("settlement left out of the statement (members: \(memberList))")))
+            if let reason = membership.settlementParties(from: settlement.fromMember, to: settlement.toMember) {
+                rejects.append(Reject(dataset: "expenses", file: "", line: 0, id: settlement.id, reason: reason))
                 continue
             }
+            let (from, to) = (indexById[settlement.fromMember]!, indexById[settlement.toMember]!)
             if settlement.date < first {
                 opening[from] += settlement.amount
                 opening[to] -= settlement.amount
@@ -154,12 +148,9 @@ public enum StatementBuilder {
         statement.auditNotes = StatementAudit.notes(memberIds: memberIds, opening: opening, expenses: lines,
                                                     settlements: monthSettlements)
         if itemised {
-            let byDateThenId = { (a: LocalDate, aId: String, b: LocalDate, bId: String) in
-                a != b ? a < b : ByteOrder.precedes(aId, bId)
-            }
             statement.itemised = ItemisedMonth(
-                expenses: lines.sorted { byDateThenId($0.expense.date, $0.expense.id, $1.expense.date, $1.expense.id) },
-                settlements: monthSettlements.sorted { byDateThenId($0.date, $0.id, $1.date, $1.id) })
+                expenses: DateThenId.sorted(lines) { DateThenId($0.expense.date, id: $0.expense.id) },
+                settlements: DateThenId.sorted(monthSettlements) { DateThenId($0.date, id: $0.id) })
         }
         return statement
     }
@@ -199,8 +190,8 @@ public enum StatementBuilder {
                 covered.insert(AgreementMonth(agreementId: agreementId, month: expense.date.yearMonth))
             }
         }
-        let memberIds = Set(ledger.members.map(\.id))
         let couple = ledger.couple
+        let membership = CoupleMembership(couple: couple.id, memberIds: ledger.members.map(\.id))
         var expenses: [Expense] = []
         var rejects: [Reject] = []
         // The magnitudes of the synthetic expenses, bounded (see CoupleLimits).
@@ -209,11 +200,9 @@ public enum StatementBuilder {
             let startMonth = agreement.startDate.yearMonth
             let endMonth = min(agreement.endDate?.yearMonth ?? period, period)
             guard startMonth <= endMonth else { continue }
-            guard memberIds.contains(agreement.paidBy) else {
-                rejects.append(Reject(
-                    dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: "agreement:\(agreement.id)",
-                    reason: .notMember("paidBy", agreement.paidBy, couple: couple.id, code: .payerNotMember)
-                        .leaving("its months are left out of the statement")))
+            if let reason = membership.payer(agreement.paidBy) {
+                rejects.append(Reject(dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine,
+                                      id: "agreement:\(agreement.id)", reason: reason))
                 continue
             }
             let months = startMonth.months(until: endMonth) + 1

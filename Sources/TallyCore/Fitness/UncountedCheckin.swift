@@ -27,10 +27,10 @@ public struct UncountedCheckin: Hashable, Sendable {
         self.reason = reason
     }
 
-    /// A board's order: participant (user id, bytes), then day, then check-in id (bytes).
+    /// A board's order: participant (user id, bytes), then a participant's
+    /// check-ins in ``DateThenId`` order (day, then check-in id).
     public static func precedes(_ a: UncountedCheckin, _ b: UncountedCheckin) -> Bool {
         if !a.userId.utf8.elementsEqual(b.userId.utf8) { return ByteOrder.precedes(a.userId, b.userId) }
-        if a.day != b.day { return a.day < b.day }
-        return ByteOrder.precedes(a.checkinId, b.checkinId)
+        return DateThenId.precedes(DateThenId(a.day, id: a.checkinId), DateThenId(b.day, id: b.checkinId))
     }
 }

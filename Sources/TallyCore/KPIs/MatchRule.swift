@@ -7,6 +7,29 @@
 /// A later `pass` does not undo a like. Self-swipes never reach this rule:
 /// they are rejected when read.
 public enum MatchRule {
+    /// The actions that can make or unmake a match: a like or super like
+    /// makes one (with the other user's), a report unmakes it. Every other
+    /// action (a `pass`) never changes a pair's ``PairState``, so a
+    /// derivation may leave those swipes out of what it reads; the warehouse
+    /// builds its match scan from this set and reads nothing else.
+    ///
+    /// ```swift
+    /// MatchRule.matchActions.contains(.report)   // true
+    /// MatchRule.changesMatches(.pass)            // false
+    /// ```
+    public static let matchActions = Set(SwipeAction.allCases.filter(changesMatches))
+
+    /// Whether a swipe with `action` can make or unmake a match (the
+    /// membership test of ``matchActions``, exhaustive over the actions so
+    /// that a new one must be placed).
+    @inlinable
+    public static func changesMatches(_ action: SwipeAction) -> Bool {
+        switch action {
+        case .like, .superLike, .report: true
+        case .pass: false
+        }
+    }
+
     /// One swipe between the two users of a pair, seen from the pair.
     public struct PairSwipe: Sendable, Equatable {
         /// True when the swipe goes from the pair's first user (in byte order) to the second.
@@ -29,6 +52,8 @@ public enum MatchRule {
 
         public init() {}
 
+        /// Folds one swipe in; a swipe whose action is not among
+        /// ``MatchRule/matchActions`` leaves the state as it was.
         public mutating func add(_ swipe: PairSwipe) {
             switch swipe.action {
             case .report:

@@ -3,8 +3,8 @@
 /// Every subscription KPI asks this type, never the raw events.
 ///
 /// "At T" always means from the events strictly before T (the contract's
-/// fine point). Events at the same instant apply in the order given (the
-/// warehouse gives them in load and line order).
+/// fine point). Events at the same instant apply in the order given, which
+/// callers give in ``SubscriptionEventOrder`` (load order, then line).
 public struct SubscriptionTimeline: Sendable {
     public let app: String
     public let userId: String

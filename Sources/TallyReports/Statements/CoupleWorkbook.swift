@@ -310,12 +310,13 @@ public enum CoupleWorkbook {
             return row + 1
         }
 
-        /// The most rows the statement sheet lists as not counted (they are all in `rejects.csv`), and the most
-        /// notes worth checking and agreements in force (the text lists them all).
+        /// The most rows the statement sheet lists as not counted, and the most notes worth checking and
+        /// agreements in force: the couple's text statement lists them all.
         static let leftOutShown = 100
 
         /// Writes the first ``leftOutShown`` of `items` with `writeRow`, a row each from `first` on, then a line
-        /// counting the rest of the `total`; returns the row after the last one written.
+        /// counting the rest of the `total` and naming the text statement that lists them all
+        /// (``ReportLocale/otherRows(_:allIn:)``); returns the row after the last one written.
         func writeCapped<Items: Collection>(_ items: Items, total: Int, on sheet: XLSXWorksheet, from first: Int,
                                             _ writeRow: (Items.Element, Int) throws -> Void) throws -> Int {
             var row = first
@@ -324,7 +325,8 @@ public enum CoupleWorkbook {
                 row += 1
             }
             if total > Self.leftOutShown {
-                try sheet.writeSpanning(locale.otherLeftOut(total - Self.leftOutShown), row: row, format: subtitle)
+                let textFile = CoupleFileName.stem(for: statement.couple.id) + ".txt"
+                try sheet.writeSpanning(locale.otherRows(total - Self.leftOutShown, allIn: textFile), row: row, format: subtitle)
                 row += 1
             }
             return row

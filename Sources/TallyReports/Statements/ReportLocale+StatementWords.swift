@@ -121,13 +121,18 @@ extension ReportLocale {
         return facts
     }
 
-    /// The line counting the rows not counted past those a statement lists: `… e mais 3 linhas`.
-    public func otherLeftOut(_ count: Int) -> String {
+    /// The line under a list a couple's workbook cuts short, counting the rest and saying where the
+    /// whole list is (`file`, the couple's text statement, which lists everything):
+    /// `… e mais 3 linhas, todas no extrato em texto c1.txt`; for one, `… e mais 1 linha, no extrato em texto c1.txt`.
+    public func otherRows(_ count: Int, allIn file: String) -> String {
         let n = formatInteger(Int64(count))
         switch self {
-        case .ptBR: return "… e mais \(n) \(count == 1 ? "linha" : "linhas")"
-        case .enUS: return "… and \(n) more \(count == 1 ? "row" : "rows")"
-        case .esES: return "… y \(n) \(count == 1 ? "fila más" : "filas más")"
+        case .ptBR: return count == 1 ? "… e mais 1 linha, no extrato em texto \(file)"
+                                      : "… e mais \(n) linhas, todas no extrato em texto \(file)"
+        case .enUS: return count == 1 ? "… and 1 more row, in the text statement \(file)"
+                                      : "… and \(n) more rows, all in the text statement \(file)"
+        case .esES: return count == 1 ? "… y 1 fila más, en el extracto de texto \(file)"
+                                      : "… y \(n) filas más, todas en el extracto de texto \(file)"
         }
     }
 

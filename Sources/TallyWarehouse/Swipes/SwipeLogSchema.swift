@@ -54,9 +54,36 @@ enum SwipeLogSchema {
     /// The input table (`InputFile.tableName`) of the swipes log.
     static let table = "swipes"
 
+    /// The SQL condition on `swipe_row.action` that keeps the swipes
+    /// ``TallyCore/MatchRule/matchActions`` names: a lookup of the rule's
+    /// declaration, spelled as the shorter list (today `action NOT IN
+    /// ('pass')`, which SQLite runs as one comparison per row).
+    ///
+    /// ```swift
+    /// "SELECT count(*) FROM swipe_row WHERE \(SwipeLogSchema.matchActionFilter)"
+    /// ```
+    static let matchActionFilter = actionFilter(keeping: MatchRule.matchActions)
+
+    /// The SQL condition on `action` true exactly for the actions of `kept`
+    /// (actions are stored in their contract spelling, one of
+    /// ``TallyCore/SwipeAction``'s): `action IN (…)` or `action NOT IN (…)`,
+    /// whichever lists fewer actions.
+    static func actionFilter(keeping kept: Set<SwipeAction>) -> String {
+        func list(_ actions: [SwipeAction]) -> String {
+            actions.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        }
+        let keptInOrder = SwipeAction.allCases.filter(kept.contains)
+        let left = SwipeAction.allCases.filter { !kept.contains($0) }
+        if left.isEmpty { return "1" }
+        if keptInOrder.isEmpty { return "0" }
+        return left.count < keptInOrder.count ? "action NOT IN (\(list(left)))" : "action IN (\(list(keptInOrder)))"
+    }
+
     /// The superseded repeats (counted per file) and the matches, derived
-    /// pair by pair with ``TallyCore/MatchRule``. Passes are left out: a pass
-    /// never makes or unmakes a match.
+    /// pair by pair with ``TallyCore/MatchRule``. Only the swipes whose
+    /// action the rule declares able to make or unmake a match
+    /// (``TallyCore/MatchRule/matchActions``) are read for the matches
+    /// (``matchActionFilter``).
     static let derivation = Derivation.leavingTail(.swipeMatches, inputs: [table]) { db in
         try deriveLeavingTail(db, budget: matchPassBudget)
     }
@@ -92,10 +119,10 @@ enum SwipeLogSchema {
             return nil
         }
         scan.pairs = nil  // the one reference: changed in place below, not copied
-        // A superseded like or report does not count: it becomes a pass.
+        // A superseded like or report does not count: the fold skips it.
         if !scan.candidatePairs.isEmpty {
             let superseded = Set(try Int64.fetchAll(db, sql: "SELECT row FROM swipe_superseded"))
-            for (rowid, index) in scan.candidatePairs where superseded.contains(rowid) { pairs[index].action = .pass }
+            for (rowid, index) in scan.candidatePairs where superseded.contains(rowid) { pairs[index].superseded = true }
         }
         let fold = MatchFold(consume pairs)
         return DerivationTail(compute: { fold.compute() }, store: { db in
@@ -141,9 +168,9 @@ enum SwipeLogSchema {
 
     /// What one scan of the log found (``scanLog(_:budget:)``).
     private struct LogScan {
-        /// The likes and reports in the log.
+        /// The swipes in the log that can make or unmake a match (its likes and reports).
         var likesAndReports = 0
-        /// Every like and report, when they fit the budget.
+        /// Every one of those, when they fit the budget.
         var pairs: [PairRow]?
         /// The pairs (indexes in `pairs`) of rows that may hold a repeated id, by rowid.
         var candidatePairs: [(rowid: Int64, index: Int)] = []
@@ -179,7 +206,7 @@ enum SwipeLogSchema {
         let rows = try RawCursor(db, sql: "SELECT action, rowid, id, from_person, to_person, at FROM swipe_row")
         while try rows.next() {
             let action = rows.withText(0, SwipeAction.init(utf8:))
-            let counted = action != nil && action != .pass
+            let counted = action.map(MatchRule.changesMatches) ?? false
             if counted { scan.likesAndReports += 1 }
             if counted && collecting {
                 if pairs.count < room {
@@ -201,12 +228,15 @@ enum SwipeLogSchema {
     }
 
     /// One swipe of the match pass: the pair (first user in the high half),
-    /// the instant, and whether it goes first → second.
+    /// the instant, whether it goes first → second, and whether
+    /// ``TallyCore/SwipeVersionRule`` superseded it (it then does not count;
+    /// the flag fits in the row's padding).
     private struct PairRow {
         var pair: UInt64
         var at: Int64
         var action: SwipeAction
         var forward: Bool
+        var superseded = false
 
         init(from: Int64, to: Int64, at: Int64, action: SwipeAction) {
             let from = UInt64(from), to = UInt64(to)
@@ -230,9 +260,9 @@ enum SwipeLogSchema {
     /// than SQLite's sorter over the same rows, and memory stays bounded
     /// whatever the month's size.
     /// `likesAndReports` sizes the partitions: the log's rows whose action
-    /// is not a pass (counted here when not given).
+    /// is one of ``TallyCore/MatchRule/matchActions`` (counted here when not given).
     static func deriveMatches(_ db: Database, budget: Int = matchPassBudget, likesAndReports: Int? = nil) throws {
-        let likesAndReports = try likesAndReports ?? Int.fetchOne(db, sql: "SELECT count(*) FROM swipe_row WHERE action <> 'pass'") ?? 0
+        let likesAndReports = try likesAndReports ?? Int.fetchOne(db, sql: "SELECT count(*) FROM swipe_row WHERE \(matchActionFilter)") ?? 0
         let partitions = max(1, (likesAndReports * MemoryLayout<PairRow>.stride + budget - 1) / budget)
         var rows: [PairRow] = []
         rows.reserveCapacity(likesAndReports / partitions + likesAndReports / (8 * partitions) + 16)
@@ -244,10 +274,10 @@ enum SwipeLogSchema {
         for partition in 0..<partitions {
             rows.removeAll(keepingCapacity: true)
             let read = partitions == 1
-                ? try RawCursor(db, sql: "SELECT from_person, to_person, action, at, rowid FROM swipe_row WHERE action <> 'pass' ORDER BY rowid")
+                ? try RawCursor(db, sql: "SELECT from_person, to_person, action, at, rowid FROM swipe_row WHERE \(matchActionFilter) ORDER BY rowid")
                 : try RawCursor(db, sql: """
                     SELECT from_person, to_person, action, at, rowid FROM swipe_row
-                    WHERE action <> 'pass' AND (from_person + to_person) % ? = ? ORDER BY rowid
+                    WHERE \(matchActionFilter) AND (from_person + to_person) % ? = ? ORDER BY rowid
                     """, arguments: [partitions, partition])
             var skip = 0
             while try read.next() {
@@ -296,9 +326,10 @@ enum SwipeLogSchema {
                 var state = MatchRule.PairState()
                 var end = start
                 while end < rows.count && rows[end].pair == pair {
+                    defer { end += 1 }
+                    if rows[end].superseded { continue }
                     state.add(MatchRule.PairSwipe(forward: rows[end].forward, action: rows[end].action,
                                                   timestamp: Timestamp(microseconds: rows[end].at)))
-                    end += 1
                 }
                 if let formed = state.matchedAt { matches.append((Int64(pair >> 32), Int64(pair & 0xffff_ffff), formed.microseconds)) }
                 start = end

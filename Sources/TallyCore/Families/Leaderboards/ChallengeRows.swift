@@ -35,8 +35,8 @@ public struct ChallengeRows: Sendable {
 extension LeaderboardsFamily {
     /// Decides what `rows` come to: without a challenge, every check-in is
     /// an orphan (``OrphanRule``); with one, the partition holds the
-    /// check-ins by createdAt then id (bytes), the memberships by user id
-    /// (bytes) then joinedAt.
+    /// check-ins in ``DateThenId`` order (createdAt, then id bytes, then
+    /// file and line), the memberships by user id (bytes) then joinedAt.
     public static func partition(_ rows: ChallengeRows) -> ChallengeRows.Assembly {
         guard let challenge = rows.challenge else {
             let rejects = rows.checkins.compactMap { c in
@@ -46,9 +46,7 @@ extension LeaderboardsFamily {
             }
             return ChallengeRows.Assembly(partition: nil, rejects: rejects)
         }
-        let checkins = rows.checkins.sorted { a, b in
-            a.createdAt == b.createdAt ? ByteOrder.precedes(a.id, b.id) : a.createdAt < b.createdAt
-        }
+        let checkins = DateThenId.sorted(rows.checkins) { DateThenId($0.createdAt, id: $0.id, source: $0.source) }
         let memberships = rows.memberships.sorted { a, b in
             a.userId.utf8.elementsEqual(b.userId.utf8) ? a.joinedAt < b.joinedAt : ByteOrder.precedes(a.userId, b.userId)
         }

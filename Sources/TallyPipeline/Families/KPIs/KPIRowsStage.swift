@@ -56,7 +56,7 @@ struct KPIRowsStage {
                     emit(.swipeDays, KPIKeys.day(plan.timezone.localDate(of: row.at)),
                          .kpis(.daySwipe(from: row.from, action: row.action, at: row.at)))
                 }
-                if row.action != .pass {
+                if MatchRule.changesMatches(row.action) {
                     let (first, second, forward) = MatchRule.pair(from: row.from, to: row.to)
                     emit(.swipePairs, KPIKeys.pair(first, second), .kpis(.pairSwipe(
                         first: first, second: second, MatchRule.PairSwipe(forward: forward, action: row.action, timestamp: row.at))))

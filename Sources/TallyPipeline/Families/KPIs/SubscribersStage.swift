@@ -1,8 +1,8 @@
 import TallyCore
 
 /// The subscribers' partition stage of a dataflow run: one (app, user)'s
-/// counted events, in time order (ties: load order, then line, as the
-/// warehouse reads them), become the family's `.subscriber` partition
+/// counted events, in ``SubscriptionEventOrder`` (time, then load order,
+/// then line, as the warehouse reads them), become the family's `.subscriber` partition
 /// (``KPIsFamily``), whose events naming an unknown product the family
 /// rejects (``UnknownProductRule``).
 ///
@@ -38,7 +38,9 @@ final class SubscribersStage {
         }
         for subscriber in KeyGroups.split(events, key: { KPIKeys.exact($0.record.app, $0.record.userId) }) {
             let ordered = subscriber.sorted { a, b in
-                (a.record.event.timestamp, a.origin.file, a.origin.line) < (b.record.event.timestamp, b.origin.file, b.origin.line)
+                SubscriptionEventOrder.precedes(
+                    .init(instant: a.record.event.timestamp, loadOrder: Int64(a.origin.file), line: a.origin.line),
+                    .init(instant: b.record.event.timestamp, loadOrder: Int64(b.origin.file), line: b.origin.line))
             }
             let first = ordered[0].record
             family.add(.subscriber(app: first.app, userId: first.userId, events: ordered.map { row in
