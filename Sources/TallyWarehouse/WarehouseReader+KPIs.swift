@@ -16,7 +16,9 @@ extension WarehouseReader {
             WHERE at >= ? AND at < ? AND rowid NOT IN (SELECT row FROM swipe_superseded)
             """, arguments: [from.microseconds, to.microseconds])
         while try rows.next() {
-            guard let action = rows.withText(1, SwipeAction.init(utf8:)) else { continue }
+            guard let action = rows.withText(1, SwipeAction.init(utf8:)) else {
+                throw WarehouseError("a stored swipe has the action '\(String(decoding: rows.text(1) ?? .init(start: nil, count: 0), as: UTF8.self))', which this tally does not know: the warehouse was written by another version; run again with a new --db")
+            }
             try body(rows.int64(0), action, Timestamp(microseconds: rows.int64(2)))
         }
     }
@@ -82,7 +84,9 @@ extension WarehouseReader {
                 user = String(decoding: userBytes, as: UTF8.self)
                 started = true
             }
-            guard let kind = SubscriptionEventKind(utf8: rows.text(2)!) else { continue }
+            guard let kind = SubscriptionEventKind(utf8: rows.text(2)!) else {
+                throw WarehouseError("stored subscription event '\(String(decoding: rows.text(8)!, as: UTF8.self))' has the kind '\(String(decoding: rows.text(2)!, as: UTF8.self))', which this tally does not know: the warehouse was written by another version; run again with a new --db")
+            }
             let file = rows.int64(6)
             events.append(SubscriptionEvent(kind: kind, timestamp: Timestamp(microseconds: rows.int64(5)),
                                             productId: rows.text(3).map { strings.string($0) },
