@@ -61,3 +61,26 @@ extension KPIsFamily.Summary {
         return narrowed
     }
 }
+
+extension KPIsFamily {
+    /// The most months the monthly series (churn, MRR history, movements) go back.
+    public static let seriesMonths = 24
+
+    /// The first month of the monthly series: the local month of the
+    /// earliest counted subscription event (the period when there is none),
+    /// at most ``seriesMonths`` before the period's end.
+    public static func firstMonth(of firstEvent: Timestamp?, period: YearMonth, timezone tz: ReportTimeZone) -> YearMonth {
+        max(firstEvent.map { tz.localDate(of: $0).yearMonth } ?? period, earliestFirstMonth(period))
+    }
+
+    /// The earliest month the monthly series of `period` can start at.
+    public static func earliestFirstMonth(_ period: YearMonth) -> YearMonth { period.adding(months: -(seriesMonths - 1)) }
+
+    /// The instants whose swipes and matches the KPIs count: from the start
+    /// of the month before `period` to the end of `period`, in `tz`. The
+    /// warehouse scans this range and the dataflow routes the swipes in it;
+    /// neither decides it.
+    public static func swipeWindow(_ period: YearMonth, _ tz: ReportTimeZone) -> Range<Timestamp> {
+        tz.startOfDay(period.adding(months: -1).firstDay)..<tz.endOfMonth(period)
+    }
+}

@@ -14,7 +14,7 @@ enum KPIBroadcast {
     /// counts and fx rates are the merge's (they are only read when finalising).
     static func counting(_ plan: FlowPlan, products: [ProductCatalog.Entry]) -> KPIsFamily {
         KPIStage.family(config: plan.config, period: plan.period, timezone: plan.timezone,
-                        firstMonth: KPIStage.earliestFirstMonth(plan.period), products: products, connections: [],
+                        firstMonth: KPIsFamily.earliestFirstMonth(plan.period), products: products, connections: [],
                         appStoreEvents: [], fxRates: [])
     }
 

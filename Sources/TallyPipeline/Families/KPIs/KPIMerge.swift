@@ -46,7 +46,7 @@ final class KPIMerge {
         let started = Date()
         let (period, tz, config) = (plan.period, plan.timezone, plan.config)
         let family = KPIStage.family(
-            config: config, period: period, timezone: tz, firstMonth: KPIStage.firstMonth(of: firstEvent, period: period, timezone: tz),
+            config: config, period: period, timezone: tz, firstMonth: KPIsFamily.firstMonth(of: firstEvent, period: period, timezone: tz),
             products: try products(), connections: connections.sorted(by: Self.precedes), appStoreEvents: Self.daily(appStoreCounts, period),
             fxRates: config.kpis.reportingCurrency == nil ? [] : try FlowBroadcast.fxRates(plan))
         guard let summary = (total ?? family.emptySummary()).narrowed(to: family.settings) else {

@@ -5,7 +5,7 @@ import TallyIngest
 /// their table's row rule (TallyCore/RowRules), and the verdicts are routed.
 ///
 /// - Swipes, by id: ``SwipeVersionRule``. A counted swipe of the window
-///   (``KPIStage/swipeWindow(_:_:)``) goes to the day it was made on
+///   (``KPIsFamily/swipeWindow(_:_:)``) goes to the day it was made on
 ///   (``SwipeDaysStage``); a counted like, super like or report, whenever
 ///   made, goes to its pair of users (``SwipePairsStage``): a pass never
 ///   makes or unmakes a match.
@@ -45,7 +45,7 @@ struct KPIRowsStage {
     }
 
     private func swipes(_ rows: [SwipeRow], emit: FlowEmit) {
-        let window = KPIStage.swipeWindow(plan.period, plan.timezone)
+        let window = KPIsFamily.swipeWindow(plan.period, plan.timezone)
         let verdicts = SwipeVersionRule.verdicts(rows.enumerated().map { i, r in
             SwipeVersionRule.Row(loadSeq: Int64(r.origin.file), line: Int64(r.origin.line), row: Int64(i))
         })

@@ -20,8 +20,6 @@ struct KPIStage: ReportStage {
     let datasets: Set<String> = ["swipes", "subscriptions"]
     let cores = CoreUse.one
     let derivedTables: Set<DerivedTable> = [.swipeMatches, .subscriptionEvents]
-    /// The most months the monthly series (churn, MRR history, movements) go back.
-    static let seriesMonths = 24
 
     func run(_ context: ReportContext) throws -> ReportOutcome {
         let started = Date()
@@ -43,7 +41,7 @@ struct KPIStage: ReportStage {
     /// merged into the total (which ``KPIOutput`` finalises).
     func build(_ reader: WarehouseReader, _ context: ReportContext) throws -> (KPIsFamily, KPIsFamily.Summary) {
         let (period, tz) = (context.period, context.timezone)
-        let window = Self.swipeWindow(period, tz)
+        let window = KPIsFamily.swipeWindow(period, tz)
         let family = try Self.family(reader, config: context.config, period: period, timezone: tz)
         var total = family.emptySummary()
         var partial = family.emptySummary()
@@ -93,13 +91,13 @@ struct KPIStage: ReportStage {
         let appStore = AppStoreDailyCounts.rows(
             try reader.appStoreEventCounts(first: period.firstDay, last: period.lastDay).lazy.map(row), period: period)
         return family(config: config, period: period, timezone: tz,
-                      firstMonth: firstMonth(of: try reader.firstSubscriptionEvent(), period: period, timezone: tz),
+                      firstMonth: KPIsFamily.firstMonth(of: try reader.firstSubscriptionEvent(), period: period, timezone: tz),
                       products: try reader.products(), connections: try reader.partnerConnections(), appStoreEvents: appStore,
                       fxRates: config.kpis.reportingCurrency == nil ? [] : try reader.fxRates())
     }
 
     /// The family for `period`, given what every partition shares: the
-    /// first month of the monthly series (``firstMonth(of:period:timezone:)``),
+    /// first month of the monthly series (``KPIsFamily/firstMonth(of:period:timezone:)``),
     /// the products of `subscriptions/products` (tally.yml's fill in), the
     /// partner connections, the App Store event counts of the period's days
     /// and the fx rates (used only with a reporting currency).
@@ -116,25 +114,9 @@ struct KPIStage: ReportStage {
             fx: config.kpis.reportingCurrency == nil ? FxTable() : FxTable(fxRates)))
     }
 
-    /// The first month of the monthly series: the local month of the
-    /// earliest counted subscription event (the period when there is none),
-    /// at most ``seriesMonths`` before the period's end.
-    static func firstMonth(of firstEvent: Timestamp?, period: YearMonth, timezone tz: ReportTimeZone) -> YearMonth {
-        max(firstEvent.map { tz.localDate(of: $0).yearMonth } ?? period, earliestFirstMonth(period))
-    }
-
     /// A row of a Subscription Event report as the KPIs list it.
     static func row(_ count: AppStoreEventCount) -> AppStoreEventCountRow {
         AppStoreEventCountRow(date: count.date, app: count.app, subscription: count.subscription, appleEvent: count.appleEvent,
                               event: count.event.rawValue, quantity: count.quantity)
-    }
-
-    /// The earliest month the monthly series of `period` can start at.
-    static func earliestFirstMonth(_ period: YearMonth) -> YearMonth { period.adding(months: -(seriesMonths - 1)) }
-
-    /// The instants whose swipes and matches the KPIs count: from the start
-    /// of the month before `period` to the end of `period`, in `tz`.
-    static func swipeWindow(_ period: YearMonth, _ tz: ReportTimeZone) -> Range<Timestamp> {
-        tz.startOfDay(period.adding(months: -1).firstDay)..<tz.endOfMonth(period)
     }
 }

@@ -9,7 +9,7 @@ import TallyCore
 /// The monthly series start at the month of the run's earliest event, a
 /// fact of every subscriber's events together. Rather than have each
 /// instance read every event first, the stage counts under the earliest
-/// first month the run allows (``KPIStage/earliestFirstMonth(_:)``) and
+/// first month the run allows (``KPIsFamily/earliestFirstMonth(_:)``) and
 /// keeps the earliest event instant it met; the merge takes the earliest
 /// of those and narrows the merged summary to that month
 /// (``KPIsFamily/Summary/narrowed(to:)``), which gives exactly the counts

@@ -3,7 +3,7 @@ import TallyCore
 /// The matches' partition stage of a dataflow run: the counted likes, super
 /// likes and reports between two users (both directions) are folded by
 /// ``MatchRule``; a match formed within the swipes' window
-/// (``KPIStage/swipeWindow(_:_:)``) goes to the day it formed on
+/// (``KPIsFamily/swipeWindow(_:_:)``) goes to the day it formed on
 /// (``SwipeDaysStage``).
 ///
 /// The records of one key are grouped again by their users' bytes
@@ -18,7 +18,7 @@ struct SwipePairsStage {
             }
             return (KPIKeys.exact(first, second), swipe)
         }
-        let window = KPIStage.swipeWindow(plan.period, plan.timezone)
+        let window = KPIsFamily.swipeWindow(plan.period, plan.timezone)
         for pair in KeyGroups.split(swipes, key: \.pair) {
             var state = MatchRule.PairState()
             for (_, swipe) in pair { state.add(swipe) }
