@@ -1,6 +1,7 @@
 import TallyCore
 import TallyIngest
 import TallyReports
+import TallyWire
 
 /// The statements' partition stage of a dataflow run: the rows routed to
 /// one couple key become its ``CoupleRows``, computed by
