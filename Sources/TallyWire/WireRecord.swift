@@ -44,7 +44,7 @@ extension WireRecord {
     }
 }
 
-/// Every record kind TallyCore defines, for dispatch and for the format's documentation.
+/// Every record kind of the domain (TallyCore's types), for dispatch and for the format's documentation.
 public enum WireKinds {
     /// The keyed input records, then the partial results.
     public static var all: [any WireRecord.Type] {

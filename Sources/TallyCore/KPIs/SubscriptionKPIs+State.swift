@@ -19,7 +19,7 @@ extension SubscriptionKPIs {
             package init(subscribers: Int, mrr: Int64) { self.subscribers = subscribers; self.mrr = mrr }
         }
 
-        // Package-wide: TallyWire writes and reads every count.
+        // Package access: the line encoding writes and reads every count.
         package var period: YearMonth
         package var firstMonth: YearMonth
         package var timezone: String
