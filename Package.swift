@@ -3,8 +3,9 @@ import PackageDescription
 
 // tally: a batch analytics and reporting runner.
 // Data flows one way: files → TallyIngest → TallyWarehouse → TallyReports → files.
-// TallyCore holds the domain rules (pure, I/O-free); TallyPipeline wires the
-// stages; the `tally` executable only parses arguments.
+// TallyCore holds the domain rules (pure, I/O-free); TallyWire the one line form
+// of the records stages exchange; TallyPipeline wires the stages; the `tally`
+// executable only parses arguments.
 let package = Package(
     name: "tally",
     platforms: [.macOS(.v15)],
@@ -14,6 +15,7 @@ let package = Package(
         // For the fuzz package (fuzz/Package.swift), which can only use products.
         .library(name: "TallyIngest", targets: ["TallyIngest"]),
         .library(name: "TallyPipeline", targets: ["TallyPipeline"]),
+        .library(name: "TallyWire", targets: ["TallyWire"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -59,9 +61,13 @@ let package = Package(
         // Deterministic generator of realistic exports for all five datasets.
         .target(name: "TallyGenerator", dependencies: ["TallyCore", "CGzip"]),
 
+        // The record form: the one line encoding of every record that travels between stages
+        // (TallyCore's values and partials, the dataflow's FlowRecord), its writer and reader.
+        .target(name: "TallyWire", dependencies: ["TallyCore", "TallyIngest"]),
+
         // Stage wiring: configuration, ingest → warehouse → reports, run.json.
         .target(name: "TallyPipeline", dependencies: [
-            "TallyCore", "TallyIngest", "TallyWarehouse", "TallyReports", "TallyGenerator",
+            "TallyCore", "TallyIngest", "TallyWire", "TallyWarehouse", "TallyReports", "TallyGenerator",
             .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -75,6 +81,9 @@ let package = Package(
 
         .testTarget(name: "TallyCoreTests", dependencies: [
             "TallyCore", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "TallyWireTests", dependencies: [
+            "TallyWire", "TallyCore", "TallyIngest", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "TallyIngestTests", dependencies: [
             "TallyIngest", "CGzip", .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -46,9 +46,9 @@ public enum MatchRule {
 
     /// What is known of a pair so far; fold swipes in any order with ``add(_:)``.
     public struct PairState: Sendable, Equatable {
-        public internal(set) var firstForwardLike: Timestamp?
-        public internal(set) var firstBackwardLike: Timestamp?
-        public internal(set) var reported = false
+        public package(set) var firstForwardLike: Timestamp?
+        public package(set) var firstBackwardLike: Timestamp?
+        public package(set) var reported = false
 
         public init() {}
 

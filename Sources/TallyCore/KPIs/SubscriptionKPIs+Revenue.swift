@@ -33,12 +33,14 @@ extension SubscriptionKPIs {
     public static let curveMonths = 6
 
     /// Charges and refunds of one app, currency and month.
-    struct RevenueCount: Sendable, Equatable {
-        var charges = 0
-        var revenue: Int64 = 0
-        var refunds = 0
-        var refunded: Int64 = 0
-        var payingUsers = 0
+    package struct RevenueCount: Sendable, Equatable {
+        package var charges = 0
+        package var revenue: Int64 = 0
+        package var refunds = 0
+        package var refunded: Int64 = 0
+        package var payingUsers = 0
+
+        package init() {}
 
         mutating func merge(_ other: RevenueCount) {
             charges += other.charges

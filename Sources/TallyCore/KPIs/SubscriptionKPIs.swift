@@ -47,10 +47,31 @@ public struct SubscriptionKPIs: Sendable {
         }
     }
 
-    struct AppMonth: Hashable { var app: String; var month: YearMonth }
-    struct AppText: Hashable { var app: String; var text: String }
-    struct PlanKey: Hashable { var app: String; var plan: String; var currency: Currency; var month: YearMonth }
-    struct MoneyKey: Hashable { var app: String; var currency: Currency; var month: YearMonth }
+    package struct AppMonth: Hashable {
+        package var app: String
+        package var month: YearMonth
+        package init(app: String, month: YearMonth) { self.app = app; self.month = month }
+    }
+    package struct AppText: Hashable {
+        package var app: String
+        package var text: String
+        package init(app: String, text: String) { self.app = app; self.text = text }
+    }
+    package struct PlanKey: Hashable {
+        package var app: String
+        package var plan: String
+        package var currency: Currency
+        package var month: YearMonth
+        package init(app: String, plan: String, currency: Currency, month: YearMonth) {
+            self.app = app; self.plan = plan; self.currency = currency; self.month = month
+        }
+    }
+    package struct MoneyKey: Hashable {
+        package var app: String
+        package var currency: Currency
+        package var month: YearMonth
+        package init(app: String, currency: Currency, month: YearMonth) { self.app = app; self.currency = currency; self.month = month }
+    }
 
     public let settings: Settings
     public let catalog: ProductCatalog

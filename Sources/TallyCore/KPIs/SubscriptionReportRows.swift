@@ -73,6 +73,13 @@ public enum SubscriptionRows {
         public var amounts: [MRRMovement: Int64] = [:]
         public var users: [MRRMovement: Int] = [:]
 
+        /// A month of no MRR and no movements.
+        public init(app: String, currency: Currency, month: YearMonth) {
+            self.app = app
+            self.currency = currency
+            self.month = month
+        }
+
         /// start + the signed movements (new + expansion + reactivation − contraction − churn).
         public var computedEnd: Int64 {
             startMRR + MRRMovement.allCases.map(signedAmount).reduce(0, +)

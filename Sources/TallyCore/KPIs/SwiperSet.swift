@@ -12,7 +12,7 @@ public protocol SwiperSet: Sendable {
 
 /// Users by id, in a `Set`: for ids that are not numbered.
 public struct HashedSwiperSet<User: Hashable & Sendable>: SwiperSet {
-    var users: Set<User> = []
+    package var users: Set<User> = []
     public init() {}
     public mutating func insert(_ user: User) { users.insert(user) }
     public mutating func formUnion(_ other: Self) { users.formUnion(other.users) }
@@ -24,7 +24,7 @@ public struct HashedSwiperSet<User: Hashable & Sendable>: SwiperSet {
 /// activity, where a set of numbers costs bytes per user and day and grows
 /// with every swiper.
 public struct NumberedSwiperSet: SwiperSet {
-    var words: [UInt64] = []
+    package var words: [UInt64] = []
     public private(set) var count = 0
     public init() {}
 
@@ -46,4 +46,19 @@ public struct NumberedSwiperSet: SwiperSet {
             count += words[i].nonzeroBitCount
         }
     }
+}
+
+extension NumberedSwiperSet: Equatable {
+    /// Same users (the words' lengths may differ).
+    public static func == (a: Self, b: Self) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<max(a.words.count, b.words.count) where (i < a.words.count ? a.words[i] : 0) != (i < b.words.count ? b.words[i] : 0) {
+            return false
+        }
+        return true
+    }
+}
+
+extension HashedSwiperSet: Equatable {
+    public static func == (a: Self, b: Self) -> Bool { a.users == b.users }
 }

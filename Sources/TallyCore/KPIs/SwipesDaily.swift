@@ -30,8 +30,8 @@ public struct SwipesDay: Sendable, Equatable {
 /// only when their swipers are disjoint too (partition by user).
 public struct SwipesDailyAccumulator<Swipers: SwiperSet>: Sendable {
     public let month: YearMonth
-    var days: [SwipesDay]
-    var swipers: [Swipers]
+    package var days: [SwipesDay]
+    package var swipers: [Swipers]
 
     public init(month: YearMonth) {
         self.month = month
@@ -85,4 +85,8 @@ public struct SwipesDailyAccumulator<Swipers: SwiperSet>: Sendable {
             return day
         }
     }
+}
+
+extension SwipesDailyAccumulator: Equatable where Swipers: Equatable {
+    public static func == (a: Self, b: Self) -> Bool { a.month == b.month && a.days == b.days && a.swipers == b.swipers }
 }

@@ -28,7 +28,7 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
 
     /// Active ISO 4217 codes with their minor units (the table ISO publishes;
     /// codes with 2 units are the rule, the others are listed by exception).
-    static let minorUnitsByCode: [String: Int] = {
+    package static let minorUnitsByCode: [String: Int] = {
         var table: [String: Int] = [:]
         let two = """
             AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BMD BND BOB BRL BSD BTN BWP BYN \

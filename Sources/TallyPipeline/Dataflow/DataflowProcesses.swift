@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TallyCore
 import TallyIngest
+import TallyWire
 
 /// The dataflow as separate processes, for an engine such as Spark to
 /// schedule (the Hadoop Streaming pattern): `tally plan` says what to run,

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyIngest
+import TallyWire
 
 /// The first stage of a dataflow run: reads one input file (a task) and
 /// emits each row it decodes, keyed by its table and key for ``RowsStage``;

@@ -1,5 +1,6 @@
 import TallyCore
 import TallyIngest
+import TallyWire
 
 /// Small tables every partition of a stage reads whole, read by each stage
 /// instance from the plan's files with the same decoding and row rule as

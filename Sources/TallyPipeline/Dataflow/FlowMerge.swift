@@ -3,6 +3,7 @@ import TallyCore
 import TallyIngest
 import TallyReports
 import TallyWarehouse
+import TallyWire
 
 /// The last stage of a dataflow run: folds everything routed to it (in any
 /// order) into the reports, `rejects.csv` and `run.json`, with the same

@@ -2,6 +2,7 @@ import Foundation
 import TallyCore
 import TallyIngest
 import TallyReports
+import TallyWire
 
 /// What a dataflow run reads and reports, decided once before any stage
 /// runs: the input files in load order (a file's sequence number is its

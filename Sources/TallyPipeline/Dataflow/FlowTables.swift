@@ -1,5 +1,6 @@
 import TallyCore
 import TallyIngest
+import TallyWire
 
 /// Every contract table as a dataflow run decodes it, with its decoder (TallyIngest's,
 /// as `tally run` loads it) and the key its rows are grouped by for their

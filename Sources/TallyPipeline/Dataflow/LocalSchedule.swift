@@ -1,5 +1,6 @@
 import Foundation
 import TallyCore
+import TallyWire
 
 /// Runs a dataflow in this process the way a cluster engine would, to show
 /// that its result does not depend on the schedule: each stage's records

@@ -1,5 +1,6 @@
 import TallyCore
 import TallyIngest
+import TallyWire
 
 /// The second stage of a dataflow run: the rows of one key (a table and
 /// its key) are handed to the table's row rule (TallyCore/RowRules), and

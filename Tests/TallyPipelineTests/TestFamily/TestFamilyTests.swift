@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import TallyCore
 import TallyTestSupport
+import TallyWire
 @testable import TallyPipeline
 
 /// A family defined in this test target (``ExpensesPerTagMonth``: its

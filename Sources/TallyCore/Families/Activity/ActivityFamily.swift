@@ -36,6 +36,11 @@ public struct ActivityFamily: ReportFamily {
     public struct Rows: Sendable {
         public var days: [DailyActivity]
         public var summary: ActivitySummary
+
+        package init(days: [DailyActivity], summary: ActivitySummary) {
+            self.days = days
+            self.summary = summary
+        }
     }
 
     public struct Summary: Mergeable {

@@ -36,6 +36,11 @@ public struct LeaderboardsFamily: ReportFamily {
     public struct Rows: Sendable {
         public var board: Leaderboard?
         public var rejects: [Reject]
+
+        package init(board: Leaderboard?, rejects: [Reject]) {
+            self.board = board
+            self.rejects = rejects
+        }
     }
 
     /// The board with the most users, for the terminal summary.
@@ -45,6 +50,13 @@ public struct LeaderboardsFamily: ReportFamily {
         public var users: Int
         /// The board's first entry.
         public var leader: LeaderboardEntry?
+
+        package init(challengeId: String, challengeName: String, users: Int, leader: LeaderboardEntry? = nil) {
+            self.challengeId = challengeId
+            self.challengeName = challengeName
+            self.users = users
+            self.leader = leader
+        }
 
         /// Whether `self` is the larger of the two: more users, then the lower id (bytes).
         func beats(_ other: Largest) -> Bool {

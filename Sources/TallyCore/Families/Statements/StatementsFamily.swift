@@ -39,6 +39,11 @@ public struct StatementsFamily: ReportFamily {
     public struct Rows: Sendable {
         public var statement: CoupleStatement
         public var rejects: [Reject]
+
+        package init(statement: CoupleStatement, rejects: [Reject]) {
+            self.statement = statement
+            self.rejects = rejects
+        }
     }
 
     public struct Summary: Mergeable {
@@ -60,6 +65,11 @@ public struct StatementsFamily: ReportFamily {
     public struct Problem: Sendable, Hashable {
         public var key: PartitionKey
         public var detail: String
+
+        package init(key: PartitionKey, detail: String) {
+            self.key = key
+            self.detail = detail
+        }
     }
 
     public struct Report: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyIngest
+import TallyWire
 
 /// The KPIs' inputs as a dataflow run decodes them, with TallyIngest's
 /// decoders and readers (as `tally run` loads them: ``KPILoaders``,

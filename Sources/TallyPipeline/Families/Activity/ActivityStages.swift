@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyIngest
+import TallyWire
 
 /// Key: a user and a day. Of the rows claiming the day (`health/activity`
 /// rows, days of Apple Health exports), ``ActivityDayRule`` picks the one

@@ -2,6 +2,7 @@ import Foundation
 import TallyCore
 import TallyIngest
 import TallyReports
+import TallyWire
 
 /// The KPIs family's part of ``FlowMerge``: folds the partial summaries of
 /// the KPI stages (in any order: their merge is associative and

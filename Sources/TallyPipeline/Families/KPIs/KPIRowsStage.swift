@@ -1,5 +1,6 @@
 import TallyCore
 import TallyIngest
+import TallyWire
 
 /// The KPI tables' part of the `rows` stage: the rows of one key go to
 /// their table's row rule (TallyCore/RowRules), and the verdicts are routed.

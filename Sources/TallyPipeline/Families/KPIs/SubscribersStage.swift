@@ -1,4 +1,5 @@
 import TallyCore
+import TallyWire
 
 /// The subscribers' partition stage of a dataflow run: one (app, user)'s
 /// counted events, in ``SubscriptionEventOrder`` (time, then load order,

@@ -1,4 +1,5 @@
 import TallyCore
+import TallyWire
 
 /// The swipes' partition stage of a dataflow run: one local day's counted
 /// swipes and the matches formed that day become the family's

@@ -1,4 +1,5 @@
 import TallyCore
+import TallyWire
 
 /// The matches' partition stage of a dataflow run: the counted likes, super
 /// likes and reports between two users (both directions) are folded by

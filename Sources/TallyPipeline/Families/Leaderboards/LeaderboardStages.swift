@@ -1,5 +1,6 @@
 import TallyCore
 import TallyReports
+import TallyWire
 
 /// The leaderboards' stages of a dataflow run, after the row rules:
 /// `groups` joins each counted challenge with its group's memberships,

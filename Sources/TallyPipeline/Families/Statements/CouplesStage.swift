@@ -1,5 +1,6 @@
 import TallyCore
 import TallyIngest
+import TallyWire
 import TallyReports
 
 /// The statements' partition stage of a dataflow run: the records routed to
