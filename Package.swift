@@ -86,9 +86,9 @@ let package = Package(
             "TallyWire", "TallyCore", "TallyIngest", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "TallyIngestTests", dependencies: [
-            "TallyIngest", "CGzip", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            "TallyIngest", "TallyCore", "CGzip", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
-        .testTarget(name: "TallyWarehouseTests", dependencies: ["TallyWarehouse", "TallyIngest"]),
+        .testTarget(name: "TallyWarehouseTests", dependencies: ["TallyWarehouse", "TallyIngest", "TallyCore"]),
         // Test helpers shared by the test targets (an XLSX reader for reading back workbooks).
         .target(name: "TallyTestSupport", dependencies: [
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -14,7 +14,7 @@ struct CompetitionRankingTests {
 
     @Test("for random scores: each rank is 1 + the items strictly ahead, the order is by score then id, whatever the input order")
     func ranksCountTheItemsAhead() {
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<300 {
             let items = (0..<Int.random(in: 0...12, using: &rng)).map { i in
                 (id: "u\(i)", points: Int.random(in: 0...3, using: &rng), minutes: Int.random(in: 0...2, using: &rng))

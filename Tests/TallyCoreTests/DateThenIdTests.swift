@@ -49,7 +49,7 @@ struct DateThenIdTests {
 
     @Test("a strict weak order: irreflexive, asymmetric, transitive, equal keys transitive, over random keys")
     func strictWeakOrder() {
-        var rng = SplitMix(seed: 11)
+        var rng = SplitMix64(seed: 11)
         let dates: [LocalDate?] = [nil, day("2026-10-01"), day("2026-10-02")]
         let ids = ["a", "B", "é", "a1"]
         let sources: [SourceRef?] = [nil, SourceRef(file: "a", line: 1), SourceRef(file: "a", line: 2), SourceRef(file: "b", line: 1)]

@@ -6,7 +6,7 @@ import Testing
 struct FitnessPropertyTests {
     /// Random counted check-ins of up to 8 users over October.
     static func checkins(seed: UInt64) -> [CountedCheckin] {
-        var rng = SplitMix(seed: seed)
+        var rng = SplitMix64(seed: seed)
         return (0..<Int.random(in: 0...60, using: &rng)).map { _ in
             let d = String(format: "2026-10-%02d", Int.random(in: 1...31, using: &rng))
             return counted("u\(Int.random(in: 0..<8, using: &rng))", d, minutes: 30 * Int.random(in: 1...3, using: &rng))

@@ -60,7 +60,7 @@ struct FitnessReadableRulesTests {
     }
 
     @Test func shortenedIdsStayUnique() {
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let alphabet = Array("ab")
         for _ in 0..<50 {
             // Few letters and shared prefixes make collisions likely.

@@ -43,7 +43,7 @@ struct KPIAppStoreCountsTests {
     func orderAndSplitDoNotMatter() {
         let period = YearMonth("2026-10")!
         let whole = AppStoreDailyCounts.rows(Self.rows, period: period)
-        var rng = SplitMix(seed: 11)
+        var rng = SplitMix64(seed: 11)
         for _ in 0..<20 {
             let shuffled = Self.rows.shuffled(using: &rng)
             #expect(AppStoreDailyCounts.rows(shuffled, period: period) == whole)

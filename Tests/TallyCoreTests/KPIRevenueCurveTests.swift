@@ -99,7 +99,7 @@ struct KPIRetentionCurveTests {
     @Test("shares lie in 0…1, a curve has one cell per ended month (at most 6), and parts merge to the whole")
     func properties() async {
         await propertyCheck(count: 150, input: Gen.uint64()) { seed in
-            var g = SplitMix(seed: seed)
+            var g = SplitMix64(seed: seed)
             let start = ts("2025-10-01T00:00:00Z").microseconds, end = ts("2026-11-10T00:00:00Z").microseconds
             let kinds: [SubscriptionEventKind] = [.subscribed, .renewed, .upgraded, .cancelled, .expired, .refunded, .signup]
             let timelines = (0..<Int.random(in: 1...30, using: &g)).map { n in

@@ -132,7 +132,7 @@ struct KPISwipeTests {
 struct SwiperSetTests {
     @Test func numberedSetsCountAndUniteLikeSets() async {
         await propertyCheck(count: 200, input: Gen.uint64(), Gen.int(in: 0...3_000)) { seed, size in
-            var rng = SplitMix(seed: seed)
+            var rng = SplitMix64(seed: seed)
             var bits = NumberedSwiperSet(), other = NumberedSwiperSet()
             var set = Set<Int64>(), otherSet = Set<Int64>()
             for _ in 0..<size {

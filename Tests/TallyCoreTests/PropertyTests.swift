@@ -8,7 +8,7 @@ enum Random {
 
     /// A split rule for `memberIds` and `amount`, of type `typeIndex` (0 equal, 1 shares,
     /// 2 percentage, 3 exact, 4 full); valid for `amount` in BRL.
-    static func rule(_ typeIndex: Int, memberIds: [String], amount: Int64, rng: inout SplitMix) -> SplitRule {
+    static func rule(_ typeIndex: Int, memberIds: [String], amount: Int64, rng: inout SplitMix64) -> SplitRule {
         let named = Array(memberIds.shuffled(using: &rng).prefix(Int.random(in: 1...memberIds.count, using: &rng)))
         switch typeIndex % 5 {
         case 0:
@@ -39,13 +39,13 @@ enum Random {
         }
     }
 
-    static func date(_ rng: inout SplitMix) -> LocalDate {
+    static func date(_ rng: inout SplitMix64) -> LocalDate {
         LocalDate(daysSinceEpoch: day("2025-10-01").daysSinceEpoch + Int64.random(in: 0..<212, using: &rng))
     }
 
     /// A couple's ledger over 2025-10 … 2026-04, a statement period and fx rates.
     static func ledger(seed: UInt64) -> (CoupleLedger, YearMonth, FxTable) {
-        var rng = SplitMix(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let ids = Array(idPool.shuffled(using: &rng).prefix(Int.random(in: 1...6, using: &rng)))
         var expenses: [Expense] = []
         for n in 0..<Int.random(in: 0...25, using: &rng) {
@@ -105,7 +105,7 @@ enum Random {
     let memberPool = ["m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8"]
 
     func checkShares(_ amount: Int64, memberCount: Int, typeIndex: Int, seed: UInt64) {
-        var rng = SplitMix(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let members = Array(memberPool.shuffled(using: &rng).prefix(memberCount))
         let r = Random.rule(typeIndex, memberIds: members, amount: amount, rng: &rng)
         let expenseId = "e\(seed % 10_000)"
@@ -152,7 +152,7 @@ enum Random {
     /// whatever the members' order (sorted, as statements pass them, or not, or repeated).
     @Test func equalAndFullSplitsMatchTheWeightsPath() async {
         await propertyCheck(count: 400, input: Gen.int64(), Gen.int(in: 1...8), Gen.int(in: 0...3), Gen.uint64()) { amount, count, shape, seed in
-            var rng = SplitMix(seed: seed)
+            var rng = SplitMix64(seed: seed)
             var members = (0..<count).map { _ in Random.idPool.randomElement(using: &rng)! }
             if shape < 2 { members.sort(by: ByteOrder.precedes) }
             if shape == 1 { members = Array(Set(members)).sorted(by: ByteOrder.precedes) }
@@ -169,7 +169,7 @@ enum Random {
     @Test func generatedSplitsAreValid() async {
         await propertyCheck(count: 300, input: Gen.int64(in: -1_000_000...1_000_000), Gen.int(in: 1...8),
                             Gen.int(in: 0...4), Gen.uint64()) { amount, count, type, seed in
-            var rng = SplitMix(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let members = Array(memberPool.shuffled(using: &rng).prefix(count))
             let r = Random.rule(type, memberIds: members, amount: amount, rng: &rng)
             #expect(SplitCalculator.validate(r, memberIds: members, amount: amount, currency: brl) == nil, "\(r) of \(amount)")

@@ -71,7 +71,7 @@ struct FamilyScheduleTests {
     /// `partitions` split into `k` groups at random, each group's order
     /// shuffled, each folded into a partial, the partials merged in a random order.
     static func shuffledFold<F: ReportFamily>(_ family: F, _ partitions: [F.Partition], k: Int, seed: UInt64) -> FamilyPartial<F> {
-        var rng = ScheduleRandom(seed: seed &+ UInt64(k))
+        var rng = SplitMix64(seed: seed &+ UInt64(k))
         var groups = Array(repeating: [F.Partition](), count: k)
         for partition in partitions.shuffled(using: &rng) { groups[Int(rng.next() % UInt64(k))].append(partition) }
         var partials = groups.map { group in
@@ -193,7 +193,7 @@ struct FamilyScheduleTests {
         #expect(subscribers.count > 10 && swipes.count > 100 && !matches.isEmpty)
         for seed in Self.seeds {
             // Swipes and matches cut into batches of random sizes (any split counts the same).
-            var rng = ScheduleRandom(seed: seed)
+            var rng = SplitMix64(seed: seed)
             var partitions = subscribers
             var start = 0, batch = 0
             while start < swipes.count {
@@ -218,18 +218,5 @@ struct FamilyScheduleTests {
                         "\(table.layout.name), k = \(k), seed \(seed)")
             }
         }
-    }
-}
-
-/// A seeded generator (SplitMix64), so a failing split can be replayed.
-private struct ScheduleRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

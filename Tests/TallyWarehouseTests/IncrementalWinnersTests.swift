@@ -65,7 +65,7 @@ struct IncrementalWinnersTests {
     /// drawn from small pools so that they repeat within and across files,
     /// as the file `folder/…` (a folder used before is loaded again: its
     /// previous files are replaced).
-    func loadMonth(_ warehouse: Warehouse, folder: String, random: inout SeededRandom) throws {
+    func loadMonth(_ warehouse: Warehouse, folder: String, random: inout SplitMix64) throws {
         let expenseCount = Int.random(in: 0...12, using: &random)
         let checkinCount = Int.random(in: 0...12, using: &random)
         var versions: [ExpenseVersion] = []
@@ -99,7 +99,7 @@ struct IncrementalWinnersTests {
     @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
     func eachMonthsWinnersEqualAFullDerivations(seed: UInt64) throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
-        var random = SeededRandom(seed)
+        var random = SplitMix64(seed: seed)
         for month in 1...8 {
             // Now and then a month's folder is exported again: its files are replaced.
             let folder = month > 2 && Int.random(in: 0..<4, using: &random) == 0
@@ -113,7 +113,7 @@ struct IncrementalWinnersTests {
 
     @Test func anAppendOnlyIngestLeavesTheOtherKeysEntriesAsTheyAre() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
-        var random = SeededRandom(7)
+        var random = SplitMix64(seed: 7)
         try loadMonth(warehouse, folder: "m1", random: &random)
         #expect(try marks(warehouse).keys.sorted() == ["check-in winners", "expense winners"])
         // An entry no derivation made: only a derivation from scratch lists the winners anew.
@@ -127,7 +127,7 @@ struct IncrementalWinnersTests {
 
     @Test func replacingOrRemovingAFileForgetsTheMarks() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
-        var random = SeededRandom(8)
+        var random = SplitMix64(seed: 8)
         try loadMonth(warehouse, folder: "m1", random: &random)
         try loadMonth(warehouse, folder: "m2", random: &random)
         try warehouse.ingestLeavingDerivations { s in _ = try s.unloadVanished(under: "/m2", present: []) }

@@ -64,7 +64,7 @@ struct KeyedTableLogTests {
         }
     }
 
-    static func randomRows(_ random: inout SeededRandom) -> Rows {
+    static func randomRows(_ random: inout SplitMix64) -> Rows {
         (0..<Int.random(in: 0...6, using: &random)).map { _ in
             (key: Int.random(in: 1...5, using: &random), payload: Int.random(in: 1...1000, using: &random))
         }
@@ -75,7 +75,7 @@ struct KeyedTableLogTests {
     func deliveriesGiveAFreshLoad(_ name: String) throws {
         let table = KeyedTable.named[name]!
         for seed in UInt64(1)...16 {
-            var random = SeededRandom(seed)
+            var random = SplitMix64(seed: seed)
             let warehouse = try Warehouse(path: temporaryWarehousePath())
             let types = try Self.types(table, warehouse)
             // The files held, in the order they were last delivered.

@@ -67,7 +67,7 @@ struct WireEscapingTests {
         await propertyCheck(count: 200, input: Gen.int(in: 0...12).array(of: 0...4).array(of: 1...6), Gen.uint64()) { picks, seed in
             let keys = picks.map { $0.map { Self.awkwardBytes[$0] } }
             withoutThrowing { () throws in
-                var rng = SplitMix(seed: seed)
+                var rng = SplitMix64(seed: seed)
                 var lines: [(key: [UInt8], line: [UInt8])] = []
                 for key in keys {
                     for _ in 0..<Int.random(in: 1...3, using: &rng) {

@@ -9,7 +9,7 @@ import Testing
 struct WireFamilySummaryTests {
     typealias R = WireRandom
 
-    static func rejects(_ g: inout SplitMix) -> RejectList {
+    static func rejects(_ g: inout SplitMix64) -> RejectList {
         RejectList((0..<Int.random(in: 0...4, using: &g)).map { _ in
             Reject(dataset: R.of(&g, ["expenses", "checkins"]), file: R.string(&g), line: Int.random(in: 0...99, using: &g),
                    id: R.string(&g), reason: RejectReason(code: R.of(&g, RejectCode.allCases), text: R.string(&g)))
@@ -20,7 +20,7 @@ struct WireFamilySummaryTests {
         let family = StatementsFamily(settings: .init(period: YearMonth("2026-03")!, fx: FxTable()))
         await propertyCheck(count: 100, input: Gen.uint64()) { seed in
             withoutThrowing { () throws in
-                var g = SplitMix(seed: seed)
+                var g = SplitMix64(seed: seed)
                 let parts = (0..<Int.random(in: 1...6, using: &g)).map { n -> StatementsFamily.Summary in
                     var summary = StatementsFamily.Summary()
                     summary.totals = WirePartialTests.totals(&g)
@@ -43,7 +43,7 @@ struct WireFamilySummaryTests {
         let family = LeaderboardsFamily(settings: .init(asOf: day("2026-10-31"), timezone: ReportTimeZone(identifier: "UTC")!))
         await propertyCheck(count: 200, input: Gen.uint64()) { seed in
             withoutThrowing { () throws in
-                var g = SplitMix(seed: seed)
+                var g = SplitMix64(seed: seed)
                 let parts: [LeaderboardsFamily.Summary] = (0..<Int.random(in: 1...5, using: &g)).map { _ in
                     var s = LeaderboardsFamily.Summary()
                     s.boards = R.count(&g)
@@ -71,7 +71,7 @@ struct WireFamilySummaryTests {
         let family = ActivityFamily()
         await propertyCheck(count: 200, input: Gen.uint64()) { seed in
             withoutThrowing { () throws in
-                var g = SplitMix(seed: seed)
+                var g = SplitMix64(seed: seed)
                 let parts: [ActivityFamily.Summary] = (0..<Int.random(in: 1...5, using: &g)).map { n in
                     var s = ActivityFamily.Summary()
                     s.users = (0..<Int.random(in: 0...3, using: &g)).map { u in
@@ -95,7 +95,7 @@ struct WireFamilySummaryTests {
                                                 targets: KPIReport.Targets(TallyConfig.KPIs())))
         await propertyCheck(count: 40, input: Gen.uint64()) { seed in
             withoutThrowing { () throws in
-                var g = SplitMix(seed: seed)
+                var g = SplitMix64(seed: seed)
                 let parts: [KPIsFamily.Summary] = (0..<Int.random(in: 1...3, using: &g)).map { _ in
                     var s = family.emptySummary()
                     s.subscriptions = WirePartialTests.kpis(&g)

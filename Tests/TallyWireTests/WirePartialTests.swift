@@ -9,7 +9,7 @@ import Testing
 struct WirePartialTests {
     typealias R = WireRandom
 
-    static func totals(_ g: inout SplitMix) -> StatementTotals {
+    static func totals(_ g: inout SplitMix64) -> StatementTotals {
         var totals = StatementTotals()
         totals.couples = R.count(&g)
         totals.members = R.count(&g)
@@ -27,7 +27,7 @@ struct WirePartialTests {
     @Test func statementTotals() async {
         await propertyCheck(count: 300, input: Gen.uint64()) { seed in
             withoutThrowing { () throws in
-                var g = SplitMix(seed: seed)
+                var g = SplitMix64(seed: seed)
                 let a = Self.totals(&g), b = Self.totals(&g)
                 #expect(try wireRoundTrip(a) == a)
                 #expect(try viaWire(a.merging(b)) == (try viaWire(a)).merging(try viaWire(b)))
@@ -50,7 +50,7 @@ struct WirePartialTests {
             == "statement-totals.v1\t0\t0\t0\t0\t0\t0\t6\tBRL\t\t7\tBRL\tfood\t5\tBRL\trent\t100\tUSD\t\t7\tUSD\tfood\t5\tUSD\trent\t100\n")
     }
 
-    static func pairState(_ g: inout SplitMix) -> MatchRule.PairState {
+    static func pairState(_ g: inout SplitMix64) -> MatchRule.PairState {
         var state = MatchRule.PairState()
         for _ in 0..<Int.random(in: 0...4, using: &g) {
             state.add(MatchRule.PairSwipe(forward: Bool.random(using: &g), action: SwipeAction.allCases.randomElement(using: &g)!,
@@ -62,7 +62,7 @@ struct WirePartialTests {
     @Test func pairStates() async {
         await propertyCheck(count: 300, input: Gen.uint64()) { seed in
             withoutThrowing { () throws in
-                var g = SplitMix(seed: seed)
+                var g = SplitMix64(seed: seed)
                 let first = R.string(&g), second = R.string(&g)
                 let a = MatchRule.PairPartial(first: first, second: second, state: Self.pairState(&g))
                 let b = MatchRule.PairPartial(first: first, second: second, state: Self.pairState(&g))
@@ -76,7 +76,7 @@ struct WirePartialTests {
         }
     }
 
-    static func daily<S: SwiperSet>(_ month: YearMonth, _ users: [S.User], _ g: inout SplitMix) -> SwipesDailyAccumulator<S> {
+    static func daily<S: SwiperSet>(_ month: YearMonth, _ users: [S.User], _ g: inout SplitMix64) -> SwipesDailyAccumulator<S> {
         var daily = SwipesDailyAccumulator<S>(month: month)
         for _ in 0..<Int.random(in: 0...30, using: &g) {
             let day = month.clampedDay(Int.random(in: 0...32, using: &g))
@@ -92,7 +92,7 @@ struct WirePartialTests {
     @Test func swipesDaily() async {
         await propertyCheck(count: 200, input: Gen.uint64()) { seed in
             withoutThrowing { () throws in
-                var g = SplitMix(seed: seed)
+                var g = SplitMix64(seed: seed)
                 let month = R.month(&g)
                 let numbers: [Int64] = [0, 1, 63, 64, 65, 1000]
                 let a: SwipesDailyAccumulator<NumberedSwiperSet> = Self.daily(month, numbers, &g)
@@ -135,7 +135,7 @@ struct WirePartialTests {
         .init(productId: "u", app: "Fit\tToday", plan: "pro", yearly: false, price: 999, currency: usd),
     ])
 
-    static func kpis(_ g: inout SplitMix) -> SubscriptionKPIs {
+    static func kpis(_ g: inout SplitMix64) -> SubscriptionKPIs {
         var kpis = SubscriptionKPIs(settings: settings, catalog: catalog)
         let start = ts("2025-12-01T00:00:00Z").microseconds, end = ts("2026-11-15T00:00:00Z").microseconds
         for n in 0..<Int.random(in: 0...8, using: &g) {
@@ -152,7 +152,7 @@ struct WirePartialTests {
     @Test func subscriptionKPIs() async throws {
         await propertyCheck(count: 60, input: Gen.uint64()) { seed in
             withoutThrowing { () throws in
-                var g = SplitMix(seed: seed)
+                var g = SplitMix64(seed: seed)
                 let a = Self.kpis(&g), b = Self.kpis(&g)
                 let state = try wireRoundTrip(a.state)
                 #expect(state == a.state)

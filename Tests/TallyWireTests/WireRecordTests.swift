@@ -11,7 +11,7 @@ struct WireRecordTests {
     @Test func expenseRecords() async {
         await propertyCheck(count: 300, input: Gen.uint64()) { seed in
             withoutThrowing { () throws in
-                var g = SplitMix(seed: seed)
+                var g = SplitMix64(seed: seed)
                 let couple = Couple(id: R.string(&g), name: R.string(&g), currency: R.currency(&g))
                 #expect(try wireRoundTrip(couple) == couple)
                 let member = Member(id: R.string(&g), coupleId: R.string(&g), displayName: R.string(&g))
@@ -37,7 +37,7 @@ struct WireRecordTests {
     @Test func fitnessRecords() async {
         await propertyCheck(count: 300, input: Gen.uint64()) { seed in
             withoutThrowing { () throws in
-                var g = SplitMix(seed: seed)
+                var g = SplitMix64(seed: seed)
                 let challenge = Challenge(id: R.string(&g), groupId: R.string(&g), name: R.string(&g), startDate: R.date(&g), endDate: R.date(&g))
                 #expect(try wireRoundTrip(challenge) == challenge)
                 let membership = GroupMembership(groupId: R.string(&g), userId: R.string(&g), joinedAt: R.timestamp(&g),
@@ -60,7 +60,7 @@ struct WireRecordTests {
     @Test func kpiRecords() async {
         await propertyCheck(count: 300, input: Gen.uint64()) { seed in
             withoutThrowing { () throws in
-                var g = SplitMix(seed: seed)
+                var g = SplitMix64(seed: seed)
                 let source = Bool.random(using: &g) ? nil : R.source(&g)
                 let event = UserSubscriptionEvent(app: R.string(&g), userId: R.string(&g), event: SubscriptionEvent(
                     kind: SubscriptionEventKind.allCases.randomElement(using: &g)!, timestamp: R.timestamp(&g),

@@ -10,13 +10,13 @@ enum WireRandom {
     static let pieces = ["", "a", "c1", "m1", "\t", "\n", "\r", "\r\n", "\\", "\\N", "N", "\\t", "\u{E4}", "a\u{308}", "é",
                          "😀", "x\ty\\z", " ", "\u{0}", "\u{1F}", "~", "\u{7F}"]
 
-    static func string(_ rng: inout SplitMix) -> String {
+    static func string(_ rng: inout SplitMix64) -> String {
         (0..<Int.random(in: 0...4, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
     }
 
-    static func optionalString(_ rng: inout SplitMix) -> String? { Bool.random(using: &rng) ? nil : string(&rng) }
+    static func optionalString(_ rng: inout SplitMix64) -> String? { Bool.random(using: &rng) ? nil : string(&rng) }
 
-    static func int64(_ rng: inout SplitMix) -> Int64 {
+    static func int64(_ rng: inout SplitMix64) -> Int64 {
         switch Int.random(in: 0..<6, using: &rng) {
         case 0: return [Int64.min, Int64.max, 0, -1, 1, 9, 10].randomElement(using: &rng)!
         case 1: return Int64.random(in: .min ... .max, using: &rng)
@@ -24,29 +24,29 @@ enum WireRandom {
         }
     }
 
-    static func int(_ rng: inout SplitMix) -> Int { Int(int64(&rng)) }
+    static func int(_ rng: inout SplitMix64) -> Int { Int(int64(&rng)) }
 
-    static func count(_ rng: inout SplitMix) -> Int { Int.random(in: 0...1_000_000, using: &rng) }
+    static func count(_ rng: inout SplitMix64) -> Int { Int.random(in: 0...1_000_000, using: &rng) }
 
-    static func timestamp(_ rng: inout SplitMix) -> Timestamp { Timestamp(microseconds: int64(&rng)) }
+    static func timestamp(_ rng: inout SplitMix64) -> Timestamp { Timestamp(microseconds: int64(&rng)) }
 
-    static func date(_ rng: inout SplitMix) -> LocalDate {
+    static func date(_ rng: inout SplitMix64) -> LocalDate {
         // 0001-01-01 … 9999-12-31.
         LocalDate(daysSinceEpoch: Int64.random(in: -719_162...2_932_896, using: &rng))
     }
 
-    static func month(_ rng: inout SplitMix) -> YearMonth { date(&rng).yearMonth }
+    static func month(_ rng: inout SplitMix64) -> YearMonth { date(&rng).yearMonth }
 
     static let currencies = [brl, usd, jpy, Currency(code: "BHD")!, Currency(code: "XTS", minorUnits: 4), Currency(code: "BRL", minorUnits: 3)]
 
-    static func currency(_ rng: inout SplitMix) -> Currency { currencies.randomElement(using: &rng)! }
+    static func currency(_ rng: inout SplitMix64) -> Currency { currencies.randomElement(using: &rng)! }
 
-    static func decimal(_ rng: inout SplitMix) -> Decimal10 {
+    static func decimal(_ rng: inout SplitMix64) -> Decimal10 {
         Decimal10(mantissa: int64(&rng), scale: Int.random(in: 0...18, using: &rng))
     }
 
     /// Any double but NaN (which equals nothing): every bit pattern, and the special values.
-    static func double(_ rng: inout SplitMix) -> Double {
+    static func double(_ rng: inout SplitMix64) -> Double {
         if Bool.random(using: &rng) {
             return [0.0, -0.0, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1, 12_345, 1e-5, 72.45]
                 .randomElement(using: &rng)!
@@ -57,15 +57,15 @@ enum WireRandom {
         }
     }
 
-    static func source(_ rng: inout SplitMix) -> SourceRef { SourceRef(file: string(&rng), line: int(&rng)) }
+    static func source(_ rng: inout SplitMix64) -> SourceRef { SourceRef(file: string(&rng), line: int(&rng)) }
 
-    static func split(_ rng: inout SplitMix) -> SplitRule {
+    static func split(_ rng: inout SplitMix64) -> SplitRule {
         SplitRule(type: SplitType.allCases.randomElement(using: &rng)!, entries: (0..<Int.random(in: 0...3, using: &rng)).map { _ in
             SplitEntry(memberId: string(&rng), value: Bool.random(using: &rng) ? nil : decimal(&rng))
         })
     }
 
-    static func of<T>(_ rng: inout SplitMix, _ values: [T]) -> T { values.randomElement(using: &rng)! }
+    static func of<T>(_ rng: inout SplitMix64, _ values: [T]) -> T { values.randomElement(using: &rng)! }
 }
 
 /// `value`'s line decoded: checks the line is one line ending in a line
@@ -132,17 +132,4 @@ func rule(_ type: SplitType, _ text: String = "") -> SplitRule {
         return SplitEntry(memberId: String(parts[0]), value: value)
     }
     return SplitRule(type: type, entries: entries)
-}
-
-/// SplitMix64: a tiny deterministic generator for random records from one seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

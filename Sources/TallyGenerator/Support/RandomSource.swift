@@ -1,3 +1,5 @@
+import TallyCore
+
 /// The generator's own pseudo-random numbers: xoshiro256** seeded through
 /// SplitMix64, so that a seed gives the same sequence on every platform and
 /// every run (Foundation's random sources are never used).
@@ -19,11 +21,7 @@ struct RandomSource {
 
     /// One SplitMix64 step.
     static func splitMix(_ state: inout UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        SplitMix64.step(&state)
     }
 
     /// A stateless 64-bit hash of `value` (SplitMix64's finaliser), for values derived from an index.

@@ -9,7 +9,7 @@ struct FamilyMergeTests {
     /// Random statement summaries: each the summary of one random couple's statement,
     /// with random rejects and a reconciliation problem now and then.
     static func statementSummaries(seed: UInt64) -> [StatementsFamily.Summary] {
-        var rng = SplitMix(seed: seed)
+        var rng = SplitMix64(seed: seed)
         return (0..<Int.random(in: 1...6, using: &rng)).map { n in
             let (ledger, period, fx) = Random.ledger(seed: rng.next())
             let statement = StatementBuilder.build(ledger, period: period, fx: fx)
@@ -36,7 +36,7 @@ struct FamilyMergeTests {
         await propertyCheck(count: 100, input: Gen.uint64()) { seed in
             let parts = Self.statementSummaries(seed: seed)
             let leftToRight = family.finalise(Self.fold(parts, from: family.emptySummary()))
-            var rng = SplitMix(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let shuffled = family.finalise(Self.fold(parts.shuffled(using: &rng), from: family.emptySummary()))
             // (a · b) · c against a · (b · c), split at a random point.
             let cut = Int.random(in: 0...parts.count, using: &rng)
@@ -51,7 +51,7 @@ struct FamilyMergeTests {
     @Test func leaderboardSummariesKeepTheLargestBoardWhateverTheOrder() async {
         let family = LeaderboardsFamily(settings: .init(asOf: day("2026-10-31"), timezone: ReportTimeZone(identifier: "UTC")!))
         await propertyCheck(count: 200, input: Gen.uint64()) { seed in
-            var rng = SplitMix(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let parts: [LeaderboardsFamily.Summary] = (0..<Int.random(in: 1...8, using: &rng)).map { n in
                 var s = LeaderboardsFamily.Summary()
                 s.boards = 1
@@ -74,7 +74,7 @@ struct FamilyMergeTests {
     @Test func activityAveragesDoNotDependOnTheMergeOrder() async {
         let family = ActivityFamily()
         await propertyCheck(count: 200, input: Gen.uint64()) { seed in
-            var rng = SplitMix(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let partitions = (0..<Int.random(in: 1...12, using: &rng)).map { n in
                 ActivityFamily.Partition(userId: "u\(n)", days: (1...Int.random(in: 1...5, using: &rng)).map { d in
                     DailyActivity(userId: "u\(n)", date: LocalDate(year: 2026, month: 10, day: d)!,
@@ -94,7 +94,7 @@ struct FamilyMergeTests {
 
     @Test func rejectListsListTheSameRejectsInOneOrder() async {
         await propertyCheck(count: 200, input: Gen.uint64()) { seed in
-            var rng = SplitMix(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let rejects = (0..<Int.random(in: 0...20, using: &rng)).map { _ in
                 Reject(dataset: ["checkins", "expenses"].randomElement(using: &rng)!,
                        file: ["a.csv", "b.csv", "\u{E4}.csv", "a\u{308}.csv"].randomElement(using: &rng)!,

@@ -19,7 +19,7 @@ struct KPIsFirstMonthTests {
 
     /// Random users of two apps with random events over the 30 months before the period's end.
     static func timelines(seed: UInt64) -> [SubscriptionTimeline] {
-        var rng = SplitMix(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let start = ts("2024-05-01T00:00:00Z").microseconds, end = ts("2026-11-15T00:00:00Z").microseconds
         let kinds = SubscriptionEventKind.allCases
         return (0..<Int.random(in: 1...12, using: &rng)).map { u in
@@ -44,7 +44,7 @@ struct KPIsFirstMonthTests {
     @Test("narrowing an earlier series equals counting the later one, for any first months")
     func narrowedEqualsCountedLater() async {
         await propertyCheck(count: 200, input: Gen.uint64()) { seed in
-            var rng = SplitMix(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let users = Self.timelines(seed: seed)
             let wide = Self.period.adding(months: -Int.random(in: 0...30, using: &rng))
             let narrow = Self.period.adding(months: -Int.random(in: 0...30, using: &rng))

@@ -43,7 +43,7 @@ struct ActivityDayRuleTests {
 
     /// A group of distinct rows drawn from `seed`.
     static func group(seed: UInt64) -> [ActivityDayRule.Row] {
-        var rng = SplitMix(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var rows: Set<ActivityDayRule.Row> = []
         for _ in 0..<Int.random(in: 1...12, using: &rng) {
             let fromExport = Int.random(in: 0..<4, using: &rng) == 0
@@ -56,7 +56,7 @@ struct ActivityDayRuleTests {
     @Test func theVerdictDoesNotDependOnTheOrderOfTheGroup() async {
         await propertyCheck(count: 500, input: Gen.uint64(), Gen.uint64()) { seed, shuffle in
             let rows = Self.group(seed: seed)
-            var rng = SplitMix(seed: shuffle)
+            var rng = SplitMix64(seed: shuffle)
             let a = ActivityDayRule.judge(rows)
             let b = ActivityDayRule.judge(rows.shuffled(using: &rng))
             #expect(a.counted == b.counted && a.superseded == b.superseded, "seed \(seed)")

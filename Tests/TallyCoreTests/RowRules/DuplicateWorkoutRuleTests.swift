@@ -39,7 +39,7 @@ struct DuplicateWorkoutRuleTests {
 
     @Test func theVerdictsDoNotDependOnTheOrderOfTheGroup() async {
         await propertyCheck(count: 300, input: Gen.uint64()) { seed in
-            var rng = SplitMix(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let ids = ["a", "B", "\u{E4}", "a\u{308}", "z", "m1", "m10", "m2"].shuffled(using: &rng)
             let group = ids.prefix(Int.random(in: 1...8, using: &rng)).map { id in
                 checkin(id, at: Int64.random(in: 0...2, using: &rng), path: ["a", "Z", "\u{E9}"].randomElement(using: &rng)!,

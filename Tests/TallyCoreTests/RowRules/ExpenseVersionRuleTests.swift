@@ -35,7 +35,7 @@ struct ExpenseVersionRuleTests {
 
     @Test func theVerdictsDoNotDependOnTheOrderOfTheGroup() async {
         await propertyCheck(count: 300, input: Gen.uint64()) { seed in
-            var rng = SplitMix(seed: seed)
+            var rng = SplitMix64(seed: seed)
             // Few distinct values, so that every tie-breaker is reached.
             let group = (0..<Int.random(in: 1...8, using: &rng)).map { n in
                 version(Int64.random(in: 0...2, using: &rng), load: Int64.random(in: 1...3, using: &rng),

@@ -26,7 +26,7 @@ struct LatestLoadFirstLineTests {
 
     @Test func theVerdictsDoNotDependOnTheOrderOfTheGroup() async {
         await propertyCheck(count: 300, input: Gen.uint64()) { seed in
-            var rng = SplitMix(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let group = (0..<Int.random(in: 1...8, using: &rng)).map { n in
                 row(load: Int64.random(in: 1...3, using: &rng), line: Int64.random(in: 2...4, using: &rng), row: Int64(n))
             }

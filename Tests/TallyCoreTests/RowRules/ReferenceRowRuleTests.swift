@@ -30,7 +30,7 @@ struct ReferenceRowRuleTests {
     }
 
     /// Random groups over a few files and lines.
-    func randomGroup(_ rng: inout SplitMix) -> [ReferenceRowRule.Row] {
+    func randomGroup(_ rng: inout SplitMix64) -> [ReferenceRowRule.Row] {
         (0..<Int.random(in: 1...9, using: &rng)).map { n in
             row(file: Int64.random(in: 1...3, using: &rng), line: Int64.random(in: 2...5, using: &rng), row: Int64(n))
         }
@@ -38,7 +38,7 @@ struct ReferenceRowRuleTests {
 
     @Test func theVerdictsDoNotDependOnTheOrderOfTheGroup() async {
         await propertyCheck(count: 300, input: Gen.uint64()) { seed in
-            var rng = SplitMix(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let group = randomGroup(&rng)
             let verdicts = ReferenceRowRule.verdicts(group, key: "id")
             expectOneCounts(verdicts)
@@ -58,7 +58,7 @@ struct ReferenceRowRuleTests {
     /// refused on arrival is rejected, every row replaced is superseded.
     @Test func judgingEachArrivalAgainstTheHeldRowEqualsTheWholeGroup() async {
         await propertyCheck(count: 500, input: Gen.uint64()) { seed in
-            var rng = SplitMix(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let group = randomGroup(&rng)
             let whole = ReferenceRowRule.verdicts(group, key: "id")
 

@@ -5,7 +5,7 @@ import Testing
 /// shuffled with `rng` gets, row for row, the verdicts it got as given.
 /// `verdicts` gives each row's verdict in a form that names no position.
 func expectOrderIndependent<Row: Hashable, V: Equatable>(
-    _ group: [Row], rng: inout SplitMix, verdicts: ([Row]) -> [V], sourceLocation: SourceLocation = #_sourceLocation
+    _ group: [Row], rng: inout SplitMix64, verdicts: ([Row]) -> [V], sourceLocation: SourceLocation = #_sourceLocation
 ) {
     let given = Dictionary(uniqueKeysWithValues: zip(group, verdicts(group)))
     for _ in 0..<3 {

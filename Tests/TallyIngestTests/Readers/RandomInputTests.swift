@@ -1,18 +1,7 @@
 import Foundation
 import Testing
+import TallyCore
 @testable import TallyIngest
-
-/// A small deterministic random generator (SplitMix64), so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("random inputs")
 struct RandomInputTests {
@@ -38,7 +27,7 @@ struct RandomInputTests {
     @Test("random CSV and NDJSON bytes never crash and read the same at every chunk size")
     func chunkSizeIndependence() throws {
         let dir = try TemporaryDirectory()
-        var rng = SplitMix64(state: 20_261_003)
+        var rng = SplitMix64(seed: 20_261_003)
         let csvTokens: [[UInt8]] = ["a", "b", "c", "xyz", ",", ",", "\"", "\"\"", "\n", "\r\n", "\r", " ", "é", "\u{1F355}"].map { Array($0.utf8) }
             + [[0xC3], [0xFF], [0x00], [0xEF, 0xBB, 0xBF]]
         let jsonTokens: [[UInt8]] = ["{", "}", "[", "]", "\"a\"", "\"b\"", "\"zz\"", ":", ",", "\"", "\\", "\\u00e9", "\\ud83c", "\\udf55", "\\n", "1", "-2.5e3", "0", "true", "null", "\n", " ", "é"].map { Array($0.utf8) }
@@ -69,7 +58,7 @@ struct RandomInputTests {
     @Test("well-formed random CSV round-trips its values")
     func csvRoundTrip() throws {
         let dir = try TemporaryDirectory()
-        var rng = SplitMix64(state: 42)
+        var rng = SplitMix64(seed: 42)
         let pieces = ["x", "y,z", "\"", "\n", "\r\n", " ", "é", "", "🍕"]
         var text = "a,b,c\n"
         var expected: [Event] = []

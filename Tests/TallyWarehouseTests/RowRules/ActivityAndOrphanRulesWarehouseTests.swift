@@ -19,7 +19,7 @@ struct RowRulesWarehouseTests {
 
     @Test("activity: the superseded rows are the rule's, group by group", arguments: seeds)
     func activity(seed: UInt64) throws {
-        var rng = SeededRandom(seed)
+        var rng = SplitMix64(seed: seed)
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         // Every row with what the rule sees and a name for it: "r<rowid>" for
         // an activity row, "x<file> <date>" for an export's day.
@@ -89,7 +89,7 @@ struct RowRulesWarehouseTests {
 
     @Test("rows of an unknown couple and failed winners: the rejects are the rules'", arguments: seeds)
     func expenses(seed: UInt64) throws {
-        var rng = SeededRandom(seed)
+        var rng = SplitMix64(seed: seed)
         let couples: Set<String> = ["c1", "c2"]
         let coupleIds = ["c1", "c2", "c8", "c9"]
         let warehouse = try Warehouse(path: temporaryWarehousePath())
@@ -161,7 +161,7 @@ struct RowRulesWarehouseTests {
 
     @Test("check-ins of an unknown challenge: the rejects are the rule's", arguments: seeds)
     func checkins(seed: UInt64) throws {
-        var rng = SeededRandom(seed)
+        var rng = SplitMix64(seed: seed)
         let challenges: Set<String> = ["ch1", "ch2"]
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         try warehouse.ingest { s in

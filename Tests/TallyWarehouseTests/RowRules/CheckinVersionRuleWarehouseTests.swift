@@ -16,7 +16,7 @@ struct CheckinVersionRuleWarehouseTests {
     /// Random check-ins over several files (an id at most once per file, as
     /// the loader leaves them); returns them and runs the derivation.
     func generate(_ warehouse: Warehouse, seed: UInt64) throws -> [Generated] {
-        var rng = SeededRandom(seed)
+        var rng = SplitMix64(seed: seed)
         var rows: [Generated] = []
         try warehouse.queue.write { db in
             let files = try GeneratedLog.files(db, name: "checkins.csv", dataset: "checkins", tables: ["checkins"], rng: &rng)

@@ -1,18 +1,6 @@
 import GRDB
+import TallyCore
 @testable import TallyWarehouse
-
-/// A reproducible random number generator (SplitMix64).
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Input files of a generated log, for comparing a derivation with its
 /// TallyCore rule on the same rows.
@@ -31,7 +19,7 @@ enum GeneratedLog {
     /// order other than their ids', with display paths whose byte order
     /// differs from their load order.
     static func files(_ db: Database, name: String, dataset: String, tables: [String],
-                      rng: inout SeededRandom) throws -> [File] {
+                      rng: inout SplitMix64) throws -> [File] {
         let count = Int.random(in: 2...5, using: &rng)
         let folders = ["a", "Z", "\u{E9}", "b", "e\u{301}"].shuffled(using: &rng)
         let loads = Array(1...Int64(count)).shuffled(using: &rng)

@@ -15,7 +15,7 @@ struct ReferenceRowRuleWarehouseTests {
 
     @Test(arguments: 1...12 as ClosedRange<UInt64>)
     func theUpsertAgreesWithTheRule(seed: UInt64) throws {
-        var rng = SeededRandom(seed)
+        var rng = SplitMix64(seed: seed)
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         let brl = Currency(code: "BRL")!
         var rows: [Generated] = []

@@ -11,7 +11,7 @@ struct SwipeVersionRuleWarehouseTests {
 
     @Test(arguments: 1...12 as ClosedRange<UInt64>)
     func theDerivationAgreesWithTheRule(seed: UInt64) throws {
-        var rng = SeededRandom(seed)
+        var rng = SplitMix64(seed: seed)
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         var rows: [Generated] = []
         try warehouse.queue.write { db in
