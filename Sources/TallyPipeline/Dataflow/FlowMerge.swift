@@ -102,15 +102,9 @@ final class FlowMerge {
                                           coupleWorkbooks: plan.config.statements.coupleWorkbooks)
         output.merge(statementsSummary)
         let family = try CouplesStage(plan: plan).statementsKeys().family
-        let staging = try stagingFolder("statements")
+        let staging = try plan.staging("statements")
         for result in statements.sorted(by: { $0.key < $1.key }) { try output.add(result, stagedIn: staging) }
         return try output.finish(family, started: started)
-    }
-
-    /// Where the workers wrote `family`'s entity files.
-    private func stagingFolder(_ family: String) throws -> URL {
-        guard let folder = plan.staging(family) else { throw DataflowError("the plan has no report folder for the workers' files") }
-        return folder
     }
 
     private func writeLeaderboards(outDirectory: URL, outputs: OutputSet) throws -> ReportOutcome {
@@ -119,7 +113,7 @@ final class FlowMerge {
         let output = try LeaderboardsOutput(outDirectory: outDirectory, locale: plan.locale, asOf: family.settings.asOf,
                                             pointsRule: PointsRule(plan.config.leaderboards), outputs: outputs)
         output.merge(leaderboardsSummary)
-        let staging = try stagingFolder("leaderboards")
+        let staging = try plan.staging("leaderboards")
         for result in boards.sorted(by: { $0.key < $1.key }) {
             guard let board = result.rows.board else {
                 try output.add(result, text: nil)

@@ -27,8 +27,8 @@ struct FlowPlan: Sendable {
     var locale: ReportLocale
     /// `--as-of`: the day leaderboards are computed as of; nil for the period's last day.
     var asOf: LocalDate?
-    /// The report folder, when the partition stages write their entities'
-    /// files themselves (``staging(_:)``); nil when the merge writes them all.
+    /// The report folder, where the partition stages write their entities'
+    /// files themselves (``staging(_:)``); set by the schedule that runs the plan.
     var outDirectory: URL?
     /// The report families the run writes.
     var families = ReportFamilies.standard
@@ -36,9 +36,10 @@ struct FlowPlan: Sendable {
     /// Where the partition stages of `family` write their entities' files
     /// (`<out>/.tally-parts/<family>/`), for the merge to move into place
     /// with the run's other reports: a couple's statement is written where it
-    /// is computed, not funnelled through the merge. Nil without an out folder.
-    func staging(_ family: String) -> URL? {
-        outDirectory?.appendingPathComponent(Self.stagingFolder).appendingPathComponent(family)
+    /// is computed, not funnelled through the merge. Throws without an out folder.
+    func staging(_ family: String) throws -> URL {
+        guard let outDirectory else { throw DataflowError("the plan has no report folder for the workers' files") }
+        return outDirectory.appendingPathComponent(Self.stagingFolder).appendingPathComponent(family)
     }
 
     /// The folder, in the report folder, of files written by the workers and not yet published.

@@ -9,6 +9,13 @@ import TallyWire
 /// reject of its file.
 struct RowsStage {
     let plan: FlowPlan
+    /// The records families that read winning expenses.
+    private let expenseReaders: [AnyRecordsFamily]
+
+    init(plan: FlowPlan) {
+        self.plan = plan
+        expenseReaders = plan.families.records.filter { $0.kind == .winningExpense }
+    }
 
     /// Judges the rows of one key (all of one table).
     func run(_ records: [FlowRecord], emit: FlowEmit) {
@@ -126,8 +133,9 @@ struct RowsStage {
                 emit(.couples, FlowKeys.entity(version.body?.coupleId ?? version.written?.coupleId ?? ""),
                      .winningExpense(version, origin))
                 // And to each records family reading expenses, under the partition it names.
-                for family in plan.families.records where family.kind == .winningExpense {
-                    if let key = family.key(.winningExpense(plan.winningExpense(version, origin))) {
+                let supplied = expenseReaders.isEmpty ? nil : SuppliedRecord.winningExpense(plan.winningExpense(version, origin))
+                for family in expenseReaders {
+                    if let supplied, let key = family.key(supplied) {
                         emit(.records, FlowKeys.family(family.name, key), .familyExpense(family: family.name, version, origin))
                     }
                 }

@@ -72,8 +72,7 @@ struct ChallengesStage {
             }
         }
         // The board's text file is written here, where it is computed, into the staging folder the merge moves it from.
-        guard let folder = plan.staging("leaderboards") else { throw DataflowError("the plan has no report folder for the workers' files") }
-        let outcome = try Self.keys(plan).compute(rows, folder: folder)
+        let outcome = try Self.keys(plan).compute(rows, folder: try plan.staging("leaderboards"))
         guard let result = outcome.result else {
             emit(.merge, key, .leaderboardsSummary(outcome.unattached))
             return

@@ -52,8 +52,7 @@ final class CouplesStage {
         }
         let keys = try statementsKeys()
         // The couple's own files are written here, where it is computed, into the staging folder the merge moves them from.
-        guard let folder = plan.staging("statements") else { throw DataflowError("the plan has no report folder for the workers' files") }
-        let outcome = try keys.compute(rows, folder: folder)
+        let outcome = try keys.compute(rows, folder: try plan.staging("statements"))
         guard let result = outcome.result else {
             emit(.merge, key, .statementsSummary(outcome.unattached))
             return
