@@ -11,6 +11,9 @@ import Foundation
 ///   lane of its own.
 /// - A node starts only once every node producing what it reads has
 ///   succeeded; what no node produces is there already.
+/// - After each node, the memory it freed goes back to the system
+///   (``FreedMemory``), so what one stage leaves free does not add to the
+///   next one's peak.
 /// - The first node to fail stops the run: no node starts after it, the
 ///   nodes running finish, and ``run(_:)`` throws its error once every
 ///   lane's thread has ended.
@@ -91,6 +94,7 @@ private final class Schedule<Value>: @unchecked Sendable {
         var remaining = lane
         while let (node, body, inputs) = next(&remaining) {
             let result = Result { try body(inputs) }
+            FreedMemory.release()
             condition.lock()
             switch result {
             case .success(let value):

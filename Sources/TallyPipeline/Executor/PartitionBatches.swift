@@ -7,17 +7,39 @@ import Dispatch
 /// order the partitions came) and goes on reading the next one. Output stays
 /// byte-identical to a serial run; memory holds at most three batches (one
 /// being gathered, one computed, one consumed).
+///
+/// A batch closes at `batchSize` partitions or once its partitions hold
+/// `rowsPerBatch` rows (as `rows` counts them), whichever comes first, so
+/// memory follows rows rather than keys: a few large partitions (a
+/// challenge of thousands of check-ins, a couple with years of expenses)
+/// make a short batch, many small ones a long batch.
+///
+/// ```swift
+/// let batches = PartitionBatches<ChallengeRows, Board>(rows: { $0.checkins.count },
+///                                                      compute: board, consume: write)
+/// try reader.forEachChallengeKey { try batches.add($0) }
+/// try batches.flush()
+/// ```
 final class PartitionBatches<Partition: Sendable, Result: Sendable> {
     private let batchSize: Int
+    private let rowsPerBatch: Int
+    private let rows: (Partition) -> Int
     private let compute: @Sendable (Partition) -> Result
     private let consume: (Result) throws -> Void
     private var pending: [Partition] = []
+    private var pendingRows = 0
+    /// How many batches were started, and how many partitions each held.
+    private(set) var batchSizes: [Int] = []
     /// The batch being computed in the background, consumed when the next one starts (or at ``flush()``).
     private var computing: Batch?
 
     /// `compute` runs concurrently and must be pure; `consume` runs on the caller's thread, in order.
-    init(batchSize: Int = 512, compute: @escaping @Sendable (Partition) -> Result, consume: @escaping (Result) throws -> Void) {
+    init(batchSize: Int = 512, rowsPerBatch: Int = 1 << 15, rows: @escaping (Partition) -> Int = { _ in 1 },
+         compute: @escaping @Sendable (Partition) -> Result, consume: @escaping (Result) throws -> Void) {
+        precondition(batchSize > 0 && rowsPerBatch > 0, "a batch holds at least one partition")
         self.batchSize = batchSize
+        self.rowsPerBatch = rowsPerBatch
+        self.rows = rows
         self.compute = compute
         self.consume = consume
         pending.reserveCapacity(batchSize)
@@ -29,8 +51,9 @@ final class PartitionBatches<Partition: Sendable, Result: Sendable> {
 
     /// Adds a partition; when a batch is full, starts computing it and consumes the previous one.
     func add(_ partition: Partition) throws {
+        pendingRows += rows(partition)
         pending.append(partition)
-        if pending.count >= batchSize { try rotate() }
+        if pending.count >= batchSize || pendingRows >= rowsPerBatch { try rotate() }
     }
 
     /// Computes and consumes everything added. Call once at the end.
@@ -52,7 +75,9 @@ final class PartitionBatches<Partition: Sendable, Result: Sendable> {
     private func start() -> Batch {
         let partitions = pending
         pending.removeAll(keepingCapacity: true)
+        pendingRows = 0
         let batch = Batch(count: partitions.count)
+        batchSizes.append(partitions.count)
         let compute = self.compute
         DispatchQueue.global().async {
             DispatchQueue.concurrentPerform(iterations: partitions.count) { i in

@@ -15,6 +15,9 @@ import Foundation
 /// a lane whose reading thread is the slower part (the swipes) waits behind
 /// at most one step of the other.
 ///
+/// A lane that ends hands the memory its loads freed back to the system
+/// (``FreedMemory``) before the stages that follow allocate beside it.
+///
 /// When a step fails, the error ends its lane; the other lanes stop at
 /// their next call to ``onWriter(_:)`` and ``serve(_:)`` throws the first
 /// error once every lane's thread has ended.
@@ -40,6 +43,7 @@ final class WriterLanes: @unchecked Sendable {   // immutable: a hub (itself saf
             let thread = Thread {
                 var failure: Error?
                 do { try box.lane(box.handle) } catch { failure = error }
+                FreedMemory.release()
                 box.handle.hub.laneEnded(failure)
             }
             thread.stackSize = 16 << 20

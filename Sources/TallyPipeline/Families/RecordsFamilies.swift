@@ -81,7 +81,7 @@ struct RecordsFamilyStage<Renderer: RecordsFamilyCSV>: ReportStage {
         }
         var results: [RecordsFamilyRun<Renderer>.Result] = []
         let batches = PartitionBatches<(PartitionKey, [SuppliedRecord]), RecordsFamilyRun<Renderer>.Result>(
-            compute: { run.compute(key: $0.0, records: $0.1) }, consume: { results.append($0) })
+            rows: { $0.1.count }, compute: { run.compute(key: $0.0, records: $0.1) }, consume: { results.append($0) })
         for key in groups.keys.sorted() { try batches.add((key, groups.removeValue(forKey: key)!)) }
         try batches.flush()
         return try run.write(results, outDirectory: context.outDirectory, outputs: context.outputs, started: started)

@@ -24,6 +24,10 @@ public struct ChallengeRows: Sendable {
         self.challenge = challenge
     }
 
+    /// How many rows the key holds (the challenge's own row included), the
+    /// measure batches of keys are sized by.
+    public var rowCount: Int { (challenge == nil ? 0 : 1) + memberships.count + checkins.count }
+
     /// What a key's rows come to: the challenge's partition when it exists,
     /// else the rejects of its check-ins.
     public struct Assembly: Sendable {

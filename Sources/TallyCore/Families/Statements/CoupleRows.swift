@@ -68,6 +68,12 @@ public struct CoupleRows: Sendable {
         self.couple = couple
     }
 
+    /// How many rows the key holds (the couple's own row included), the
+    /// measure batches of keys are sized by.
+    public var rowCount: Int {
+        (couple == nil ? 0 : 1) + members.count + cards.count + agreements.count + settlements.count + expenses.count + refused.count
+    }
+
     /// What a key's rows come to: the couple's partition when the couple
     /// exists, and the rejects of rows that belong to no statement (failed
     /// winning versions; every row of an unknown couple).

@@ -42,7 +42,7 @@ struct LeaderboardsStage: ReportStage {
             // Per challenge key, in parallel: the family's computation and the board's text
             // file (creating thousands of files is mostly kernel time, so on all cores);
             // in challenge order: the rows written, the sheet queued, the summary merged.
-            let batches = PartitionBatches<ChallengeRows, Result<LeaderboardsKeys.Outcome, Error>>(compute: { rows in
+            let batches = PartitionBatches<ChallengeRows, Result<LeaderboardsKeys.Outcome, Error>>(rows: \.rowCount, compute: { rows in
                 Result { try keys.compute(rows, folder: folder) }
             }, consume: { computed in
                 let outcome = try computed.get()

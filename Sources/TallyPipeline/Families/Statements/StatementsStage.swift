@@ -41,7 +41,7 @@ struct StatementsStage: ReportStage {
 
         // Per couple, in parallel: the family's computation and the couple's own
         // files; in couple order: the rows written, the summary merged.
-        let batches = PartitionBatches<CoupleRows, Result<StatementsKeys.Outcome, Error>>(compute: { rows in
+        let batches = PartitionBatches<CoupleRows, Result<StatementsKeys.Outcome, Error>>(rows: \.rowCount, compute: { rows in
             Result { try keys.compute(rows, folder: folder, folderExists: true, folderIsNew: folderIsNew) }
         }, consume: { computed in
             let outcome = try computed.get()
