@@ -2,8 +2,8 @@ import GRDB
 import TallyCore
 
 /// Finds the groups of activity rows and export days that share a user and
-/// day, and hands each to ``ActivityDayRule``: the warehouse groups, the
-/// rule decides.
+/// day, and has each judged by ``ActivityDayRule`` (``WhichRowsCount``):
+/// the warehouse groups, the rule decides.
 ///
 /// Every row's (user, day) key is hashed (``KeyHashes``); only rows whose
 /// hash another row shares can be in a group of two or more, so only those
@@ -52,7 +52,7 @@ enum ActivityGroups {
                 }
             }
             for group in groups.values where group.count > 1 {
-                losers += ActivityDayRule.judge(group, rank: \.rank).superseded.map(\.row)
+                losers += WhichRowsCount.sort(group, by: ActivityDayRule()) { _, g in g.rank }.superseded.map(\.row)
             }
         }
         return losers

@@ -70,8 +70,8 @@ enum CheckinLogSchema {
         let superseded = try SupersededRows(db, candidates: candidates, sql: """
             SELECT r.id, r.file_id, f.load_seq, r.line FROM checkin_row r JOIN input_file f ON f.id = r.file_id
             WHERE r.rowid = ?
-            """, read: { c, rowid in CheckinVersionRule.Row(file: c.int64(1), loadSeq: c.int64(2), line: c.int64(3), row: rowid) },
-            rule: { CheckinVersionRule.verdicts($0, key: "id") })
+            """, rule: CheckinVersionRule(key: "id"),
+            read: { c, rowid in CheckinVersionRule.Row(file: c.int64(1), loadSeq: c.int64(2), line: c.int64(3), row: rowid) })
         let duplicates = try repeatedWorkouts(db, candidates: workouts.collisions(), losers: superseded.rows)
 
         try winnerTable.refresh(db, superseded: superseded, candidates: candidates,
@@ -128,12 +128,11 @@ enum CheckinLogSchema {
                 }
             }
             for workout in KeyGroups.split(rows, key: \.workout) where workout.count > 1 {
-                let verdicts = DuplicateWorkoutRule.verdicts(workout.map(\.checkin))
-                for (r, verdict) in zip(workout, verdicts) {
-                    guard case .duplicate(let original) = verdict else { continue }
+                for (r, original) in WhichRowsCount.duplicates(workout, describe: \.checkin) {
+                    guard let original else { continue }
                     duplicates.append(Duplicate(challengeId: r.challengeId, createdAt: r.checkin.createdAt.microseconds,
                                                 id: String(decoding: r.checkin.id, as: UTF8.self),
-                                                first: String(decoding: workout[original].checkin.id, as: UTF8.self)))
+                                                first: String(decoding: original.checkin.id, as: UTF8.self)))
                 }
             }
         }

@@ -115,10 +115,10 @@ enum ExpensesSchema {
         let superseded = try SupersededRows(db, candidates: candidates, sql: """
             SELECT v.id, v.file_id, v.updated_at, f.load_seq, v.line
             FROM expense_version v JOIN input_file f ON f.id = v.file_id WHERE v.rowid = ?
-            """, read: { c, rowid in
+            """, rule: ExpenseVersionRule(), read: { c, rowid in
                 ExpenseVersionRule.Version(updatedAt: Timestamp(microseconds: c.int64(2)), loadSeq: c.int64(3),
                                            line: c.int64(4), row: rowid)
-            }, rule: ExpenseVersionRule.verdicts)
+            })
         try winnerTable.refresh(db, superseded: superseded, candidates: candidates,
                                 since: DerivationMarks.lastRow(db, .expenseWinners))
         try DerivationMarks.record(db, .expenseWinners, log: "expense_version")

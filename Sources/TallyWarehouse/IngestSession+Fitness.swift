@@ -90,11 +90,10 @@ extension IngestSession {
                 }
             }
             for id in KeyGroups.split(rows, key: \.id) where id.count > 1 {
-                let verdicts = CheckinVersionRule.verdicts(id.map {
-                    CheckinVersionRule.Row(file: file, loadSeq: 0, line: $0.line, row: $0.rowid)
-                }, key: "id")
-                for (row, verdict) in zip(id, verdicts) {
-                    guard case .rejected(let reason) = verdict else { continue }
+                let outcomes = WhichRowsCount.sort(id, by: CheckinVersionRule(key: "id")) { _, r in
+                    CheckinVersionRule.Row(file: file, loadSeq: 0, line: r.line, row: r.rowid)
+                }
+                for (row, reason) in outcomes.rejected {
                     repeats.append((Int(row.line), String(decoding: row.id, as: UTF8.self), reason))
                     remove.bind(1, row.rowid)
                     try remove.step()

@@ -96,13 +96,13 @@ public struct KeyedTable: Sendable {
         for values in keys {
             let arguments = StatementArguments(values)
             guard try Int.fetchOne(counted, arguments: arguments) == nil else { continue }
-            let rows = try Row.fetchAll(candidates, arguments: arguments).enumerated().map { i, row in
+            let rows = try Row.fetchAll(candidates, arguments: arguments)
+            let outcomes = WhichRowsCount.sort(rows, by: ReferenceRowRule(key: keyDescription)) { i, row in
                 ReferenceRowRule.Row(file: row[0], loadSeq: row[1], line: row[2], row: Int64(i))
             }
-            guard !rows.isEmpty else { continue }
-            let verdicts = ReferenceRowRule.verdicts(rows, key: keyDescription)
-            guard let winner = verdicts.firstIndex(of: .counts) else { continue }
-            let file = StatementArguments([rows[winner].file])
+            guard let winner = outcomes.counted.first else { continue }
+            let winnerFile: Int64 = winner[0]
+            let file = StatementArguments([winnerFile])
             try moveBack.execute(arguments: arguments + file)
             try forget.execute(arguments: arguments + file)
             try recount.execute(arguments: file)

@@ -103,13 +103,9 @@ enum SubscriptionLogSchema {
                        id: c.textValue(0), userId: c.textValue(6))
             }
         ) { group in
-            for (judged, verdict) in zip(group, SubscriptionEventVersionRule.verdicts(group.map(\.row))) {
-                switch verdict {
-                case .counts: continue
-                case .superseded: superseded.append(judged.row.row)
-                case .rejected(let reason): rejected.append((judged, reason))
-                }
-            }
+            let outcomes = WhichRowsCount.sort(group, by: SubscriptionEventVersionRule()) { _, judged in judged.row }
+            superseded += outcomes.superseded.map(\.row.row)
+            rejected += outcomes.rejected.map { ($0.item, $0.reason) }
         }
         try storeRejects(db, rejected.map { judged, reason in
             (judged.row, judged.row.source.rejectNamesUser ? judged.userId : judged.id, reason)

@@ -7,8 +7,8 @@ import TallyCore
 ///
 /// Found among the groups of rows whose key hashes collide
 /// (``KeyHashes/collisions()``): only those rows are fetched, split by key
-/// (bytes), and each key's rows are handed to the table's version rule
-/// (in TallyCore), so the log is never sorted by key. Shared by the
+/// (bytes), and each key's rows are judged by the table's version rule
+/// (``TallyCore/WhichRowsCount``), so the log is never sorted by key. Shared by the
 /// derivations that keep one row per id (expenses, check-ins).
 struct SupersededRows {
     /// The losing rows' rowids.
@@ -18,16 +18,14 @@ struct SupersededRows {
 
     /// Judges the rows of each group in `candidates`. `sql` selects, for
     /// `WHERE rowid = ?`, the row's key (text), its file id, then what
-    /// `read` turns into the rule's description of the row (given the
-    /// cursor and the rowid); `rule` gives the verdict of each row of one
-    /// key. A rule used here supersedes and never rejects.
-    init<Version>(_ db: Database, candidates: [[Int64]], sql: String,
-                  read: (RawCursor, _ rowid: Int64) -> Version,
-                  rule: ([Version]) -> [RowVerdict]) throws {
+    /// `read` turns into `rule`'s description of the row (given the
+    /// cursor and the rowid). A rule used here supersedes and never rejects.
+    init<Rule: RowRule>(_ db: Database, candidates: [[Int64]], sql: String, rule: Rule,
+                        read: (RawCursor, _ rowid: Int64) -> Rule.Row) throws {
         guard !candidates.isEmpty else { return }
         let fetch = try RawCursor(db, sql: sql)
         for group in candidates {
-            var fetched: [(key: [UInt8], rowid: Int64, file: Int64, version: Version)] = []
+            var fetched: [(key: [UInt8], rowid: Int64, file: Int64, version: Rule.Row)] = []
             for rowid in group {
                 try fetch.forEach(rowid) { c in
                     fetched.append((key: Array(c.bytes(0) ?? UnsafeRawBufferPointer(start: nil, count: 0)),
@@ -35,15 +33,11 @@ struct SupersededRows {
                 }
             }
             for versions in KeyGroups.split(fetched, key: { $0.key }) where versions.count > 1 {
-                for (v, verdict) in zip(versions, rule(versions.map(\.version))) {
-                    switch verdict {
-                    case .counts: continue
-                    case .superseded:
-                        rows.insert(v.rowid)
-                        perFile[v.file, default: 0] += 1
-                    case .rejected:
-                        preconditionFailure("a version rule that rejects rows needs its rejects stored")
-                    }
+                let outcomes = WhichRowsCount.sort(versions, by: rule) { _, v in v.version }
+                precondition(outcomes.rejected.isEmpty, "a version rule that rejects rows needs its rejects stored")
+                for v in outcomes.superseded {
+                    rows.insert(v.rowid)
+                    perFile[v.file, default: 0] += 1
                 }
             }
         }

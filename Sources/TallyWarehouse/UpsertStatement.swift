@@ -8,9 +8,10 @@ import TallyCore
 /// The table holds one row per key: the row that counts so far; its
 /// ``KeyedTable/supersededTable`` holds the rows set aside. A row whose key
 /// is new is inserted (`ON CONFLICT DO NOTHING`). A row whose key is taken
-/// is judged with the held row by the rule (rows arrive in load order, so
-/// judging each arrival against the held row gives the rule's verdicts over
-/// the whole group: `ReferenceRowRuleTests`): when the new row counts, the
+/// is judged with the held row by the rule, a group of two
+/// (``TallyCore/WhichRowsCount``; rows arrive in load order, so judging
+/// each arrival against the held row gives the rule's verdicts over the
+/// whole group: `WhichRowsCountTests`): when the new row counts, the
 /// held row is copied to the rows set aside, its file gains a superseded
 /// row, and the new row replaces it (`UPDATE OR FAIL`); when it is
 /// rejected, nothing is stored (the caller words the reject with the
@@ -43,7 +44,8 @@ final class UpsertStatement {
     private let setAsideArriving: BulkStatement
     private let supersede: BulkStatement
     private let loadSeq: BulkStatement
-    private let keyDescription: String
+    /// The table's rule, which words its repeats' rejects.
+    private let rule: ReferenceRowRule
     /// Each file's `load_seq`, as looked up (it never changes once a file is registered).
     private var loadSeqs: [Int64: Int64] = [:]
     /// Rows superseded per file since the last ``flushSuperseded()``.
@@ -77,7 +79,7 @@ final class UpsertStatement {
             """)
         supersede = try BulkStatement(db, sql: "UPDATE input_file SET rows_superseded = rows_superseded + ? WHERE id = ?")
         loadSeq = try BulkStatement(db, sql: "SELECT load_seq FROM input_file WHERE id = ?")
-        keyDescription = keyed.keyDescription
+        rule = ReferenceRowRule(key: keyed.keyDescription)
     }
 
     /// The statements a row's values are bound to.
@@ -98,9 +100,9 @@ final class UpsertStatement {
         guard let h = try held.firstIntegers(2) else { preconditionFailure("a key taken on insert has no row") }
         let holder = ReferenceRowRule.Row(file: h[0], loadSeq: try loadSeq(of: h[0]), line: h[1], row: 0)
         let arriving = ReferenceRowRule.Row(file: file, loadSeq: try loadSeq(of: file), line: Int64(line), row: 1)
-        let verdicts = ReferenceRowRule.verdicts([holder, arriving], key: keyDescription)
-        switch verdicts[1] {
-        case .counts:
+        let outcomes = WhichRowsCount.sort([holder, arriving], by: rule) { _, row in row }
+        if outcomes.counted.first == arriving {
+            // The held row is set aside (copied) before it is replaced.
             superseded[holder.file, default: 0] += 1
             let copied = try setAsideHeld.step()
             precondition(copied == 1, "the held row was not set aside")
@@ -108,10 +110,8 @@ final class UpsertStatement {
             precondition(replaced == 1, "the held row was not replaced")
             setAsideArriving.clearBindings()
             return true
-        case .rejected:
-            for s in [replace, setAsideHeld, setAsideArriving] { s.clearBindings() }
-            return false
-        case .superseded:
+        }
+        if outcomes.superseded.first == arriving {
             // The held row's file was loaded later (not a case the ingest's
             // load order makes, but the rule's answer is kept all the same).
             superseded[file, default: 0] += 1
@@ -119,6 +119,9 @@ final class UpsertStatement {
             for s in [replace, setAsideHeld] { s.clearBindings() }
             return true
         }
+        // Rejected: a repeat within its file.
+        for s in [replace, setAsideHeld, setAsideArriving] { s.clearBindings() }
+        return false
     }
 
     /// Adds the rows counted superseded since the last flush to their

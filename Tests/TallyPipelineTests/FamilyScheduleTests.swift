@@ -180,7 +180,7 @@ struct FamilyScheduleTests {
         let tz = run.timezone
         let previous = Self.period.adding(months: -1)
         let (family, subscribers, swipes, matches) = try run.warehouse.read { reader in
-            let family = try KPIStage.family(reader, config: run.config, period: Self.period, timezone: tz)
+            let family = try KPIStage.keys(reader, config: run.config, period: Self.period, timezone: tz).family
             var subscribers: [KPIsFamily.Partition] = []
             try reader.forEachSubscriber { subscribers.append(.subscriber(app: $0, userId: $1, events: $2, ids: $3)) }
             var swipes: [KPIsFamily.Swipe] = []

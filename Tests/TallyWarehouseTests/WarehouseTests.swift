@@ -102,10 +102,10 @@ struct WarehouseTests {
             #expect(try r.products().map { "\($0.productId) \($0.price)" } == ["p1 400", "p2 100", "p3 400"])
         }
         // The rule's verdicts on p1's rows (a:2, b:2, b:3, c:2): a's and b's kept rows superseded, b's repeat rejected.
-        let verdicts = ReferenceRowRule.verdicts([
+        let verdicts = ReferenceRowRule(key: "productId").verdicts([
             .init(file: 1, loadSeq: 1, line: 2, row: 1), .init(file: 2, loadSeq: 2, line: 2, row: 2),
             .init(file: 2, loadSeq: 2, line: 3, row: 3), .init(file: 3, loadSeq: 3, line: 2, row: 4),
-        ], key: "productId")
+        ])
         #expect(verdicts == [.superseded, .superseded, .rejected(reason: ReferenceRowRule.repeatReason(key: "productId")), .counts])
     }
 

@@ -11,9 +11,9 @@
 /// ```swift
 /// let csv = ActivityDayRule.Row(fromExport: false, loadSeq: 2, line: 7)
 /// let export = ActivityDayRule.Row(fromExport: true, loadSeq: 1, line: 0)
-/// ActivityDayRule.judge([csv, export])   // counted: export, superseded: [csv]
+/// ActivityDayRule().verdicts([csv, export])   // [.superseded, .counts]
 /// ```
-public enum ActivityDayRule {
+public struct ActivityDayRule: RowRule {
     /// What the rule needs to know of one row of a (user, day) group.
     public struct Row: Hashable, Sendable, Comparable {
         /// Whether the row is a day summed from an Apple Health export.
@@ -35,26 +35,14 @@ public enum ActivityDayRule {
         }
     }
 
-    /// The rule's decision for one group.
-    public struct Verdict<Item> {
-        /// The row that counts.
-        public var counted: Item
-        /// The rows that lose to it, from the highest rank down.
-        public var superseded: [Item]
-    }
+    public init() {}
 
-    /// Judges one non-empty group of rows of the same user and day.
-    public static func judge(_ group: [Row]) -> Verdict<Row> {
-        judge(group, rank: { $0 })
-    }
-
-    /// Judges one non-empty group of items (rows with whatever the caller
-    /// keeps with them: a rowid, a file), each ranked by `rank`. Items of
-    /// equal rank are the same row for the rule: the first of them in the
-    /// group counts and the others are superseded.
-    public static func judge<Item>(_ group: [Item], rank: (Item) -> Row) -> Verdict<Item> {
-        precondition(!group.isEmpty, "a group has at least one row")
-        let ranked = group.indices.sorted { (rank(group[$1]), $0) < (rank(group[$0]), $1) }
-        return Verdict(counted: group[ranked[0]], superseded: ranked.dropFirst().map { group[$0] })
+    /// The verdict of each row of `group` (rows of the same user and day, in
+    /// any order), in its order: the highest rank counts and the others are
+    /// superseded. Rows of equal rank are the same row for the rule: the
+    /// first of them in the group counts.
+    public func verdicts(_ group: [Row]) -> [RowVerdict] {
+        let counted = group.indices.min { i, j in (group[j], i) < (group[i], j) }
+        return group.indices.map { $0 == counted ? .counts : .superseded }
     }
 }

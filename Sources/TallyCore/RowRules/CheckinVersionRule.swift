@@ -7,6 +7,6 @@
 /// ```swift
 /// let old = CheckinVersionRule.Row(file: 1, loadSeq: 1, line: 2, row: 1)
 /// let new = CheckinVersionRule.Row(file: 2, loadSeq: 2, line: 9, row: 2)
-/// CheckinVersionRule.verdicts([old, new], key: "id")   // [.superseded, .counts]
+/// CheckinVersionRule(key: "id").verdicts([old, new])   // [.superseded, .counts]
 /// ```
 public typealias CheckinVersionRule = ReferenceRowRule

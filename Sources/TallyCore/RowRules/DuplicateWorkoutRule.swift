@@ -3,6 +3,8 @@
 /// the original and each other one is a duplicate of it (which
 /// ``CheckinResolver`` then refuses, naming the original).
 ///
+/// Applied by ``WhichRowsCount/duplicates(_:describe:)``, as every transport does.
+///
 /// Contract: the original is the first by `createdAt`, then by its file's
 /// display path (UTF-8 byte order), then line, then id (UTF-8 byte order).
 ///

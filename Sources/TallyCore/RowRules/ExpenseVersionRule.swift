@@ -9,9 +9,9 @@
 /// ```swift
 /// let a = ExpenseVersionRule.Version(updatedAt: Timestamp(seconds: 10), loadSeq: 1, line: 2, row: 1)
 /// let b = ExpenseVersionRule.Version(updatedAt: Timestamp(seconds: 10), loadSeq: 2, line: 5, row: 2)
-/// ExpenseVersionRule.verdicts([a, b])   // [.superseded, .counts]: same instant, later load
+/// ExpenseVersionRule().verdicts([a, b])   // [.superseded, .counts]: same instant, later load
 /// ```
-public enum ExpenseVersionRule {
+public struct ExpenseVersionRule: RowRule {
     /// One version of the id, by the fields the rule compares.
     public struct Version: Hashable, Sendable {
         public var updatedAt: Timestamp
@@ -30,8 +30,12 @@ public enum ExpenseVersionRule {
         }
     }
 
+    public typealias Row = Version
+
+    public init() {}
+
     /// The verdict of each version of `group` (versions sharing an id, in any order), in its order.
-    public static func verdicts(_ group: [Version]) -> [RowVerdict] {
+    public func verdicts(_ group: [Version]) -> [RowVerdict] {
         FirstByRanking.verdicts(group) { a, b in
             if a.updatedAt != b.updatedAt { return a.updatedAt > b.updatedAt }
             if a.loadSeq != b.loadSeq { return a.loadSeq > b.loadSeq }

@@ -8,9 +8,9 @@
 /// ```swift
 /// let old = LatestLoadFirstLine.Row(loadSeq: 1, line: 2, row: 1)
 /// let new = LatestLoadFirstLine.Row(loadSeq: 2, line: 9, row: 2)
-/// LatestLoadFirstLine.verdicts([old, new])   // [.superseded, .counts]
+/// LatestLoadFirstLine().verdicts([old, new])   // [.superseded, .counts]
 /// ```
-public enum LatestLoadFirstLine {
+public struct LatestLoadFirstLine: RowRule {
     /// One row of the id, by the fields the rule compares.
     public struct Row: Hashable, Sendable {
         /// The order its file was loaded in (unique per file, growing).
@@ -27,8 +27,10 @@ public enum LatestLoadFirstLine {
         }
     }
 
+    public init() {}
+
     /// The verdict of each row of `group` (rows sharing an id, in any order), in its order.
-    public static func verdicts(_ group: [Row]) -> [RowVerdict] {
+    public func verdicts(_ group: [Row]) -> [RowVerdict] {
         FirstByRanking.verdicts(group) { a, b in
             if a.loadSeq != b.loadSeq { return a.loadSeq > b.loadSeq }
             if a.line != b.line { return a.line < b.line }

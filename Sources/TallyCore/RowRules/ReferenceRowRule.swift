@@ -14,10 +14,10 @@
 /// ```swift
 /// let first = ReferenceRowRule.Row(file: 1, loadSeq: 1, line: 2, row: 1)
 /// let again = ReferenceRowRule.Row(file: 1, loadSeq: 1, line: 8, row: 2)
-/// ReferenceRowRule.verdicts([first, again], key: "id")
+/// ReferenceRowRule(key: "id").verdicts([first, again])
 /// // [.counts, .rejected(reason: .repeated(key: "id"))]
 /// ```
-public enum ReferenceRowRule {
+public struct ReferenceRowRule: RowRule {
     /// One row of the key, by the fields the rule compares.
     public struct Row: Hashable, Sendable {
         /// Its file (rows of one file share it).
@@ -37,32 +37,46 @@ public enum ReferenceRowRule {
         }
     }
 
+    /// The reject reason of a repeat within one file.
+    public let repeated: RejectReason
+
+    /// The rule of a table whose key is described as `key` ("id",
+    /// "productId", "rate (same date, currency and base)"), which words
+    /// its repeats' rejects.
+    public init(key: String) {
+        repeated = Self.repeatReason(key: key)
+    }
+
     /// The reject reason of a repeat within one file, for a table whose key
-    /// is described as `key` ("id", "productId", "rate (same date, currency and base)").
+    /// is described as `key`.
     public static func repeatReason(key: String) -> RejectReason { .repeated(key: key) }
 
     /// The verdict of each row of `group` (rows sharing a key, in any order), in its order.
-    public static func verdicts(_ group: [Row], key: String) -> [RowVerdict] {
-        let reason = repeatReason(key: key)
-        return verdicts(group) { _ in reason }
+    public func verdicts(_ group: [Row]) -> [RowVerdict] {
+        let reason = repeated
+        return Self.verdicts(group) { _ in reason }
     }
 
     /// The verdicts, each repeat rejected with `repeatReason(i)` for row `i`
     /// of the group (``SubscriptionEventVersionRule`` words it by the row's file kind).
+    /// Costs a pass over the group per file of the key (a key is in a few files).
     static func verdicts(_ group: [Row], repeatReason: (Int) -> RejectReason) -> [RowVerdict] {
         // Each file's first row of the key: the only one of that file not rejected.
-        var kept: [Int64: Int] = [:]
+        var kept: [Int] = []
         for i in group.indices {
             let r = group[i]
-            if let k = kept[r.file], (group[k].line, group[k].row) < (r.line, r.row) { continue }
-            kept[r.file] = i
+            if let k = kept.firstIndex(where: { group[$0].file == r.file }) {
+                if (r.line, r.row) < (group[kept[k]].line, group[kept[k]].row) { kept[k] = i }
+            } else {
+                kept.append(i)
+            }
         }
-        let counted = kept.values.max { a, b in
+        let counted = kept.max { a, b in
             (group[a].loadSeq, group[a].file) < (group[b].loadSeq, group[b].file)
         }
         return group.indices.map { i in
             if i == counted { return .counts }
-            if kept[group[i].file] == i { return .superseded }
+            if kept.contains(i) { return .superseded }
             return .rejected(reason: repeatReason(i))
         }
     }

@@ -6,7 +6,7 @@
 /// is refused, with a reason worded for `rejects.csv`).
 ///
 /// ```swift
-/// ExpenseVersionRule.verdicts([old, new])   // [.superseded, .counts]
+/// ExpenseVersionRule().verdicts([old, new])   // [.superseded, .counts]
 /// ```
 public enum RowVerdict: Hashable, Sendable {
     /// The row is the version of its key that counts.

@@ -14,10 +14,10 @@
 /// let first = SubscriptionEventVersionRule.Row(file: 1, loadSeq: 1, line: 2, row: 1, source: .eventLog)
 /// let again = SubscriptionEventVersionRule.Row(file: 1, loadSeq: 1, line: 8, row: 2, source: .eventLog)
 /// let later = SubscriptionEventVersionRule.Row(file: 2, loadSeq: 2, line: 5, row: 3, source: .eventLog)
-/// SubscriptionEventVersionRule.verdicts([first, again, later])
+/// SubscriptionEventVersionRule().verdicts([first, again, later])
 /// // [.superseded, .rejected(reason: .repeated(key: "id")), .counts]
 /// ```
-public enum SubscriptionEventVersionRule {
+public struct SubscriptionEventVersionRule: RowRule {
     /// The kind of file a row comes from, which words its repeats' rejects.
     public enum Source: Hashable, Sendable {
         /// `subscriptions/events`: rows carry their own event id.
@@ -60,9 +60,11 @@ public enum SubscriptionEventVersionRule {
         }
     }
 
+    public init() {}
+
     /// The verdict of each row of `group` (rows sharing an id, in any order), in
     /// its order: ``ReferenceRowRule``'s, a repeat worded by its file's kind.
-    public static func verdicts(_ group: [Row]) -> [RowVerdict] {
+    public func verdicts(_ group: [Row]) -> [RowVerdict] {
         ReferenceRowRule.verdicts(group.map { ReferenceRowRule.Row(file: $0.file, loadSeq: $0.loadSeq, line: $0.line, row: $0.row) }) {
             group[$0].source.repeatReason
         }

@@ -5,6 +5,6 @@
 /// ```swift
 /// let a = SwipeVersionRule.Row(loadSeq: 3, line: 7, row: 10)
 /// let b = SwipeVersionRule.Row(loadSeq: 3, line: 4, row: 11)
-/// SwipeVersionRule.verdicts([a, b])   // [.superseded, .counts]: same file, earlier line
+/// SwipeVersionRule().verdicts([a, b])   // [.superseded, .counts]: same file, earlier line
 /// ```
 public typealias SwipeVersionRule = LatestLoadFirstLine

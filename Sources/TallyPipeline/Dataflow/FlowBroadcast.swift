@@ -28,9 +28,7 @@ enum FlowBroadcast {
             for (key, row) in rows { groups[key, default: []].append(row) }
         }
         var counted: [ReferenceRow] = []
-        for rows in groups.values {
-            for (row, verdict) in RowsStage.judged(rows) where verdict == .counts { counted.append(row) }
-        }
+        for rows in groups.values { counted += RowsStage.judged(rows).counted }
         return counted
     }
 }

@@ -3,8 +3,8 @@ import TallyIngest
 import TallyWire
 
 /// The second stage of a dataflow run: the rows of one key (a table and
-/// its key) are handed to the table's row rule (TallyCore/RowRules), and
-/// the verdicts routed: a row that counts goes on to its partition, a
+/// its key) are judged by the table's row rule (``WhichRowsCount``), and
+/// the outcomes routed: a row that counts goes on to its partition, a
 /// superseded row is counted against its file, a rejected one becomes a
 /// reject of its file.
 struct RowsStage {
@@ -47,25 +47,20 @@ struct RowsStage {
 
     /// A reference table's key: ``ReferenceRowRule``.
     private func reference(_ rows: [ReferenceRow], emit: FlowEmit) {
-        for (row, verdict) in Self.judged(rows) {
-            switch verdict {
-            case .counts:
-                if let (stage, key, record) = Self.route(row) { emit(stage, key, record) }
-            case .superseded:
-                plan.emitSuperseded(row.origin, emit)
-            case .rejected(let reason):
-                plan.emitReject(row.origin, id: row.rawId, reason: reason, emit)
-            }
+        let outcomes = Self.judged(rows)
+        for row in outcomes.counted {
+            if let (stage, key, record) = Self.route(row) { emit(stage, key, record) }
         }
+        for row in outcomes.superseded { plan.emitSuperseded(row.origin, emit) }
+        for (row, reason) in outcomes.rejected { plan.emitReject(row.origin, id: row.rawId, reason: reason, emit) }
     }
 
-    /// The rows of one key of a reference table (one table), each with its
-    /// ``ReferenceRowRule`` verdict: how the stage and the small tables every
+    /// The rows of one key of a reference table (one table) sorted by
+    /// ``ReferenceRowRule``: how the stage and the small tables every
     /// partition reads whole (``FlowBroadcast``) judge them.
-    static func judged(_ rows: [ReferenceRow]) -> Zip2Sequence<[ReferenceRow], [RowVerdict]> {
-        guard let table = rows.first?.table else { return zip([], []) }
-        return zip(rows, ReferenceRowRule.verdicts(rows.enumerated().map { i, r in r.origin.ruleRow(i) },
-                                                   key: FlowTables.keyDescription(table)))
+    static func judged(_ rows: [ReferenceRow]) -> RowOutcomes<ReferenceRow> {
+        let rule = ReferenceRowRule(key: rows.first.map { FlowTables.keyDescription($0.table) } ?? "")
+        return WhichRowsCount.sort(rows, by: rule) { i, r in r.origin.ruleRow(i) }
     }
 
     /// Where a counted reference row goes: a couple's row to its couple, a
@@ -94,28 +89,22 @@ struct RowsStage {
     /// counts (``ReferenceRowRule``). A counted check-in goes to its workout,
     /// whose repeats ``DuplicateWorkoutRule`` marks, or straight to its challenge.
     private func checkins(_ rows: [(CheckinRecord, RowOrigin)], emit: FlowEmit) {
-        let verdicts = ReferenceRowRule.verdicts(rows.enumerated().map { i, r in
+        let outcomes = WhichRowsCount.sort(rows, by: CheckinVersionRule(key: FlowTables.keyDescription(.checkins))) { i, r in
             r.1.ruleRow(i)
-        }, key: FlowTables.keyDescription(.checkins))
-        for ((r, origin), verdict) in zip(rows, verdicts) {
-            let file = plan.file(origin.file)
-            switch verdict {
-            case .counts:
-                let fact = CheckinFact(id: r.id, groupId: r.groupId, challengeId: r.challengeId, userId: r.userId,
-                                       displayName: r.displayName, photoURL: r.checkInPhotoURL, workoutEntryId: r.workoutEntryId,
-                                       minutes: r.minutes, createdAt: r.createdAt, duplicateOf: nil,
-                                       source: SourceRef(file: file.relativePath, line: origin.line))
-                if let workout = r.workoutEntryId {
-                    emit(.workouts, FlowKeys.entity(workout), .countedCheckin(fact))
-                } else {
-                    emit(.challenges, FlowKeys.entity(r.challengeId), .countedCheckin(fact))
-                }
-            case .superseded:
-                plan.emitSuperseded(origin, emit)
-            case .rejected(let reason):
-                plan.emitReject(origin, id: r.id, reason: reason, emit)
+        }
+        for (r, origin) in outcomes.counted {
+            let fact = CheckinFact(id: r.id, groupId: r.groupId, challengeId: r.challengeId, userId: r.userId,
+                                   displayName: r.displayName, photoURL: r.checkInPhotoURL, workoutEntryId: r.workoutEntryId,
+                                   minutes: r.minutes, createdAt: r.createdAt, duplicateOf: nil,
+                                   source: SourceRef(file: plan.file(origin.file).relativePath, line: origin.line))
+            if let workout = r.workoutEntryId {
+                emit(.workouts, FlowKeys.entity(workout), .countedCheckin(fact))
+            } else {
+                emit(.challenges, FlowKeys.entity(r.challengeId), .countedCheckin(fact))
             }
         }
+        for (_, origin) in outcomes.superseded { plan.emitSuperseded(origin, emit) }
+        for ((r, origin), reason) in outcomes.rejected { plan.emitReject(origin, id: r.id, reason: reason, emit) }
     }
 
     /// The versions of one expense id: ``ExpenseVersionRule``. The winner
@@ -124,26 +113,21 @@ struct RowsStage {
     /// naming no couple go to the key `""`, as the warehouse lists them), where
     /// ``StatementsFamily/partition(_:)`` decides what it comes to.
     private func expenses(_ versions: [(ExpenseVersion, RowOrigin)], emit: FlowEmit) {
-        let verdicts = ExpenseVersionRule.verdicts(versions.enumerated().map { i, v in
+        let outcomes = WhichRowsCount.sort(versions, by: ExpenseVersionRule()) { i, v in
             ExpenseVersionRule.Version(updatedAt: v.0.updatedAt, loadSeq: Int64(v.1.file), line: Int64(v.1.line), row: Int64(i))
-        })
-        for ((version, origin), verdict) in zip(versions, verdicts) {
-            switch verdict {
-            case .counts:
-                emit(.couples, FlowKeys.entity(version.body?.coupleId ?? version.written?.coupleId ?? ""),
-                     .winningExpense(version, origin))
-                // And to each records family reading expenses, under the partition it names.
-                let supplied = expenseReaders.isEmpty ? nil : SuppliedRecord.winningExpense(plan.winningExpense(version, origin))
-                for family in expenseReaders {
-                    if let supplied, let key = family.key(supplied) {
-                        emit(.records, FlowKeys.family(family.name, key), .familyExpense(family: family.name, version, origin))
-                    }
+        }
+        precondition(outcomes.rejected.isEmpty, "ExpenseVersionRule rejects nothing")
+        for (version, origin) in outcomes.counted {
+            emit(.couples, FlowKeys.entity(version.body?.coupleId ?? version.written?.coupleId ?? ""),
+                 .winningExpense(version, origin))
+            // And to each records family reading expenses, under the partition it names.
+            let supplied = expenseReaders.isEmpty ? nil : SuppliedRecord.winningExpense(plan.winningExpense(version, origin))
+            for family in expenseReaders {
+                if let supplied, let key = family.key(supplied) {
+                    emit(.records, FlowKeys.family(family.name, key), .familyExpense(family: family.name, version, origin))
                 }
-            case .superseded:
-                plan.emitSuperseded(origin, emit)
-            case .rejected:
-                preconditionFailure("ExpenseVersionRule rejects nothing")
             }
         }
+        for (_, origin) in outcomes.superseded { plan.emitSuperseded(origin, emit) }
     }
 }

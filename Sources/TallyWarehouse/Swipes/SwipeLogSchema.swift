@@ -155,7 +155,7 @@ enum SwipeLogSchema {
             ORDER BY r.id
             """, read: { c in SwipeVersionRule.Row(loadSeq: c.int64(2), line: c.int64(3), row: c.int64(1)) }
         ) { group in
-            for (row, verdict) in zip(group, SwipeVersionRule.verdicts(group)) where verdict == .superseded {
+            for row in WhichRowsCount.sort(group, by: SwipeVersionRule(), describe: { _, r in r }).superseded {
                 losers.append(row.row)
             }
         }

@@ -11,17 +11,17 @@ struct LatestLoadFirstLineTests {
 
     @Test func theLatestLoadedFilesRowCounts() {
         let group = [row(load: 1, line: 2, row: 1), row(load: 3, line: 40, row: 2), row(load: 2, line: 5, row: 3)]
-        #expect(LatestLoadFirstLine.verdicts(group) == [.superseded, .counts, .superseded])
+        #expect(LatestLoadFirstLine().verdicts(group) == [.superseded, .counts, .superseded])
     }
 
     @Test func withinThatFileTheFirstLine() {
         let group = [row(load: 3, line: 9, row: 1), row(load: 3, line: 4, row: 2)]
-        #expect(LatestLoadFirstLine.verdicts(group) == [.superseded, .counts])
+        #expect(LatestLoadFirstLine().verdicts(group) == [.superseded, .counts])
     }
 
     @Test func thenTheLowerRow() {
         let group = [row(load: 3, line: 4, row: 7), row(load: 3, line: 4, row: 2)]
-        #expect(LatestLoadFirstLine.verdicts(group) == [.superseded, .counts])
+        #expect(LatestLoadFirstLine().verdicts(group) == [.superseded, .counts])
     }
 
     @Test func theVerdictsDoNotDependOnTheOrderOfTheGroup() async {
@@ -30,8 +30,8 @@ struct LatestLoadFirstLineTests {
             let group = (0..<Int.random(in: 1...8, using: &rng)).map { n in
                 row(load: Int64.random(in: 1...3, using: &rng), line: Int64.random(in: 2...4, using: &rng), row: Int64(n))
             }
-            expectOneCounts(LatestLoadFirstLine.verdicts(group))
-            expectOrderIndependent(group, rng: &rng, verdicts: LatestLoadFirstLine.verdicts)
+            expectOneCounts(LatestLoadFirstLine().verdicts(group))
+            expectOrderIndependent(group, rng: &rng, verdicts: LatestLoadFirstLine().verdicts)
         }
     }
 }

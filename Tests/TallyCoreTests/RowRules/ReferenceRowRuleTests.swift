@@ -12,21 +12,21 @@ struct ReferenceRowRuleTests {
     @Test func aRepeatWithinAFileIsRejectedAndTheFirstRowKept() {
         let group = [row(file: 1, line: 8, row: 1), row(file: 1, line: 2, row: 2), row(file: 1, line: 5, row: 3)]
         let reason = ReferenceRowRule.repeatReason(key: "id")
-        #expect(ReferenceRowRule.verdicts(group, key: "id") == [.rejected(reason: reason), .counts, .rejected(reason: reason)])
+        #expect(ReferenceRowRule(key: "id").verdicts(group) == [.rejected(reason: reason), .counts, .rejected(reason: reason)])
         #expect(reason == RejectReason(code: .idRepeated, text: "duplicate id in this file (the first row is kept)"))
     }
 
     @Test func theLatestLoadedFilesFirstRowCountsAndEarlierFilesAreSuperseded() {
         let group = [row(file: 1, line: 2, row: 1), row(file: 3, line: 9, row: 2), row(file: 3, line: 4, row: 3),
                      row(file: 2, line: 7, row: 4)]
-        #expect(ReferenceRowRule.verdicts(group, key: "id")
+        #expect(ReferenceRowRule(key: "id").verdicts(group)
                 == [.superseded, .rejected(reason: ReferenceRowRule.repeatReason(key: "id")), .counts, .superseded])
     }
 
     @Test func loadOrderDecidesBeforeTheFileId() {
         let early = ReferenceRowRule.Row(file: 9, loadSeq: 1, line: 2, row: 1)
         let late = ReferenceRowRule.Row(file: 4, loadSeq: 2, line: 2, row: 2)
-        #expect(ReferenceRowRule.verdicts([early, late], key: "id") == [.superseded, .counts])
+        #expect(ReferenceRowRule(key: "id").verdicts([early, late]) == [.superseded, .counts])
     }
 
     /// Random groups over a few files and lines.
@@ -40,14 +40,14 @@ struct ReferenceRowRuleTests {
         await propertyCheck(count: 300, input: Gen.uint64()) { seed in
             var rng = SplitMix64(seed: seed)
             let group = randomGroup(&rng)
-            let verdicts = ReferenceRowRule.verdicts(group, key: "id")
+            let verdicts = ReferenceRowRule(key: "id").verdicts(group)
             expectOneCounts(verdicts)
             // Each file keeps exactly one row; the others of that file are rejected.
             for file in Set(group.map(\.file)) {
                 let kept = zip(group, verdicts).filter { $0.0.file == file && $0.1 != .rejected(reason: ReferenceRowRule.repeatReason(key: "id")) }
                 #expect(kept.count == 1)
             }
-            expectOrderIndependent(group, rng: &rng) { ReferenceRowRule.verdicts($0, key: "id") }
+            expectOrderIndependent(group, rng: &rng) { ReferenceRowRule(key: "id").verdicts($0) }
         }
     }
 
@@ -60,13 +60,13 @@ struct ReferenceRowRuleTests {
         await propertyCheck(count: 500, input: Gen.uint64()) { seed in
             var rng = SplitMix64(seed: seed)
             let group = randomGroup(&rng)
-            let whole = ReferenceRowRule.verdicts(group, key: "id")
+            let whole = ReferenceRowRule(key: "id").verdicts(group)
 
             var folded = [RowVerdict?](repeating: nil, count: group.count)
             var held: Int?
             for i in group.indices.sorted(by: { (group[$0].loadSeq, group[$0].line, group[$0].row) < (group[$1].loadSeq, group[$1].line, group[$1].row) }) {
                 guard let h = held else { held = i; continue }
-                let pair = ReferenceRowRule.verdicts([group[h], group[i]], key: "id")
+                let pair = ReferenceRowRule(key: "id").verdicts([group[h], group[i]])
                 switch pair[1] {
                 case .counts:
                     folded[h] = pair[0]

@@ -57,7 +57,7 @@ struct RowRulesWarehouseTests {
         }
         var expected: Set<String> = []
         for group in Dictionary(grouping: rows, by: \.key).values {
-            expected.formUnion(ActivityDayRule.judge(group, rank: \.rank).superseded.map(\.name))
+            expected.formUnion(WhichRowsCount.sort(group, by: ActivityDayRule()) { _, r in r.rank }.superseded.map(\.name))
         }
         let stored = try warehouse.read { r in
             try String.fetchAll(r.db, sql: """

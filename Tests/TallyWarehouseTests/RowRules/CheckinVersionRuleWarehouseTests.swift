@@ -52,7 +52,7 @@ struct CheckinVersionRuleWarehouseTests {
         var winners: [Generated] = []
         var superseded: [Int64: Int] = [:]
         for group in KeyGroups.split(rows, key: { Array($0.id.utf8) }) {
-            for (row, verdict) in zip(group, CheckinVersionRule.verdicts(group.map(\.version), key: "id")) {
+            for (row, verdict) in zip(group, CheckinVersionRule(key: "id").verdicts(group.map(\.version))) {
                 if verdict == .counts { winners.append(row) } else { superseded[row.file.id, default: 0] += 1 }
             }
         }

@@ -34,7 +34,7 @@ struct ExpenseVersionRuleWarehouseTests {
         var counted = Set<Int64>()
         var superseded: [Int64: Int] = [:]
         for group in KeyGroups.split(rows, key: { Array($0.id.utf8) }) {
-            for (row, verdict) in zip(group, ExpenseVersionRule.verdicts(group.map(\.version))) {
+            for (row, verdict) in zip(group, ExpenseVersionRule().verdicts(group.map(\.version))) {
                 if verdict == .counts { counted.insert(row.rowid) } else { superseded[row.file.id, default: 0] += 1 }
             }
         }

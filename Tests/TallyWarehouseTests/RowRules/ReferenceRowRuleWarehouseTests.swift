@@ -49,9 +49,9 @@ struct ReferenceRowRuleWarehouseTests {
         var counted: [[UInt8]: Int64] = [:]
         var supersededPerFile: [Int64: Int] = [:]
         for group in KeyGroups.split(rows, key: { Array($0.key.utf8) }) {
-            let verdicts = ReferenceRowRule.verdicts(group.enumerated().map { i, r in
+            let verdicts = ReferenceRowRule(key: "productId").verdicts(group.enumerated().map { i, r in
                 ReferenceRowRule.Row(file: Int64(r.file), loadSeq: Int64(r.file), line: r.line, row: Int64(i))
-            }, key: "productId")
+            })
             for (row, verdict) in zip(group, verdicts) {
                 switch verdict {
                 case .counts:

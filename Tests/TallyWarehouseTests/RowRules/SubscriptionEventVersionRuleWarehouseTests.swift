@@ -41,7 +41,7 @@ struct SubscriptionEventVersionRuleWarehouseTests {
         var rejectedPerFile: [Int64: Int] = [:]
         var supersededPerFile: [Int64: Int] = [:]
         for group in KeyGroups.split(rows, key: { Array($0.id.utf8) }) {
-            for (row, verdict) in zip(group, SubscriptionEventVersionRule.verdicts(group.map(\.version))) {
+            for (row, verdict) in zip(group, SubscriptionEventVersionRule().verdicts(group.map(\.version))) {
                 switch verdict {
                 case .counts: break
                 case .superseded:

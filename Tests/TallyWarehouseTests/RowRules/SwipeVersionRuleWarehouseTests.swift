@@ -35,7 +35,7 @@ struct SwipeVersionRuleWarehouseTests {
         var superseded = Set<Int64>()
         var perFile: [Int64: Int] = [:]
         for group in KeyGroups.split(rows, key: { Array($0.id.utf8) }) {
-            for (row, verdict) in zip(group, SwipeVersionRule.verdicts(group.map(\.version))) where verdict == .superseded {
+            for (row, verdict) in zip(group, SwipeVersionRule().verdicts(group.map(\.version))) where verdict == .superseded {
                 superseded.insert(row.version.row)
                 perFile[row.file.id, default: 0] += 1
             }

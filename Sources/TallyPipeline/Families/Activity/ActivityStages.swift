@@ -11,7 +11,7 @@ struct DaysStage {
     let plan: FlowPlan
 
     func run(_ records: [FlowRecord], emit: FlowEmit) {
-        let verdict = ActivityDayRule.judge(records) { record in
+        let outcomes = WhichRowsCount.sort(records, by: ActivityDayRule()) { _, record in
             switch record {
             case .activityRow(_, let origin):
                 return ActivityDayRule.Row(fromExport: false, loadSeq: Int64(origin.file), line: Int64(origin.line))
@@ -21,13 +21,13 @@ struct DaysStage {
                 preconditionFailure("not a user's day: \(record)")
             }
         }
-        for loser in verdict.superseded {
+        for loser in outcomes.superseded {
             if case .activityRow(_, let origin) = loser {
                 plan.emitSuperseded(origin, emit)
             }
         }
         let day: DailyActivity
-        switch verdict.counted {
+        switch outcomes.counted.first {
         case .activityRow(let d, _), .exportDay(let d, _): day = d
         default: preconditionFailure("not a user's day")
         }

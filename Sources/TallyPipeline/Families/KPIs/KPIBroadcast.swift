@@ -6,16 +6,16 @@ import TallyIngest
 /// from the plan's files with the same decoding and row rule as the `rows`
 /// stage applies (as ``FlowBroadcast/fxRates(_:)`` reads the fx rates).
 enum KPIBroadcast {
-    /// The family the KPI stages count their partitions with: `tally run`'s
-    /// settings (``KPIStage/family(config:period:timezone:firstMonth:products:connections:appStoreEvents:fxRates:)``),
+    /// The KPIs the stages count their partitions with: `tally run`'s
+    /// settings (``KPIsKeys/init(config:period:timezone:firstMonth:products:connections:appStoreEvents:fxRates:)``),
     /// with the monthly series starting at the earliest month the run
     /// allows, so every partial summary merges with every other; the merge
     /// narrows the total to the real first month. Connections, App Store
     /// counts and fx rates are the merge's (they are only read when finalising).
-    static func counting(_ plan: FlowPlan, products: [ProductCatalog.Entry]) -> KPIsFamily {
-        KPIStage.family(config: plan.config, period: plan.period, timezone: plan.timezone,
-                        firstMonth: KPIsFamily.earliestFirstMonth(plan.period), products: products, connections: [],
-                        appStoreEvents: [], fxRates: [])
+    static func counting(_ plan: FlowPlan, products: [ProductCatalog.Entry]) -> KPIsKeys {
+        KPIsKeys(config: plan.config, period: plan.period, timezone: plan.timezone,
+                 firstMonth: KPIsFamily.earliestFirstMonth(plan.period), products: products, connections: [],
+                 appStoreEvents: [], fxRates: [])
     }
 
     /// The products that count (``ReferenceRowRule`` per productId), by productId.

@@ -46,10 +46,10 @@ final class KPIMerge {
     func write(outDirectory: URL, outputs: OutputSet) throws -> ReportOutcome {
         let started = Date()
         let (period, tz, config) = (plan.period, plan.timezone, plan.config)
-        let family = KPIStage.family(
+        let family = KPIsKeys(
             config: config, period: period, timezone: tz, firstMonth: KPIsFamily.firstMonth(of: firstEvent, period: period, timezone: tz),
             products: try products(), connections: connections.sorted(by: Self.precedes), appStoreEvents: Self.daily(appStoreCounts, period),
-            fxRates: config.kpis.reportingCurrency == nil ? [] : try FlowBroadcast.fxRates(plan))
+            fxRates: config.kpis.reportingCurrency == nil ? [] : try FlowBroadcast.fxRates(plan)).family
         guard let summary = (total ?? family.emptySummary()).narrowed(to: family.settings) else {
             preconditionFailure("the KPI partials start their series after the run's first month")
         }
@@ -58,7 +58,7 @@ final class KPIMerge {
 
     private func family() throws -> KPIsFamily {
         if let counting { return counting }
-        let made = KPIBroadcast.counting(plan, products: try products())
+        let made = KPIBroadcast.counting(plan, products: try products()).family
         counting = made
         return made
     }

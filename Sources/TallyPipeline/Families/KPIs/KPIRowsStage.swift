@@ -2,8 +2,8 @@ import TallyCore
 import TallyIngest
 import TallyWire
 
-/// The KPI tables' part of the `rows` stage: the rows of one key go to
-/// their table's row rule (TallyCore/RowRules), and the verdicts are routed.
+/// The KPI tables' part of the `rows` stage: the rows of one key are judged
+/// by their table's row rule (``WhichRowsCount``), and the outcomes routed.
 ///
 /// - Swipes, by id: ``SwipeVersionRule``. A counted swipe of the window
 ///   (``KPIsFamily/swipeWindow(_:_:)``) goes to the day it was made on
@@ -47,44 +47,36 @@ struct KPIRowsStage {
 
     private func swipes(_ rows: [SwipeRow], emit: FlowEmit) {
         let window = KPIsFamily.swipeWindow(plan.period, plan.timezone)
-        let verdicts = SwipeVersionRule.verdicts(rows.enumerated().map { i, r in
+        let outcomes = WhichRowsCount.sort(rows, by: SwipeVersionRule()) { i, r in
             SwipeVersionRule.Row(loadSeq: Int64(r.origin.file), line: Int64(r.origin.line), row: Int64(i))
-        })
-        for (row, verdict) in zip(rows, verdicts) {
-            switch verdict {
-            case .counts:
-                if window.contains(row.at) {
-                    emit(.swipeDays, KPIKeys.day(plan.timezone.localDate(of: row.at)),
-                         .kpis(.daySwipe(from: row.from, action: row.action, at: row.at)))
-                }
-                if MatchRule.changesMatches(row.action) {
-                    let (first, second, forward) = MatchRule.pair(from: row.from, to: row.to)
-                    emit(.swipePairs, KPIKeys.pair(first, second), .kpis(.pairSwipe(
-                        first: first, second: second, MatchRule.PairSwipe(forward: forward, action: row.action, timestamp: row.at))))
-                }
-            case .superseded:
-                plan.emitSuperseded(row.origin, emit)
-            case .rejected:
-                preconditionFailure("SwipeVersionRule rejects nothing")
+        }
+        precondition(outcomes.rejected.isEmpty, "SwipeVersionRule rejects nothing")
+        for row in outcomes.counted {
+            if window.contains(row.at) {
+                emit(.swipeDays, KPIKeys.day(plan.timezone.localDate(of: row.at)),
+                     .kpis(.daySwipe(from: row.from, action: row.action, at: row.at)))
+            }
+            if MatchRule.changesMatches(row.action) {
+                let (first, second, forward) = MatchRule.pair(from: row.from, to: row.to)
+                emit(.swipePairs, KPIKeys.pair(first, second), .kpis(.pairSwipe(
+                    first: first, second: second, MatchRule.PairSwipe(forward: forward, action: row.action, timestamp: row.at))))
             }
         }
+        for row in outcomes.superseded { plan.emitSuperseded(row.origin, emit) }
     }
 
     private func events(_ rows: [EventRow], emit: FlowEmit) {
-        let verdicts = SubscriptionEventVersionRule.verdicts(rows.enumerated().map { i, r in
+        let outcomes = WhichRowsCount.sort(rows, by: SubscriptionEventVersionRule()) { i, r in
             SubscriptionEventVersionRule.Row(file: Int64(r.origin.file), loadSeq: Int64(r.origin.file), line: Int64(r.origin.line),
                                              row: Int64(i), source: Self.source(r))
-        })
-        for (row, verdict) in zip(rows, verdicts) {
-            switch verdict {
-            case .counts:
-                emit(.subscribers, KPIKeys.subscriber(app: row.record.app, user: row.record.userId), .kpis(.subscriberEvent(row)))
-            case .superseded:
-                plan.emitSuperseded(row.origin, emit)
-            case .rejected(let reason):
-                plan.emitReject(row.origin, id: Self.source(row).rejectNamesUser ? row.record.userId : row.record.id,
-                                reason: reason, emit)
-            }
+        }
+        for row in outcomes.counted {
+            emit(.subscribers, KPIKeys.subscriber(app: row.record.app, user: row.record.userId), .kpis(.subscriberEvent(row)))
+        }
+        for row in outcomes.superseded { plan.emitSuperseded(row.origin, emit) }
+        for (row, reason) in outcomes.rejected {
+            plan.emitReject(row.origin, id: Self.source(row).rejectNamesUser ? row.record.userId : row.record.id,
+                            reason: reason, emit)
         }
     }
 

@@ -16,23 +16,23 @@ import TallyWire
 /// (``KPIsFamily/Summary/narrowed(to:)``), which gives exactly the counts
 /// of `tally run`.
 ///
-/// Each instance folds the subscribers it computes into one partial
-/// summary and sends it to the merge when its input ends (``finish(emit:)``),
-/// as a combiner does, rather than one summary per subscriber. The product
+/// Each instance folds the subscribers it computes into one summary
+/// (``KPIsKeys/Fold``) and sends it to the merge when its input ends
+/// (``finish(emit:)``), as a combiner does, rather than one summary per subscriber. The product
 /// catalogue is read by each instance from the plan's files
 /// (``KPIBroadcast/products(_:)``).
 final class SubscribersStage {
     let plan: FlowPlan
-    private var counting: KPIsFamily?
-    private var partial: KPIsFamily.Summary?
+    private var counting: KPIsKeys?
+    private var fold: KPIsKeys.Fold?
     private var firstEvent: Timestamp?
 
     init(plan: FlowPlan) { self.plan = plan }
 
-    /// Adds the subscriber of one key (or the few, should ids make two share it) to the instance's partial summary.
+    /// Adds the subscriber of one key (or the few, should ids make two share it) to the instance's summary.
     func run(_ records: [FlowRecord], emit: FlowEmit) throws {
-        let family = try family()
-        var summary = partial ?? family.emptySummary()
+        var folding = try fold ?? keys().fold()
+        fold = nil  // the one reference: the fold is changed in place below, not copied
         let events = records.map { record -> EventRow in
             guard case .kpis(.subscriberEvent(let event)) = record else { preconditionFailure("not a subscriber's event: \(record)") }
             return event
@@ -44,25 +44,25 @@ final class SubscribersStage {
                     .init(instant: b.record.event.timestamp, loadOrder: Int64(b.origin.file), line: b.origin.line))
             }
             let first = ordered[0].record
-            family.add(.subscriber(app: first.app, userId: first.userId, events: ordered.map { row in
+            folding.add(.subscriber(app: first.app, userId: first.userId, events: ordered.map { row in
                 var event = row.record.event
                 event.source = SourceRef(file: plan.file(row.origin.file).relativePath, line: row.origin.line)
                 return event
-            }, ids: ordered.map(\.record.id)), to: &summary)
+            }, ids: ordered.map(\.record.id)))
             firstEvent = min(firstEvent ?? first.event.timestamp, first.event.timestamp)
         }
-        partial = summary
+        fold = folding
     }
 
-    /// Sends the instance's partial summary, and the earliest event it met, to the merge.
+    /// Sends the instance's summary, and the earliest event it met, to the merge.
     func finish(emit: FlowEmit) {
-        guard let partial else { return }
-        emit(.merge, KPIKeys.merge, .kpis(.partial(partial.state, firstEvent: firstEvent)))
-        self.partial = nil
+        guard var fold else { return }
+        emit(.merge, KPIKeys.merge, .kpis(.partial(fold.finish().state, firstEvent: firstEvent)))
+        self.fold = nil
         firstEvent = nil
     }
 
-    private func family() throws -> KPIsFamily {
+    private func keys() throws -> KPIsKeys {
         if let counting { return counting }
         let made = KPIBroadcast.counting(plan, products: try KPIBroadcast.products(plan))
         counting = made

@@ -3,8 +3,8 @@ import TallyWire
 
 /// The swipes' partition stage of a dataflow run: one local day's counted
 /// swipes and the matches formed that day become the family's
-/// `.swipes` and `.matches` partitions (``KPIsFamily``), whose summary goes
-/// to the merge.
+/// `.swipes` and `.matches` partitions, folded by ``KPIsKeys``, whose
+/// summary goes to the merge.
 ///
 /// The family counts distinct swipers with numbers (``NumberedSwiperSet``),
 /// which `tally run` takes from the warehouse. Here the day's swipers are
@@ -14,7 +14,7 @@ import TallyWire
 /// Two ids that differ in their bytes are two swipers, as in the warehouse.
 final class SwipeDaysStage {
     let plan: FlowPlan
-    private var counting: KPIsFamily?
+    private var counting: KPIsKeys?
 
     init(plan: FlowPlan) { self.plan = plan }
 
@@ -30,16 +30,14 @@ final class SwipeDaysStage {
         }
         let swipers = Set(swipes.map(\.from)).sorted { $0.lexicographicallyPrecedes($1) }
         let number = Dictionary(uniqueKeysWithValues: swipers.enumerated().map { ($1, Int64($0)) })
-        let family = family()
-        var summary = family.emptySummary()
-        family.add(.swipes(batch: 0, swipes.map { KPIsFamily.Swipe(from: number[$0.from]!, action: $0.action, at: $0.at) }),
-                   to: &summary)
-        family.add(.matches(batch: 0, matches), to: &summary)
-        emit(.merge, KPIKeys.merge, .kpis(.partial(summary.state, firstEvent: nil)))
+        var fold = keys().fold()
+        fold.add(.swipes(batch: 0, swipes.map { KPIsFamily.Swipe(from: number[$0.from]!, action: $0.action, at: $0.at) }))
+        fold.add(.matches(batch: 0, matches))
+        emit(.merge, KPIKeys.merge, .kpis(.partial(fold.finish().state, firstEvent: nil)))
     }
 
-    /// The family the KPI stages count with (swipes need no product catalogue).
-    private func family() -> KPIsFamily {
+    /// The KPIs the stages count with (swipes need no product catalogue).
+    private func keys() -> KPIsKeys {
         if let counting { return counting }
         let made = KPIBroadcast.counting(plan, products: [])
         counting = made

@@ -31,21 +31,19 @@ struct GroupsStage {
 /// but the original is marked a duplicate of it; all go on to their challenge.
 struct WorkoutsStage {
     func run(_ records: [FlowRecord], emit: FlowEmit) {
-        var checkins = records.map { record -> CheckinFact in
+        let checkins = records.map { record -> CheckinFact in
             guard case .countedCheckin(let c) = record else { preconditionFailure("not a check-in: \(record)") }
             return c
         }
-        if checkins.count > 1 {
-            let verdicts = DuplicateWorkoutRule.verdicts(checkins.map {
-                DuplicateWorkoutRule.Checkin(createdAt: $0.createdAt, path: Array($0.source.file.utf8), line: Int64($0.source.line),
-                                             id: Array($0.id.utf8))
-            })
-            let ids = checkins.map(\.id)
-            for (i, verdict) in verdicts.enumerated() {
-                if case .duplicate(let original) = verdict { checkins[i].duplicateOf = ids[original] }
-            }
+        let marked = WhichRowsCount.duplicates(checkins) {
+            DuplicateWorkoutRule.Checkin(createdAt: $0.createdAt, path: Array($0.source.file.utf8), line: Int64($0.source.line),
+                                         id: Array($0.id.utf8))
         }
-        for checkin in checkins { emit(.challenges, FlowKeys.entity(checkin.challengeId), .countedCheckin(checkin)) }
+        for (checkin, original) in marked {
+            var checkin = checkin
+            checkin.duplicateOf = original?.id
+            emit(.challenges, FlowKeys.entity(checkin.challengeId), .countedCheckin(checkin))
+        }
     }
 }
 
