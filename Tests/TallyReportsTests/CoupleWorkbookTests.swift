@@ -257,6 +257,23 @@ import TallyTestSupport
         }
     }
 
+    @Test func aTagIsFoldedAlikeWhetherOrNotItIsAlreadyPlainLowercaseASCII() {
+        // Already folded (returned as is) and needing each step: trim, lower, strip accents.
+        let cases = ["mercado": "mercado", "a-b_c1/2": "a-b_c1/2", "": "", " mercado": "mercado", "Mercado": "mercado",
+                     "saúde": "saude", "SAÚDE\t": "saude", "bar do zé": "bar do ze", "ÇÑ": "cn", "~{}": "~{}"]
+        for (tag, folded) in cases { #expect(CategoryLabels.fold(tag) == folded, "\(tag)") }
+        // Any mix of the characters that take each path folds to lowercase ASCII without spaces at either end.
+        var random = SplitMix64(seed: 7)
+        let alphabet = Array("abcXYZ09-_ áÉç\t")
+        for _ in 0..<500 {
+            let tag = String((0..<Int.random(in: 0...8, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+            let folded = CategoryLabels.fold(tag)
+            #expect(folded == CategoryLabels.fold(folded), "\(tag)")
+            #expect(folded.unicodeScalars.allSatisfy { $0.isASCII && !("A"..."Z").contains($0) }, "\(tag)")
+            #expect(folded.first != " " && folded.last != " " && folded.last != "\t", "\(tag)")
+        }
+    }
+
     /// A text table's line as its cells (columns are two or more spaces apart).
     func cells(_ line: some StringProtocol) -> [String] {
         line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -92,6 +92,9 @@ public struct CategoryLabels: Sendable, Hashable {
     /// `tag` without the spaces around it, lowercased and without the accents of Portuguese and
     /// Spanish letters: the key tags are matched by (`Saúde ` → `saude`).
     static func fold(_ tag: String) -> String {
+        // Printable ASCII without spaces or capitals (most tags: `mercado`)
+        // is its own folded form: nothing to trim, lower or strip.
+        if tag.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !(0x41...0x5A).contains($0) }) { return tag }
         var out = ""
         for character in trimmed(tag).lowercased() {
             out.append(accentless[character] ?? character)

@@ -213,8 +213,8 @@ public enum StatementText {
         func spaces(_ count: Int) {
             var left = count
             while left > 0 {
-                let run = min(left, blanks.count)
-                out.append(contentsOf: blanks.prefix(run))
+                let run = min(left, blanks.count - 1)
+                out += blanks[run]
                 left -= run
             }
         }
@@ -244,6 +244,8 @@ public enum StatementText {
         }
     }
 
-    /// Spaces for padding, appended a slice at a time.
-    private static let blanks = String(repeating: " ", count: 64)
+    /// Runs of spaces for padding, by length (0 to 64), each appended whole:
+    /// one copy, where a prefix of one long run goes through the generic
+    /// sequence append.
+    private static let blanks = (0...64).map { String(repeating: " ", count: $0) }
 }
