@@ -3,10 +3,10 @@ import Testing
 import TallyCore
 @testable import TallyIngest
 
-/// The three real exports at ../shared/fixtures/apple-health (skipped when absent).
-@Suite("Apple Health: real exports", .enabled(if: appleHealthFixtures != nil, "../shared/fixtures/apple-health is absent"))
+/// The real exports in Tests/Fixtures/apple-health.
+@Suite("Apple Health: real exports")
 struct AppleHealthFixtureTests {
-    let folder = appleHealthFixtures ?? URL(fileURLWithPath: "/nonexistent")
+    let folder = appleHealthFixtures
 
     /// The upstream tool's expected per-record CSV (tdda): value and startDate per row.
     func golden(_ name: String) throws -> [(start: String, value: Double)] {

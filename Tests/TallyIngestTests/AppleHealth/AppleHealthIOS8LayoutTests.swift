@@ -53,11 +53,10 @@ struct AppleHealthIOS8LayoutTests {
     }
 }
 
-/// The real iOS 8 export at ../shared/fixtures/apple-health (skipped when absent).
-@Suite("Apple Health: a real iOS 8 export", .enabled(if: appleHealthFixtures != nil, "../shared/fixtures/apple-health is absent"))
+/// The real iOS 8 export in Tests/Fixtures/apple-health.
+@Suite("Apple Health: a real iOS 8 export")
 struct AppleHealthIOS8FixtureTests {
-    let file = (appleHealthFixtures ?? URL(fileURLWithPath: "/nonexistent"))
-        .appendingPathComponent("ericwolter-apple-healthkit-csv/export.xml")
+    let file = appleHealthFixtures.appendingPathComponent("ericwolter-apple-healthkit-csv/export.xml")
 
     @Test func ericwolterExportReadsEveryStepDistanceAndEnergyRecord() throws {
         let (records, invalid, summary) = try readAll(file)

@@ -3,13 +3,9 @@ import Testing
 import ZIPFoundation
 @testable import TallyIngest
 
-/// The shared real Apple Health exports, beside the project; nil when absent.
-let appleHealthFixtures: URL? = {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    let folder = root.deletingLastPathComponent().appendingPathComponent("shared/fixtures/apple-health")
-    return FileManager.default.fileExists(atPath: folder.path) ? folder : nil
-}()
+/// The real Apple Health exports kept with the tests (`Tests/Fixtures/apple-health`, licences beside them).
+let appleHealthFixtures: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures/apple-health")
 
 /// Every event of an export, with its summary.
 func readAll(_ url: URL, display: String? = nil, limits: AppleHealthExportReader.Limits = .init())
