@@ -101,9 +101,7 @@ struct CheckinLogTests {
 @Suite("Upgrading to the check-in log")
 struct CheckinLogUpgradeTests {
     @Test func checkinFilesOfAV3WarehouseAreUnloadedSoTheyLoadAgain() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tally-wh-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent("tally.sqlite").path
+        let path = temporaryWarehousePath()
         do {
             let queue = try DatabaseQueue(path: path)
             try WarehouseSchema.migrator.migrate(queue, upTo: "v3: swipes and subscriptions")

@@ -4,12 +4,23 @@ import TallyCore
 @testable import TallyIngest
 @testable import TallyWarehouse
 
-/// A warehouse path in a fresh temporary folder.
+/// A warehouse path in a fresh temporary folder, under this test process's
+/// own folder (``warehousesFolder``), which is deleted when the process exits.
 func temporaryWarehousePath() -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tally-wh-\(UUID().uuidString)")
+    _ = deleteWarehousesAtExit
+    let dir = warehousesFolder.appendingPathComponent(UUID().uuidString)
     try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     return dir.appendingPathComponent("tally.sqlite").path
 }
+
+/// The folder of every warehouse this test process makes: a run of the
+/// suite makes hundreds (a few GB), which must not outlive it.
+let warehousesFolder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("tally-wh-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+
+private let deleteWarehousesAtExit: Void = {
+    atexit { try? FileManager.default.removeItem(at: warehousesFolder) }
+}()
 
 /// An input file of `table` named `name` (under a data folder that need not exist).
 func file(_ table: TableID, _ name: String) -> InputFile {
