@@ -33,7 +33,9 @@ import TallyCore
 /// the table's file key is checked at commit (`DeferredForeignKeys`).
 ///
 /// The statements number their parameters alike (`?1` … in column order),
-/// so every value is bound to each (a statement that uses fewer ignores the rest).
+/// so a row's values bind to each the same way (a statement that uses fewer
+/// ignores the rest); the insert takes them at once, the others only when
+/// the key is taken.
 final class UpsertStatement {
     private let insert: BulkStatement
     private let held: BulkStatement
@@ -82,21 +84,40 @@ final class UpsertStatement {
         rule = ReferenceRowRule(key: keyed.keyDescription)
     }
 
-    /// The statements a row's values are bound to.
-    private var bound: [BulkStatement] { [insert, held, replace, setAsideHeld, setAsideArriving] }
+    /// A bound value, kept until the row is stored: only the insert takes the
+    /// row's values at once; a taken key (the rarer case) binds them to the
+    /// statements that settle it.
+    private enum Value {
+        case text(String?)
+        case integer(Int64?)
+        case real(Double?)
+    }
 
-    func bind(_ index: Int32, _ value: String?) { for s in bound { s.bind(index, value) } }
-    func bind(_ index: Int32, _ value: Int64?) { for s in bound { s.bind(index, value) } }
-    func bind(_ index: Int32, _ value: Int?) { for s in bound { s.bind(index, value) } }
-    func bind(_ index: Int32, _ value: Double?) { for s in bound { s.bind(index, value) } }
+    /// The row's values as bound, by parameter index.
+    private var values: [(Int32, Value)] = []
+
+    func bind(_ index: Int32, _ value: String?) { insert.bind(index, value); values.append((index, .text(value))) }
+    func bind(_ index: Int32, _ value: Int64?) { insert.bind(index, value); values.append((index, .integer(value))) }
+    func bind(_ index: Int32, _ value: Int?) { bind(index, value.map(Int64.init)) }
+    func bind(_ index: Int32, _ value: Double?) { insert.bind(index, value); values.append((index, .real(value))) }
+
+    /// Binds the row's values to `statement`.
+    private func rebind(_ statement: BulkStatement) {
+        for (index, value) in values {
+            switch value {
+            case .text(let text): statement.bind(index, text)
+            case .integer(let integer): statement.bind(index, integer)
+            case .real(let real): statement.bind(index, real)
+            }
+        }
+    }
 
     /// Stores the bound row of `file` at `line` (bound too) as the rule
     /// decides; false when the rule rejects it (a repeat within its file).
     func step(file: Int64, line: Int) throws -> Bool {
-        if try insert.step() > 0 {
-            for s in [held, replace, setAsideHeld, setAsideArriving] { s.clearBindings() }
-            return true
-        }
+        defer { values.removeAll(keepingCapacity: true) }
+        if try insert.step() > 0 { return true }
+        rebind(held)
         guard let h = try held.firstIntegers(2) else { preconditionFailure("a key taken on insert has no row") }
         let holder = ReferenceRowRule.Row(file: h[0], loadSeq: try loadSeq(of: h[0]), line: h[1], row: 0)
         let arriving = ReferenceRowRule.Row(file: file, loadSeq: try loadSeq(of: file), line: Int64(line), row: 1)
@@ -104,23 +125,23 @@ final class UpsertStatement {
         if outcomes.counted.first == arriving {
             // The held row is set aside (copied) before it is replaced.
             superseded[holder.file, default: 0] += 1
+            rebind(setAsideHeld)
             let copied = try setAsideHeld.step()
             precondition(copied == 1, "the held row was not set aside")
+            rebind(replace)
             let replaced = try replace.step()
             precondition(replaced == 1, "the held row was not replaced")
-            setAsideArriving.clearBindings()
             return true
         }
         if outcomes.superseded.first == arriving {
             // The held row's file was loaded later (not a case the ingest's
             // load order makes, but the rule's answer is kept all the same).
             superseded[file, default: 0] += 1
+            rebind(setAsideArriving)
             try setAsideArriving.step()
-            for s in [replace, setAsideHeld] { s.clearBindings() }
             return true
         }
         // Rejected: a repeat within its file.
-        for s in [replace, setAsideHeld, setAsideArriving] { s.clearBindings() }
         return false
     }
 
