@@ -297,10 +297,10 @@ public enum XLSXExactNumbers {
     static func axisFormat(_ axis: String, in xml: [UInt8]) -> [UInt8]? {
         let open = Array("<c:\(axis)>".utf8), close = Array("</c:\(axis)>".utf8)
         let format = Array("<c:numFmt formatCode=\"".utf8)
-        guard let start = xml.firstRange(of: open)?.upperBound,
-              let end = xml[start...].firstRange(of: close)?.lowerBound,
-              let found = xml[start..<end].firstRange(of: format) else { return nil }
-        let codeStart = found.upperBound
+        guard let openAt = xml.firstOffset(of: open, in: 0..<xml.count),
+              let end = xml.firstOffset(of: close, in: (openAt + open.count)..<xml.count),
+              let found = xml.firstOffset(of: format, in: (openAt + open.count)..<end) else { return nil }
+        let codeStart = found + format.count
         guard let codeEnd = xml[codeStart..<end].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
         guard !xml[codeEnd..<end].starts(with: Array("\" sourceLinked=\"1\"".utf8)) else { return nil }
         return Array(xml[codeStart..<codeEnd])
@@ -369,7 +369,29 @@ public enum XLSXExactNumbers {
 private extension Array where Element == UInt8 {
     /// Whether `prefix` starts at `offset`.
     func starts(with prefix: [UInt8], at offset: Int) -> Bool {
-        offset + prefix.count <= count && self[offset..<(offset + prefix.count)].elementsEqual(prefix)
+        guard offset + prefix.count <= count else { return false }
+        return withUnsafeBufferPointer { bytes in
+            prefix.withUnsafeBufferPointer { memcmp(bytes.baseAddress! + offset, $0.baseAddress!, prefix.count) == 0 }
+        }
+    }
+
+    /// The offset of the first occurrence of `needle` wholly inside `range`, or nil (a byte search:
+    /// a chart's XML holds its whole cache, which the generic collection search walks far more slowly).
+    func firstOffset(of needle: [UInt8], in range: Range<Int>) -> Int? {
+        guard !needle.isEmpty, range.count >= needle.count else { return nil }
+        return withUnsafeBufferPointer { bytes in
+            needle.withUnsafeBufferPointer { pattern in
+                guard let base = bytes.baseAddress, let pattern = pattern.baseAddress else { return nil }
+                let last = range.upperBound - needle.count
+                var from = range.lowerBound
+                while from <= last, let hit = memchr(base + from, Int32(pattern.pointee), last - from + 1) {
+                    let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + at, pattern, needle.count) == 0 { return at }
+                    from = at + 1
+                }
+                return nil
+            }
+        }
     }
 
     func u16(_ offset: Int) -> UInt16 { UInt16(self[offset]) | UInt16(self[offset + 1]) << 8 }
