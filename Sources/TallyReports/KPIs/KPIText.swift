@@ -187,7 +187,7 @@ public enum KPIText {
             let recent = rows.filter { $0.app == app }.suffix(12)
             out.append("  \(app)")
             for r in recent {
-                let bar = String(repeating: "█", count: Int(((r.rate.value ?? 0) * 40).rounded()))
+                let bar = TextRuns.run(of: "█", count: Int(((r.rate.value ?? 0) * 40).rounded()))
                 if !r.complete { incomplete = true }
                 out.append("    \(r.cohort)\(r.complete ? " " : "*") \(TextChart.padLeft("\(r.rate.numerator)", 6))/"
                            + "\(TextChart.pad("\(r.rate.denominator)", 6)) \(TextChart.padLeft(r.rate.percent, 6)) │\(bar)")

@@ -32,7 +32,7 @@ public enum StatementText {
         let title = locale.statementTitle(spaceName: s.couple.name.isEmpty ? s.couple.id : s.couple.name,
                                           members: s.balances.count, period: s.period)
         line(title)
-        line(String(repeating: "═", count: DisplayWidth.of(title)))
+        line(TextRuns.run(of: "═", count: DisplayWidth.of(title)))
         var facts = "\(locale.label(.currency)): \(s.couple.currency.code) · \(w(.expenseCount)): \(s.expenseCount)"
         if s.notCounted > 0 { facts += " · \(w(.leftOutCount)): \(s.notCounted)" }
         line(facts)
@@ -200,6 +200,7 @@ public enum StatementText {
     static func appendTable(_ rows: [[String]], to out: inout String, rightAligned: Set<Int>? = nil) {
         guard let first = rows.first else { return }
         let columns = first.count
+        let right = (0..<columns).map { rightAligned?.contains($0) ?? ($0 > 0) }
         var widths = [Int](repeating: 0, count: columns)
         var cellWidths: [Int] = []
         cellWidths.reserveCapacity(rows.count * columns)
@@ -223,7 +224,7 @@ public enum StatementText {
             for c in 0..<columns {
                 let pad = widths[c] - cellWidths[r * columns + c]
                 if c > 0 { out += "  " }
-                if rightAligned?.contains(c) ?? (c > 0) {
+                if right[c] {
                     spaces(pad)
                     out += row[c]
                 } else if c < columns - 1 {
@@ -238,7 +239,7 @@ public enum StatementText {
             out += "\n"
             if r == 0 {
                 out += "  "
-                out += String(repeating: "─", count: widths.reduce(0, +) + 2 * (columns - 1))
+                out += TextRuns.run(of: "─", count: widths.reduce(0, +) + 2 * (columns - 1))
                 out += "\n"
             }
         }

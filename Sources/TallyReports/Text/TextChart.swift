@@ -27,7 +27,7 @@ public enum TextChart {
             let label = pad(truncate(bar.label, labelWidth), labelWidth)
             let cells = largest > 0 ? Int((abs(bar.value) / largest * Double(width)).rounded()) : 0
             let glyph: Character = bar.value < 0 ? "░" : "█"
-            let drawn = String(repeating: glyph, count: max(cells, bar.value != 0 ? 1 : 0))
+            let drawn = TextRuns.run(of: glyph, count: max(cells, bar.value != 0 ? 1 : 0))
             return "\(label) │\(pad(drawn, width)) \(padLeft(bar.shown, valueWidth))"
         }
     }
