@@ -68,4 +68,33 @@ struct DateThenIdTests {
             }
         }
     }
+
+    @Test("sorted equals a stable sort of the keys, for rows in any order and for rows already in order")
+    func sortedIsAStableSort() {
+        var rng = SplitMix64(seed: 29)
+        let dates: [LocalDate?] = [nil, day("2026-10-01"), day("2026-10-02"), day("2026-10-03")]
+        let ids = ["a", "B", "é", "a1", "e10", "e9"]
+        let sources: [SourceRef?] = [nil, SourceRef(file: "a", line: 1), SourceRef(file: "b", line: 1)]
+        for round in 0..<200 {
+            let rows = (0..<Int.random(in: 0...12, using: &rng)).map { i in
+                (Key(dates.randomElement(using: &rng)!, id: ids.randomElement(using: &rng)!,
+                     source: sources.randomElement(using: &rng)!), i)
+            }
+            var reference = rows
+            reference.sort { DateThenId.precedes($0.0, $1.0) }   // Swift's sort is stable
+            #expect(DateThenId.sorted(rows) { $0.0 }.map(\.1) == reference.map(\.1), "round \(round)")
+            #expect(DateThenId.sorted(reference) { $0.0 }.map(\.1) == reference.map(\.1), "already in order, round \(round)")
+        }
+    }
+
+    @Test("ByteOrder.compare agrees with precedes, both ways, on ids that share prefixes and leave ASCII")
+    func threeWayComparison() {
+        let ids = ["", "a", "a1", "a10", "a9", "B", "é", "e\u{301}", "日本", "Z", "ab", "a\u{0}"]
+        for a in ids {
+            for b in ids {
+                let expected = ByteOrder.precedes(a, b) ? -1 : (ByteOrder.precedes(b, a) ? 1 : 0)
+                #expect(ByteOrder.compare(a, b) == expected, "\(a) vs \(b)")
+            }
+        }
+    }
 }

@@ -8,6 +8,23 @@ public enum ByteOrder {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
+    /// -1, 0 or 1 as `a` sorts before, equals or sorts after `b` in UTF-8
+    /// byte order: one pass over the bytes, where ``precedes(_:_:)`` after an
+    /// equality test takes two.
+    ///
+    /// ```swift
+    /// ByteOrder.compare("e10", "e9")   // -1
+    /// ```
+    public static func compare(_ a: String, _ b: String) -> Int {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                for i in 0..<min(x.count, y.count) where x[i] != y[i] { return x[i] < y[i] ? -1 : 1 }
+                return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+            }
+        }
+    }
+
     /// `strings` sorted in UTF-8 byte order.
     public static func sorted(_ strings: some Sequence<String>) -> [String] {
         strings.sorted(by: precedes)

@@ -44,13 +44,15 @@ public struct DateThenId<When: Comparable & Sendable>: Sendable {
         case (nil, _?): return false
         default: break
         }
-        if !a.id.utf8.elementsEqual(b.id.utf8) { return ByteOrder.precedes(a.id, b.id) }
+        let byId = ByteOrder.compare(a.id, b.id)
+        if byId != 0 { return byId < 0 }
         switch (a.source, b.source) {
         case (nil, nil): return nil
         case (nil, _?): return true
         case (_?, nil): return false
         case let (p?, q?):
-            if !p.file.utf8.elementsEqual(q.file.utf8) { return ByteOrder.precedes(p.file, q.file) }
+            let byFile = ByteOrder.compare(p.file, q.file)
+            if byFile != 0 { return byFile < 0 }
             return p.line == q.line ? nil : p.line < q.line
         }
     }
@@ -59,7 +61,15 @@ public struct DateThenId<When: Comparable & Sendable>: Sendable {
     public static func precedes(_ a: Self, _ b: Self) -> Bool { order(a, b) ?? false }
 
     /// `rows` in this order by `key`; rows of equal keys in the order given.
+    ///
+    /// Rows often come in this order already (a scan ordered by date and
+    /// id): one pass over neighbours says so, and they are returned as
+    /// given. Otherwise their positions are sorted, so each row is copied
+    /// once rather than moved through the sort.
     public static func sorted<S: Sequence>(_ rows: S, by key: (S.Element) -> Self) -> [S.Element] {
-        rows.map { (key($0), $0) }.sorted { precedes($0.0, $1.0) }.map(\.1)
+        let elements = Array(rows)
+        let keys = elements.map(key)
+        if keys.indices.dropFirst().allSatisfy({ !precedes(keys[$0], keys[$0 - 1]) }) { return elements }
+        return keys.indices.sorted { precedes(keys[$0], keys[$1]) }.map { elements[$0] }
     }
 }
