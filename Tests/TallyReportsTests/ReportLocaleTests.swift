@@ -140,3 +140,45 @@ import TallyCore
         #expect(XLSXPrintSetup.Paper.a4.rawValue == 9 && XLSXPrintSetup.Paper.letter.rawValue == 1)
     }
 }
+
+@Suite("Decimal formatting over random values")
+struct DecimalFormattingPropertyTests {
+    /// The digits written out by hand: whole part grouped in threes from the right, then `scale` digits.
+    private func reference(_ value: Int64, scale: Int, grouping: Bool, _ locale: ReportLocale) -> String {
+        let divisor = (0..<scale).reduce(UInt64(1)) { p, _ in p * 10 }
+        var whole = Array(String(value.magnitude / divisor))
+        if grouping {
+            var grouped: [String] = []
+            while whole.count > 3 { grouped.insert(String(whole.suffix(3)), at: 0); whole.removeLast(3) }
+            grouped.insert(String(whole), at: 0)
+            whole = Array(grouped.joined(separator: locale.groupingSeparator))
+        }
+        var text = (value < 0 ? "-" : "") + String(whole)
+        if scale > 0 {
+            let fraction = String(value.magnitude % divisor)
+            text += locale.decimalSeparator + String(repeating: "0", count: scale - fraction.count) + fraction
+        }
+        return text
+    }
+
+    @Test("formatDecimal and formatMoney agree with the digits written out, for every locale, scale and sign")
+    func randomValues() {
+        var rng = SplitMix64(seed: 7)
+        let edges: [Int64] = [0, 1, -1, 9, 10, 999, 1_000, -1_000, 999_999, 1_000_000, .max, .min, .min + 1]
+        for locale in ReportLocale.allCases {
+            for i in 0..<400 {
+                let value = i < edges.count ? edges[i] : Int64.random(in: -10_000_000_000...10_000_000_000, using: &rng)
+                let scale = Int.random(in: 0...4, using: &rng)
+                for grouping in [true, false] {
+                    #expect(locale.formatDecimal(value, scale: scale, grouping: grouping) == reference(value, scale: scale, grouping: grouping, locale))
+                }
+            }
+            let brl = Currency(code: "BRL")!
+            let unsigned = reference(123_456_7, scale: 2, grouping: true, locale)
+            let symbol = locale.currencySymbol(for: brl), space = locale.symbolNeedsSpace(symbol) ? " " : ""
+            let expected = locale == .esES ? unsigned + space + symbol : symbol + space + unsigned
+            #expect(locale.formatMoney(minor: 123_456_7, currency: brl) == expected)
+            #expect(locale.formatMoney(minor: -123_456_7, currency: brl) == "-" + expected)
+        }
+    }
+}

@@ -8,29 +8,44 @@ extension ReportLocale {
     /// With `grouping` false no thousands separator is written.
     public func formatDecimal(_ value: Int64, scale: Int, grouping: Bool = true) -> String {
         precondition(scale >= 0 && scale <= 18, "scale \(scale) out of 0...18")
-        let magnitude = value.magnitude
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDecimal(value.magnitude, scale: scale, grouping: grouping, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the digits of `magnitude` minor units at `scale`, grouped in
+    /// threes from four digits on when `grouping`, to `bytes` (UTF-8): one
+    /// buffer, where joining pieces of text costs a string per piece, and
+    /// money is formatted for every line of every statement.
+    func appendDecimal(_ magnitude: UInt64, scale: Int, grouping: Bool, to bytes: inout [UInt8]) {
         let divisor = UInt64(Decimal10.pow10(scale))
-        let whole = String(magnitude / divisor)
-        var text = value < 0 ? "-" : ""
-        if grouping, whole.utf8.count > 3 {
-            let digits = Array(whole.utf8)
-            let lead = digits.count % 3 == 0 ? 3 : digits.count % 3
-            text += String(decoding: digits[0..<lead], as: UTF8.self)
-            var index = lead
-            while index < digits.count {
-                text += groupingSeparator
-                text += String(decoding: digits[index..<index + 3], as: UTF8.self)
-                index += 3
+        let zero = UInt8(ascii: "0")
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var count = 0
+            var whole = magnitude / divisor
+            repeat {
+                digits[count] = zero + UInt8(whole % 10)
+                whole /= 10
+                count += 1
+            } while whole > 0
+            for i in 0..<count {
+                if grouping, i > 0, (count - i) % 3 == 0 { bytes.append(contentsOf: groupingSeparator.utf8) }
+                bytes.append(digits[count - 1 - i])
             }
-        } else {
-            text += whole
         }
-        if scale > 0 {
-            let fraction = String(magnitude % divisor)
-            text += decimalSeparator
-            text += String(repeating: "0", count: scale - fraction.utf8.count) + fraction
+        guard scale > 0 else { return }
+        bytes.append(contentsOf: decimalSeparator.utf8)
+        let first = bytes.count
+        bytes.append(contentsOf: repeatElement(zero, count: scale))
+        var fraction = magnitude % divisor
+        var k = first + scale - 1
+        while fraction > 0 {
+            bytes[k] = zero + UInt8(fraction % 10)
+            fraction /= 10
+            k -= 1
         }
-        return text
     }
 
     /// An integer with thousands separators (`12.345` / `12,345`).
@@ -87,14 +102,20 @@ extension ReportLocale {
     public func formatMoney(minor: Int64, currency: Currency) -> String {
         let symbol = currencySymbol(for: currency)
         let space = symbolNeedsSpace(symbol) ? " " : ""
-        let number = formatDecimal(minor, scale: currency.minorUnits)
-        let negative = minor < 0
-        let unsigned = negative ? String(number.dropFirst()) : number
-        let sign = negative ? "-" : ""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        if minor < 0 { bytes.append(UInt8(ascii: "-")) }
         switch self {
-        case .ptBR, .enUS: return sign + symbol + space + unsigned
-        case .esES: return sign + unsigned + space + symbol
+        case .ptBR, .enUS:
+            bytes.append(contentsOf: symbol.utf8)
+            bytes.append(contentsOf: space.utf8)
+            appendDecimal(minor.magnitude, scale: currency.minorUnits, grouping: true, to: &bytes)
+        case .esES:
+            appendDecimal(minor.magnitude, scale: currency.minorUnits, grouping: true, to: &bytes)
+            bytes.append(contentsOf: space.utf8)
+            bytes.append(contentsOf: symbol.utf8)
         }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: Dates
