@@ -58,7 +58,8 @@ extension SubscriptionKPIs {
         var entries = EntryCache(catalog)
         var state = SubscriptionState.none
         var lastCharged: ProductCatalog.Entry?
-        var paying: Set<MoneyKey> = []
+        // The user's paid (app, currency, month)s: a few per user, so a list, not a set.
+        var paying: [MoneyKey] = []
         var i = 0   // the month whose start…T holds the event: events come in time order
         for event in timeline.events {
             let before = state
@@ -77,18 +78,19 @@ extension SubscriptionKPIs {
             active[i] = true
             if let charged {
                 let key = MoneyKey(app: timeline.app, currency: charged.currency, month: months[i])
-                revenues[key, default: RevenueCount()].charges += 1
-                revenues[key, default: RevenueCount()].revenue += charged.price
-                paying.insert(key)
+                Self.count(&revenues[key, default: RevenueCount()]) { $0.charges += 1; $0.revenue += charged.price }
+                if !paying.contains(key) { paying.append(key) }
             } else if event.kind == .refunded, let product = entries.entry(event.productId) ?? lastCharged {
                 let key = MoneyKey(app: timeline.app, currency: product.currency, month: months[i])
-                revenues[key, default: RevenueCount()].refunds += 1
-                revenues[key, default: RevenueCount()].refunded += product.price
+                Self.count(&revenues[key, default: RevenueCount()]) { $0.refunds += 1; $0.refunded += product.price }
             }
         }
         for key in paying { revenues[key, default: RevenueCount()].payingUsers += 1 }
         return active
     }
+
+    /// Applies `change` to one month's count in place: one look-up of its key, not one per field.
+    private static func count(_ revenue: inout RevenueCount, _ change: (inout RevenueCount) -> Void) { change(&revenue) }
 
     /// Counts the user as active in the months of `active` (indexes into ``months``).
     mutating func countActive(_ active: MonthSet, app: String) {
