@@ -39,9 +39,6 @@ struct BulkStatement {
         sqlite3_bind_double(handle, index, value)
     }
 
-    /// Forgets the bound values without running the statement.
-    func clearBindings() { sqlite3_clear_bindings(handle) }
-
     /// Runs the statement once with the bound values; returns the rows changed.
     @discardableResult
     func step() throws -> Int {
