@@ -6,7 +6,8 @@ import TallyCore
 enum WireOrder {
     /// Byte order of the UTF-8 (``ByteOrder``); nil for the same bytes.
     static func precedes(_ a: String, _ b: String) -> Bool? {
-        a.utf8.elementsEqual(b.utf8) ? nil : ByteOrder.precedes(a, b)
+        let c = ByteOrder.compare(a, b)
+        return c == 0 ? nil : c < 0
     }
 
     /// By code, then minor units (a currency is both).

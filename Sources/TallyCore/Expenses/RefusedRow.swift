@@ -87,7 +87,7 @@ public struct RefusedRow: Hashable, Sendable {
              r.written.currency ?? "", r.reason.rawValue]
         }
         let (x, y) = (key(a), key(b))
-        for (p, q) in zip(x, y) where !p.utf8.elementsEqual(q.utf8) { return ByteOrder.precedes(p, q) }
+        for (p, q) in zip(x, y) { if case let c = ByteOrder.compare(p, q), c != 0 { return c < 0 } }
         return false
     }
 

@@ -23,11 +23,11 @@ public struct RejectList: Mergeable, Hashable {
 
     /// rejects.csv's order: dataset, file, line, id, reason, code (text compared as bytes).
     public static func precedes(_ a: Reject, _ b: Reject) -> Bool {
-        if !a.dataset.utf8.elementsEqual(b.dataset.utf8) { return ByteOrder.precedes(a.dataset, b.dataset) }
-        if !a.file.utf8.elementsEqual(b.file.utf8) { return ByteOrder.precedes(a.file, b.file) }
+        if case let c = ByteOrder.compare(a.dataset, b.dataset), c != 0 { return c < 0 }
+        if case let c = ByteOrder.compare(a.file, b.file), c != 0 { return c < 0 }
         if a.line != b.line { return a.line < b.line }
-        if !a.id.utf8.elementsEqual(b.id.utf8) { return ByteOrder.precedes(a.id, b.id) }
-        if !a.reason.utf8.elementsEqual(b.reason.utf8) { return ByteOrder.precedes(a.reason, b.reason) }
+        if case let c = ByteOrder.compare(a.id, b.id), c != 0 { return c < 0 }
+        if case let c = ByteOrder.compare(a.reason, b.reason), c != 0 { return c < 0 }
         return ByteOrder.precedes(a.code.rawValue, b.code.rawValue)
     }
 }

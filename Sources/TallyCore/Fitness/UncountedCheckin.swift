@@ -30,7 +30,7 @@ public struct UncountedCheckin: Hashable, Sendable {
     /// A board's order: participant (user id, bytes), then a participant's
     /// check-ins in ``DateThenId`` order (day, then check-in id).
     public static func precedes(_ a: UncountedCheckin, _ b: UncountedCheckin) -> Bool {
-        if !a.userId.utf8.elementsEqual(b.userId.utf8) { return ByteOrder.precedes(a.userId, b.userId) }
+        if case let c = ByteOrder.compare(a.userId, b.userId), c != 0 { return c < 0 }
         return DateThenId.precedes(DateThenId(a.day, id: a.checkinId), DateThenId(b.day, id: b.checkinId))
     }
 }

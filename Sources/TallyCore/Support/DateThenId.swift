@@ -44,15 +44,13 @@ public struct DateThenId<When: Comparable & Sendable>: Sendable {
         case (nil, _?): return false
         default: break
         }
-        let byId = ByteOrder.compare(a.id, b.id)
-        if byId != 0 { return byId < 0 }
+        if case let c = ByteOrder.compare(a.id, b.id), c != 0 { return c < 0 }
         switch (a.source, b.source) {
         case (nil, nil): return nil
         case (nil, _?): return true
         case (_?, nil): return false
         case let (p?, q?):
-            let byFile = ByteOrder.compare(p.file, q.file)
-            if byFile != 0 { return byFile < 0 }
+            if case let c = ByteOrder.compare(p.file, q.file), c != 0 { return c < 0 }
             return p.line == q.line ? nil : p.line < q.line
         }
     }

@@ -52,7 +52,8 @@ extension LeaderboardsFamily {
         }
         let checkins = DateThenId.sorted(rows.checkins) { DateThenId($0.createdAt, id: $0.id, source: $0.source) }
         let memberships = rows.memberships.sorted { a, b in
-            a.userId.utf8.elementsEqual(b.userId.utf8) ? a.joinedAt < b.joinedAt : ByteOrder.precedes(a.userId, b.userId)
+            let c = ByteOrder.compare(a.userId, b.userId)
+            return c == 0 ? a.joinedAt < b.joinedAt : c < 0
         }
         return ChallengeRows.Assembly(
             partition: ChallengePartition(challenge: challenge, checkins: checkins, memberships: memberships), rejects: [])

@@ -73,8 +73,8 @@ final class KPIMerge {
 
     /// The connections' order in the warehouse: user, partner (bytes), then when they connected.
     private static func precedes(_ a: PartnerConnection, _ b: PartnerConnection) -> Bool {
-        if !a.userId.utf8.elementsEqual(b.userId.utf8) { return ByteOrder.precedes(a.userId, b.userId) }
-        if !a.partnerId.utf8.elementsEqual(b.partnerId.utf8) { return ByteOrder.precedes(a.partnerId, b.partnerId) }
+        if case let c = ByteOrder.compare(a.userId, b.userId), c != 0 { return c < 0 }
+        if case let c = ByteOrder.compare(a.partnerId, b.partnerId), c != 0 { return c < 0 }
         return a.connectedAt < b.connectedAt
     }
 
