@@ -42,6 +42,12 @@ extension SubscriptionKPIs {
 
         package init() {}
 
+        /// Counts one charge of `price` (a mutating call: one look-up of the month's key, not one per field).
+        mutating func charge(_ price: Int64) { charges += 1; revenue += price }
+
+        /// Counts one refund of `price`.
+        mutating func refund(_ price: Int64) { refunds += 1; refunded += price }
+
         mutating func merge(_ other: RevenueCount) {
             charges += other.charges
             revenue += other.revenue
@@ -78,19 +84,16 @@ extension SubscriptionKPIs {
             active[i] = true
             if let charged {
                 let key = MoneyKey(app: timeline.app, currency: charged.currency, month: months[i])
-                Self.count(&revenues[key, default: RevenueCount()]) { $0.charges += 1; $0.revenue += charged.price }
+                revenues[key, default: RevenueCount()].charge(charged.price)
                 if !paying.contains(key) { paying.append(key) }
             } else if event.kind == .refunded, let product = entries.entry(event.productId) ?? lastCharged {
                 let key = MoneyKey(app: timeline.app, currency: product.currency, month: months[i])
-                Self.count(&revenues[key, default: RevenueCount()]) { $0.refunds += 1; $0.refunded += product.price }
+                revenues[key, default: RevenueCount()].refund(product.price)
             }
         }
         for key in paying { revenues[key, default: RevenueCount()].payingUsers += 1 }
         return active
     }
-
-    /// Applies `change` to one month's count in place: one look-up of its key, not one per field.
-    private static func count(_ revenue: inout RevenueCount, _ change: (inout RevenueCount) -> Void) { change(&revenue) }
 
     /// Counts the user as active in the months of `active` (indexes into ``months``).
     mutating func countActive(_ active: MonthSet, app: String) {
