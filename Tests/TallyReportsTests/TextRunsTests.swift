@@ -20,7 +20,7 @@ struct OneLineTests {
     func oneLine() {
         for text in ["Mercado", "", "café — pão", "a\nb", "a\r\nb", "a\n\n b", "\na\n", "a\u{85}b", "a\u{2028}b", "a\u{2029}b",
                      "a\u{0B}b\u{0C}c\rd", "日本 €", "ok\u{00A0}nbsp"] {
-            #expect(StatementText.oneLine(text) == text.split(whereSeparator: \.isNewline).joined(separator: " "), "\(text.debugDescription)")
+            #expect(TextLines.oneLine(text) == text.split(whereSeparator: \.isNewline).joined(separator: " "), "\(text.debugDescription)")
         }
     }
 }

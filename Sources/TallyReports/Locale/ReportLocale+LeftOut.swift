@@ -85,7 +85,7 @@ extension ReportLocale {
     /// What a left-out row was, as the couple entered it: its description (a settlement's word when it
     /// has none), then why it does not count: `Feira de domingo: quem pagou não é membro`.
     public func leftOutLine(_ row: LeftOutRow) -> String {
-        let description = row.description.split(whereSeparator: \.isNewline).joined(separator: " ")
+        let description = TextLines.oneLine(row.description)
         let what = row.kind == .settlement ? statementWord(.settlement)
             : row.kind == .agreementMonth ? "\(description) (\(statementWord(.agreement)))" : description
         return "\(what): \(rejectReason(row.reason))"
@@ -94,7 +94,7 @@ extension ReportLocale {
     /// What a row that could not be read was, as written, then why, from its code:
     /// `Mercado: o valor não está escrito como 1234.56` (a settlement's word, or "sem descrição", when it has none).
     public func refusedLine(_ row: RefusedRow) -> String {
-        let description = (row.written.description ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
+        let description = TextLines.oneLine(row.written.description ?? "")
         let what = row.kind == .settlement ? statementWord(.settlement)
             : description.isEmpty ? statementWord(.noDescription) : description
         return "\(what): \(rejectReason(row.reason))"

@@ -374,7 +374,7 @@ public enum CoupleWorkbook {
             row = try writeCapped(statement.agreementsInForce, total: statement.agreementsInForce.count, on: sheet, from: row) { item, row in
                 let agreement = item.agreement
                 let amountFormat = try moneyFormat(agreement.currency)
-                try sheet.write(agreement.description.split(whereSeparator: \.isNewline).joined(separator: " "), row: row, column: 0)
+                try sheet.write(TextLines.oneLine(agreement.description), row: row, column: 0)
                 try sheet.write(minor: agreement.amount, currency: agreement.currency, row: row, column: 1, format: amountFormat)
                 try sheet.write(name(agreement.paidBy), row: row, column: 2, format: textAfterAmount)
                 try sheet.write(locale.splitWords(agreement.split, memberIds: memberIds, names: names), row: row, column: 3)
@@ -505,7 +505,7 @@ public enum CoupleWorkbook {
                 try table.appendRow { row in
                     try row.write(expense.date)
                     // A description with line breaks (exports have them) on one line: a cell does not grow to show more.
-                    try row.write(expense.description.split(whereSeparator: \.isNewline).joined(separator: " "))
+                    try row.write(TextLines.oneLine(expense.description))
                     try row.write(labels.name(expense.tag))
                     try row.write(name(expense.paidBy))
                     try row.write(minor: expense.amount, currency: currency)

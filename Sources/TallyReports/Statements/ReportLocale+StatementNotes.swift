@@ -11,7 +11,7 @@ extension ReportLocale {
         switch note {
         case .repeatedExpense(_, let paidBy, let amount, let ids, let descriptions):
             let count = formatInteger(Int64(ids.count))
-            let what = descriptions.map { $0.split(whereSeparator: \.isNewline).joined(separator: " ") }.joined(separator: " · ")
+            let what = descriptions.map(TextLines.oneLine).joined(separator: " · ")
             switch self {
             case .ptBR: return "\(date): \(count) despesas de \(money(amount)) pagas por \(name(paidBy)) no mesmo dia (\(what)): lançada em dobro?"
             case .enUS: return "\(date): \(count) expenses of \(money(amount)) paid by \(name(paidBy)) on the same day (\(what)): entered twice?"

@@ -128,7 +128,7 @@ public enum StatementText {
                         + (ends ? [w(.remaining), w(.remainingAmount)] : [])]
             for item in s.agreementsInForce {
                 let a = item.agreement
-                rows.append([oneLine(a.description),
+                rows.append([TextLines.oneLine(a.description),
                              locale.formatMoney(minor: a.amount, currency: a.currency), names[a.paidBy] ?? a.paidBy,
                              locale.splitWords(a.split, memberIds: memberIds, names: names), locale.agreementNext(item),
                              locale.agreementEnd(item)]
@@ -169,7 +169,7 @@ public enum StatementText {
                 var rows = [[w(.date), w(.description), locale.label(.amount), w(.paidBy), w(.split)]]
                 for item in month.expenses {
                     let e = item.expense
-                    var description = oneLine(e.description)
+                    var description = TextLines.oneLine(e.description)
                     if item.isRefund { description += " (\(w(.refund)))" }
                     rows.append([locale.formatDate(e.date), description, money(e.amount), names[e.paidBy] ?? e.paidBy,
                                  locale.splitWords(e.split, memberIds: memberIds, names: names)])
@@ -243,15 +243,6 @@ public enum StatementText {
                 out += "\n"
             }
         }
-    }
-
-    /// `text` on one line: its lines joined by single spaces, blank lines
-    /// dropped. Text without a line break (nearly every description) is
-    /// returned as it is, without splitting it.
-    static func oneLine(_ text: String) -> String {
-        // Every line break's UTF-8 starts with one of these bytes (U+000A–U+000D; U+0085 is C2 85; U+2028, U+2029 are E2 80 A8/A9).
-        guard text.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
-        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
     /// Runs of spaces for padding, by length (0 to 64), each appended whole:
