@@ -66,3 +66,19 @@ struct DisplayWidthTests {
         #expect(Set(lines.map { DisplayWidth.of($0) }).count == 1, "every line is as wide: \(lines)")
     }
 }
+
+@Suite("Display width: counting from UTF-8 bytes")
+struct DisplayWidthBytesTests {
+    @Test("the byte count gives what counting clusters gives, for strings and substrings of every encoded length")
+    func bytesEqualClusters() {
+        let pieces = ["a", " ", "\u{7F}", "\u{80}", "\u{A0}", "\u{AD}", "ë", "\u{2FF}", "\u{300}", "\u{7FF}", "\u{800}", "\u{200B}",
+                      "\u{2010}", "—", "\u{2027}", "\u{2028}", "█", "\u{259F}", "\u{25A0}", "\u{FFFD}", "日", "\u{10000}", "🏃", "🇨"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            let text = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(DisplayWidth.of(text) == DisplayWidth.ofClusters(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            let slice = text.dropFirst()
+            #expect(DisplayWidth.of(slice) == DisplayWidth.ofClusters(slice))
+        }
+    }
+}

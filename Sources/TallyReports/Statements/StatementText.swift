@@ -17,22 +17,26 @@ import TallyCore
 public enum StatementText {
     /// `s` as text in `locale`, its categories named by `categories` (the locale's built-in labels when nil).
     public static func render(_ s: CoupleStatement, locale: ReportLocale, categories: CategoryLabels? = nil) -> String {
+        String(decoding: renderUTF8(s, locale: locale, categories: categories), as: UTF8.self)
+    }
+
+    /// ``render(_:locale:categories:)``'s text as UTF-8 bytes, as the couple's file holds it.
+    public static func renderUTF8(_ s: CoupleStatement, locale: ReportLocale, categories: CategoryLabels? = nil) -> [UInt8] {
         let labels = categories ?? CategoryLabels(locale: locale)
         let w = { (word: ReportLocale.StatementWord) in locale.statementWord(word) }
         let money = { (minor: Int64) in locale.formatMoney(minor: minor, currency: s.couple.currency) }
-        // One string, each line appended with its newline: a statement is
-        // rendered per couple, and lines gathered then joined cost an array
-        // and a copy of every line.
-        var out = ""
-        out.reserveCapacity(1024)
-        func line(_ text: String) {
-            out += text
-            out += "\n"
+        // One buffer of bytes, each line appended with its newline
+        // (``TextBuffer``): a statement is rendered per couple.
+        var out = TextBuffer(capacity: 4096)
+        func line(_ text: String) { out.line(text) }
+        func indented(_ text: String) {
+            out.append("  ")
+            out.line(text)
         }
         let title = locale.statementTitle(spaceName: s.couple.name.isEmpty ? s.couple.id : s.couple.name,
                                           members: s.balances.count, period: s.period)
         line(title)
-        line(TextRuns.run(of: "═", count: DisplayWidth.of(title)))
+        out.line(run: "═", count: DisplayWidth.of(title))
         var facts = "\(locale.label(.currency)): \(s.couple.currency.code) · \(w(.expenseCount)): \(s.expenseCount)"
         if s.notCounted > 0 { facts += " · \(w(.leftOutCount)): \(s.notCounted)" }
         line(facts)
@@ -40,9 +44,9 @@ public enum StatementText {
 
         // Who owes whom first, in words; what the sign of a balance means; the month's net per member.
         line(w(.whoOwesWhom))
-        for sentence in locale.owesLines(s) { line("  " + sentence) }
-        if s.method == .greedy, !s.transfers.isEmpty { line("  (\(w(.greedyNote)))") }
-        line("  " + w(.balanceSign))
+        for sentence in locale.owesLines(s) { indented(sentence) }
+        if s.method == .greedy, !s.transfers.isEmpty { indented("(\(w(.greedyNote)))") }
+        indented(w(.balanceSign))
         line("")
         var nets = [[locale.label(.member), w(.monthNet)]]
         for b in s.balances {
@@ -56,7 +60,7 @@ public enum StatementText {
         // could not be read), and why.
         if s.notCounted > 0 {
             line(w(.leftOut))
-            line("  " + w(.leftOutNote))
+            indented(w(.leftOutNote))
             let rows = s.notCountedRows
             let dates = rows.map(locale.notCountedDate)
             let amounts = rows.map(locale.notCountedAmount)
@@ -64,9 +68,13 @@ public enum StatementText {
             let dateWidth = dates.map(DisplayWidth.of).max() ?? 0
             let amountWidth = amounts.map(DisplayWidth.of).max() ?? 0
             for i in lines.indices {
-                let date = dates[i] + String(repeating: " ", count: dateWidth - DisplayWidth.of(dates[i]))
-                let amount = String(repeating: " ", count: amountWidth - DisplayWidth.of(amounts[i])) + amounts[i]
-                line("  \(date)  \(amount)  \(lines[i])")
+                out.append("  ")
+                out.append(dates[i])
+                out.append(spaces: dateWidth - DisplayWidth.of(dates[i]) + 2)
+                out.append(spaces: amountWidth - DisplayWidth.of(amounts[i]))
+                out.append(amounts[i])
+                out.append("  ")
+                out.line(lines[i])
             }
             line("")
         }
@@ -75,8 +83,8 @@ public enum StatementText {
         if !s.auditNotes.isEmpty {
             let names = Dictionary(s.balances.map { ($0.memberId, $0.displayName) }, uniquingKeysWith: { a, _ in a })
             line(w(.checkThese))
-            line("  " + w(.checkTheseNote))
-            for note in s.auditNotes { line("  " + locale.auditSentence(note, currency: s.couple.currency, names: names)) }
+            indented(w(.checkTheseNote))
+            for note in s.auditNotes { indented(locale.auditSentence(note, currency: s.couple.currency, names: names)) }
             line("")
         }
 
@@ -95,15 +103,23 @@ public enum StatementText {
         // Spending by category.
         line(locale.label(.spendingByCategory))
         if s.categories.isEmpty {
-            line("  " + w(.noSpending))
+            indented(w(.noSpending))
         } else {
             let bars = s.categories.map {
                 TextChart.Bar(label: labels.name($0.tag), value: Double($0.amount), shown: money($0.amount))
             }
-            for bar in TextChart.bars(bars) { line("  " + bar) }
+            for bar in TextChart.bars(bars) { indented(bar) }
             for c in s.categories where c.shareByMember.values.contains(where: { $0 != 0 }) && s.balances.count > 1 {
-                let parts = s.balances.map { "\($0.displayName) \(money(c.shareByMember[$0.memberId] ?? 0))" }
-                line("    \(labels.name(c.tag)): " + parts.joined(separator: " · "))
+                out.append("    ")
+                out.append(labels.name(c.tag))
+                out.append(": ")
+                for (i, b) in s.balances.enumerated() {
+                    if i > 0 { out.append(" · ") }
+                    out.append(b.displayName)
+                    out.append(" ")
+                    out.append(money(c.shareByMember[b.memberId] ?? 0))
+                }
+                out.newline()
             }
         }
         line("")
@@ -142,7 +158,7 @@ public enum StatementText {
         if !s.conversions.isEmpty {
             line("")
             line(w(.exchangeRates))
-            line("  " + w(.exchangeRatesNote))
+            indented(w(.exchangeRatesNote))
             var rows = [[locale.label(.currency), w(.originalAmount), w(.rate), w(.rateDate), w(.expensesColumn), w(.convertedAmount)]]
             for c in s.conversions {
                 for use in c.rates {
@@ -164,7 +180,7 @@ public enum StatementText {
             line("")
             line(w(.monthExpenses))
             if month.expenses.isEmpty {
-                line("  " + w(.noExpenses))
+                indented(w(.noExpenses))
             } else {
                 var rows = [[w(.date), w(.description), locale.label(.amount), w(.paidBy), w(.split)]]
                 for item in month.expenses {
@@ -179,7 +195,7 @@ public enum StatementText {
             line("")
             line(w(.settlements))
             if month.settlements.isEmpty {
-                line("  " + w(.noSettlements))
+                indented(w(.noSettlements))
             } else {
                 var rows = [[w(.date), w(.fromMember), w(.toMember), locale.label(.amount)]]
                 for t in month.settlements {
@@ -189,15 +205,15 @@ public enum StatementText {
                 appendTable(rows, to: &out, rightAligned: [3])
             }
         }
-        return out
+        return out.bytes
     }
 
     /// Appends `rows` as lines (each with its newline), indented two spaces,
     /// columns padded to their widest cell and two spaces apart: the columns
     /// in `rightAligned` right-aligned (all but the first unless given), the
     /// others left-aligned; the first row is the header, underlined as wide as
-    /// the table. Every row has the header's cells.
-    static func appendTable(_ rows: [[String]], to out: inout String, rightAligned: Set<Int>? = nil) {
+    /// the table. Every row has the header's cells; no line ends in spaces.
+    static func appendTable(_ rows: [[String]], to out: inout TextBuffer, rightAligned: [Int]? = nil) {
         guard let first = rows.first else { return }
         let columns = first.count
         let right = (0..<columns).map { rightAligned?.contains($0) ?? ($0 > 0) }
@@ -211,42 +227,26 @@ public enum StatementText {
                 widths[c] = max(widths[c], width)
             }
         }
-        func spaces(_ count: Int) {
-            var left = count
-            while left > 0 {
-                let run = min(left, blanks.count - 1)
-                out += blanks[run]
-                left -= run
-            }
-        }
         for (r, row) in rows.enumerated() {
-            out += "  "
+            out.append("  ")
             for c in 0..<columns {
                 let pad = widths[c] - cellWidths[r * columns + c]
-                if c > 0 { out += "  " }
+                if c > 0 { out.append("  ") }
                 if right[c] {
-                    spaces(pad)
-                    out += row[c]
-                } else if c < columns - 1 {
-                    out += row[c]
-                    spaces(pad)
+                    out.append(spaces: pad)
+                    out.append(row[c])
                 } else {
-                    out += row[c]   // no trailing spaces after the last column
+                    out.append(row[c])
+                    out.append(spaces: pad)
                 }
             }
-            // Empty right-aligned cells at the end leave padding: no line ends in spaces.
-            while out.utf8.last == UInt8(ascii: " ") { out.removeLast() }
-            out += "\n"
+            // Padding after the last cell, or empty right-aligned cells at the end, leave spaces.
+            out.dropTrailingSpaces()
+            out.newline()
             if r == 0 {
-                out += "  "
-                out += TextRuns.run(of: "─", count: widths.reduce(0, +) + 2 * (columns - 1))
-                out += "\n"
+                out.append("  ")
+                out.line(run: "─", count: widths.reduce(0, +) + 2 * (columns - 1))
             }
         }
     }
-
-    /// Runs of spaces for padding, by length (0 to 64), each appended whole:
-    /// one copy, where a prefix of one long run goes through the generic
-    /// sequence append.
-    private static let blanks = (0...64).map { String(repeating: " ", count: $0) }
 }

@@ -23,7 +23,11 @@ public enum DisplayWidth {
     /// charts' block characters: scalars that are each a cluster of their own
     /// and one column wide. Such text is counted scalar by scalar; text with
     /// any other scalar is counted cluster by cluster (``of(_:)-(Character)``).
+    /// The common case reads the text's UTF-8 bytes in place.
     public static func of(_ text: some StringProtocol) -> Int {
+        if let alone = text.utf8.withContiguousStorageIfAvailable(widthAlone) {
+            return alone ?? ofClusters(text)
+        }
         var width = 0
         for scalar in text.unicodeScalars {
             let value = scalar.value
@@ -34,6 +38,38 @@ public enum DisplayWidth {
             } else {
                 return ofClusters(text)
             }
+        }
+        return width
+    }
+
+    /// The columns of the UTF-8 `bytes` when each of their scalars is ASCII
+    /// (controls 0 columns, others 1) or one column alone
+    /// (``isOneColumnAlone(_:)``); nil as soon as one is not, or is encoded in
+    /// four bytes (emoji, CJK extensions), for the text to be counted
+    /// cluster by cluster. `bytes` is valid UTF-8 (a String's).
+    static func widthAlone(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var width = 0
+        var i = 0
+        let count = bytes.count
+        while i < count {
+            let lead = bytes[i]
+            if lead < 0x80 {
+                if lead >= 0x20 && lead != 0x7F { width += 1 }
+                i += 1
+                continue
+            }
+            let value: UInt32
+            if lead & 0xE0 == 0xC0, i + 1 < count {
+                value = UInt32(lead & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
+                i += 2
+            } else if lead & 0xF0 == 0xE0, i + 2 < count {
+                value = UInt32(lead & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
+                i += 3
+            } else {
+                return nil
+            }
+            guard isOneColumnAlone(value) else { return nil }
+            width += 1
         }
         return width
     }

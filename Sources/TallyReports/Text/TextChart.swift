@@ -24,11 +24,19 @@ public enum TextChart {
         let valueWidth = bars.map { DisplayWidth.of($0.shown) }.max() ?? 0
         let largest = bars.map { abs($0.value) }.max() ?? 0
         return bars.map { bar in
-            let label = pad(truncate(bar.label, labelWidth), labelWidth)
+            var line = TextBuffer(capacity: 128)
+            let label = truncate(bar.label, labelWidth)
+            line.append(label)
+            line.append(spaces: labelWidth - DisplayWidth.of(label))
+            line.append(" │")
             let cells = largest > 0 ? Int((abs(bar.value) / largest * Double(width)).rounded()) : 0
-            let glyph: Character = bar.value < 0 ? "░" : "█"
-            let drawn = TextRuns.run(of: glyph, count: max(cells, bar.value != 0 ? 1 : 0))
-            return "\(label) │\(pad(drawn, width)) \(padLeft(bar.shown, valueWidth))"
+            let drawn = max(cells, bar.value != 0 ? 1 : 0)
+            line.append(run: bar.value < 0 ? "░" : "█", count: drawn)
+            line.append(spaces: width - drawn)
+            line.append(" ")
+            line.append(spaces: valueWidth - DisplayWidth.of(bar.shown))
+            line.append(bar.shown)
+            return line.text
         }
     }
 

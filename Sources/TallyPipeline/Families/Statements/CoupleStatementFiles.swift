@@ -13,14 +13,14 @@ enum CoupleStatementFiles {
     /// The folder of statement files under `outDirectory`.
     static func folder(in outDirectory: URL) -> URL { outDirectory.appendingPathComponent("statements") }
 
-    /// `statement`'s text, written to its temporary file; `folderExists`
+    /// `statement`'s text (`rendered`, ``StatementText/renderUTF8(_:locale:categories:)``), written to its temporary file; `folderExists`
     /// spares a check of the folder per couple when the caller made it, and
     /// `folderIsNew` (made in this run) the look for an earlier file.
-    static func text(_ statement: CoupleStatement, rendered: String, folder: URL, folderExists: Bool = false,
+    static func text(_ statement: CoupleStatement, rendered: [UInt8], folder: URL, folderExists: Bool = false,
                      folderIsNew: Bool = false) throws -> AtomicFile {
         let file = try AtomicFile(destination: folder.appendingPathComponent(CoupleFileName.stem(for: statement.couple.id) + ".txt", isDirectory: false),
                                   creatingFolder: !folderExists, destinationAbsent: folderIsNew)
-        try file.write(rendered.utf8)
+        try file.write(rendered)
         return file
     }
 

@@ -62,7 +62,7 @@ struct StatementsKeys: Sendable {
                 result.rows.statement, locale: locale, categories: labels, folder: folder, folderExists: folderExists))
             outcome.workbookSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         }
-        let rendered = StatementText.render(result.rows.statement, locale: locale, categories: labels)
+        let rendered = StatementText.renderUTF8(result.rows.statement, locale: locale, categories: labels)
         result.rows.statement.itemised = nil   // written: not held while the result waits to be consumed
         outcome.text = HandedOver(value: try CoupleStatementFiles.text(result.rows.statement, rendered: rendered, folder: folder,
                                                                       folderExists: folderExists, folderIsNew: folderIsNew))

@@ -57,9 +57,9 @@ final class StatementsOutput {
     var couples: Int { summary.totals.couples }
 
     /// Writes one couple's rows: its lines of the CSVs and the overview, its
-    /// text file (`text`: rendered already, or rendered here), and its
+    /// text file (written already, or rendered and written here), and its
     /// workbook when given; merges its summary. Couples come in key order.
-    func add(_ result: PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>, text: String? = nil,
+    func add(_ result: PartitionResult<StatementsFamily.Rows, StatementsFamily.Summary>,
              textFile: AtomicFile? = nil, workbook coupleWorkbook: AtomicFile? = nil, workbookSeconds seconds: Double = 0) throws {
         let statement = result.rows.statement
         if let coupleWorkbook {
@@ -72,7 +72,7 @@ final class StatementsOutput {
         if let textFile {
             outputs.add(textFile)
         } else {
-            let rendered = text ?? StatementText.render(statement, locale: locale, categories: categories)
+            let rendered = StatementText.renderUTF8(statement, locale: locale, categories: categories)
             outputs.add(try CoupleStatementFiles.text(statement, rendered: rendered, folder: folder, folderExists: true))
         }
         textFiles += 1
@@ -88,7 +88,7 @@ final class StatementsOutput {
             try file.adopt(staging.appendingPathComponent(name, isDirectory: false))
             return file
         }
-        try add(result, text: nil, textFile: try adopt(stem + ".txt"),
+        try add(result, textFile: try adopt(stem + ".txt"),
                 workbook: coupleWorkbooks ? try adopt(stem + ".xlsx") : nil)
     }
 
