@@ -22,6 +22,8 @@ public struct Decimal10: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses `-12.345`. `maxScale` caps the digits after the point.
+    /// Inlinable, so each caller's collection of bytes gets a specialised copy.
+    @inlinable
     public static func parse<S: Collection<UInt8>>(utf8 text: S, maxScale: Int = 12) -> Result<Decimal10, ParseError> {
         var iterator = text.makeIterator()
         var negative = false

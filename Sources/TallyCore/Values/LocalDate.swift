@@ -69,7 +69,10 @@ public struct LocalDate: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     /// Parses exactly `YYYY-MM-DD`; nil for anything else or an impossible date.
-    /// Allocation-free: it runs once per row for every dated table.
+    /// Allocation-free: it runs once per row for every dated table, and is
+    /// inlinable so each caller's collection (a field's bytes, a SQLite
+    /// column) gets a specialised copy rather than generic calls per byte.
+    @inlinable
     public static func parse<S: Collection<UInt8>>(utf8 text: S) -> LocalDate? {
         guard text.count == 10 else { return nil }
         var year = 0, month = 0, day = 0

@@ -36,6 +36,8 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
     /// Parses a contract money string (`1234.56`, `-20.00`, `7`, `12.5`) into minor units.
     /// More digits after the point than the currency has are refused (`10.005`, JPY `3500.0`),
     /// and so are amounts beyond ``maxMinorMagnitude`` minor units.
+    /// Inlinable, so each caller's collection of bytes gets a specialised copy.
+    @inlinable
     public static func parseMinor<S: Collection<UInt8>>(utf8 text: S, currency: Currency) -> Result<Int64, ParseError> {
         let shown = { String(decoding: text.prefix(64), as: UTF8.self) }
         switch Decimal10.parse(utf8: text, maxScale: currency.minorUnits) {
