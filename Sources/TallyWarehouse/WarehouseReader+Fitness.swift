@@ -18,8 +18,7 @@ extension WarehouseReader {
     /// as bytes (GRDB `Row`s would double the time of a million rows).
     public func forEachChallengeKey(_ body: (ChallengeRows) throws -> Void) throws {
         try reading(.checkinWinners)
-        let paths = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_file")
-            .map { ($0[0] as Int64, $0[1] as String) })
+        let paths = try displayPaths()
         let members = try db.makeStatement(sql: "SELECT user_id, joined_at, left_at FROM group_member WHERE group_id = ?")
         let challenges = try PartitionCursor(db, sql: """
             SELECT id, group_id, name, start_date, end_date FROM challenge ORDER BY id

@@ -60,8 +60,7 @@ extension WarehouseReader {
     /// ones, with the least memory (docs/performance.md).
     public func forEachSubscriber(_ body: (_ app: String, _ userId: String, _ events: [SubscriptionEvent], _ ids: [String]) throws -> Void) throws {
         try reading(.subscriptionEvents)
-        let paths = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_file")
-            .map { ($0[0] as Int64, $0[1] as String) })
+        let paths = try displayPaths()
         let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
         try db.execute(sql: "PRAGMA cache_size = -4096")
         defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }

@@ -11,7 +11,7 @@ extension WarehouseReader {
         try reading(Self.derivedTable(for: kind))
         switch kind {
         case .winningExpense:
-            let scan = try winningExpenses(only: nil)
+            let scan = try winningExpenses(only: nil, paths: try displayPaths())
             while let key = try smallestNextKey([scan]) {
                 for expense in try scan.take(key: key) { try body(.winningExpense(expense)) }
             }

@@ -47,6 +47,14 @@ public struct WarehouseReader {
         }
     }
 
+    /// Every loaded file's display path, by file id: scans name a row's file
+    /// by its id and look its path up here, rather than joining `input_file`
+    /// and making a String per row.
+    func displayPaths() throws -> [Int64: String] {
+        Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, display_path FROM input_file")
+            .map { ($0[0] as Int64, $0[1] as String) })
+    }
+
     /// Rows rejected while reading, in file and line order.
     public func ingestRejects() throws -> [Reject] {
         try Row.fetchAll(db, sql: """
@@ -79,10 +87,9 @@ public struct WarehouseReader {
     /// decides what counts. Memory holds one key at a time.
     public func forEachCoupleKey(only: String? = nil, _ body: (CoupleRows) throws -> Void) throws {
         try reading(.expenseWinners)
-        // Display paths repeat on every row: one String per file.
-        var paths = StringCache()
+        let paths = try displayPaths()
         func source(_ c: RawCursor, _ file: Int32) -> SourceRef {
-            SourceRef(file: paths.string(c.text(file) ?? .init(start: nil, count: 0)), line: Int(c.int64(file + 1)))
+            SourceRef(file: paths[c.int64(file)] ?? "", line: Int(c.int64(file + 1)))
         }
         // One couple: each query keeps its rows of that couple only.
         let arguments: StatementArguments = only.map { [$0] } ?? []
@@ -93,21 +100,21 @@ public struct WarehouseReader {
             Currency(code: c.textValue(2)).map { Couple(id: c.textValue(0), name: c.textValue(1), currency: $0) }
         }
         let members = try PartitionCursor(db, sql: """
-            SELECT m.couple_id, m.id, m.display_name, f.display_path, m.line
-            FROM member m JOIN input_file f ON f.id = m.file_id \(onlyCouple("m.couple_id", where: "WHERE"))
+            SELECT m.couple_id, m.id, m.display_name, m.file_id, m.line
+            FROM member m \(onlyCouple("m.couple_id", where: "WHERE"))
             ORDER BY m.couple_id, m.id
             """, arguments: arguments) { c in
             CoupleRows.Sourced(Member(id: c.textValue(1), coupleId: c.textValue(0), displayName: c.textValue(2)), source: source(c, 3))
         }
         let cards = try PartitionCursor(db, sql: """
-            SELECT k.couple_id, k.id, f.display_path, k.line
-            FROM card k JOIN input_file f ON f.id = k.file_id \(onlyCouple("k.couple_id", where: "WHERE"))
+            SELECT k.couple_id, k.id, k.file_id, k.line
+            FROM card k \(onlyCouple("k.couple_id", where: "WHERE"))
             ORDER BY k.couple_id, k.id
             """, arguments: arguments) { c in CoupleRows.Sourced(c.textValue(1), source: source(c, 2)) }
-        let expenses = try winningExpenses(only: only)
+        let expenses = try winningExpenses(only: only, paths: paths)
         let settlements = try PartitionCursor(db, sql: """
-            SELECT s.couple_id, s.id, s.from_member, s.to_member, s.amount, s.currency, s.date, f.display_path, s.line
-            FROM settlement s JOIN input_file f ON f.id = s.file_id \(onlyCouple("s.couple_id", where: "WHERE"))
+            SELECT s.couple_id, s.id, s.from_member, s.to_member, s.amount, s.currency, s.date, s.file_id, s.line
+            FROM settlement s \(onlyCouple("s.couple_id", where: "WHERE"))
             ORDER BY s.couple_id, s.id
             """, arguments: arguments) { c -> SettlementFact? in
             guard let currency = Currency(code: c.textValue(5)), let date = c.date(6) else { return nil }
@@ -116,15 +123,15 @@ public struct WarehouseReader {
         }
         let agreements = try PartitionCursor(db, sql: """
             SELECT a.couple_id, a.id, a.description, a.amount, a.currency, a.paid_by, a.split_type, a.split, a.tag,
-                   a.day_of_month, a.start_date, a.end_date, f.display_path, a.line
-            FROM agreement a JOIN input_file f ON f.id = a.file_id \(onlyCouple("a.couple_id", where: "WHERE"))
+                   a.day_of_month, a.start_date, a.end_date, a.file_id, a.line
+            FROM agreement a \(onlyCouple("a.couple_id", where: "WHERE"))
             ORDER BY a.couple_id, a.id
             """, arguments: arguments) { c -> Agreement? in
             guard let currency = Currency(code: c.textValue(4)), let start = c.date(10),
                   case .success(let split) = SplitRuleParser.parse(type: c.string(6), split: c.string(7)) else { return nil }
             return Agreement(id: c.textValue(1), coupleId: c.textValue(0), description: c.textValue(2), amount: c.int64(3), currency: currency,
                              paidBy: c.textValue(5), split: split, tag: c.textValue(8), dayOfMonth: Int(c.int64(9)), startDate: start,
-                             endDate: c.date(11), sourceFile: paths.string(c.text(12) ?? .init(start: nil, count: 0)), sourceLine: Int(c.int64(13)))
+                             endDate: c.date(11), sourceFile: paths[c.int64(12)] ?? "", sourceLine: Int(c.int64(13)))
         }
         let refused = try PartitionCursor(db, sql: """
             SELECT couple_id, id, kind, date, description, amount, currency, reason_code
@@ -151,36 +158,32 @@ public struct WarehouseReader {
     }
 
     /// The winning version of every expense id (or of couple `only`'s), by
-    /// couple then id (bytes), live, deleted or failed, as read.
-    func winningExpenses(only: String?) throws -> PartitionCursor<CoupleRows.WinningExpense> {
-        var paths = StringCache()
-        func source(_ c: RawCursor, _ file: Int32) -> SourceRef {
-            SourceRef(file: paths.string(c.text(file) ?? .init(start: nil, count: 0)), line: Int(c.int64(file + 1)))
-        }
+    /// couple then id (bytes), live, deleted or failed, as read; files named by `paths` (``displayPaths()``).
+    func winningExpenses(only: String?, paths: [Int64: String]) throws -> PartitionCursor<CoupleRows.WinningExpense> {
         let arguments: StatementArguments = only.map { [$0] } ?? []
         let onlyCouple = only == nil ? "" : "WHERE w.couple_id = ?"
         return try PartitionCursor(db, sql: """
             SELECT w.couple_id, w.id, e.paid_by, e.amount, e.currency, e.date, e.description, e.tag,
-                   e.agreement_id, e.split_type, e.split, f.display_path, e.line, e.deleted_at IS NOT NULL, e.error,
+                   e.agreement_id, e.split_type, e.split, e.file_id, e.line, e.deleted_at IS NOT NULL, e.error,
                    e.error_code, e.written_amount
-            FROM expense_winner w CROSS JOIN expense_version e ON e.rowid = w.version_row
-            JOIN input_file f ON f.id = e.file_id \(onlyCouple)
+            FROM expense_winner w CROSS JOIN expense_version e ON e.rowid = w.version_row \(onlyCouple)
             ORDER BY w.couple_id, w.id
             """, arguments: arguments) { c -> CoupleRows.WinningExpense in
             let deleted = c.int64(13) != 0
+            let source = SourceRef(file: paths[c.int64(11)] ?? "", line: Int(c.int64(12)))
             let error = c.string(14).map { RejectReason(code: RejectCode(stored: c.string(15) ?? ""), text: $0) }
             var fact: ExpenseFact?
             if !deleted, error == nil, let currency = Currency(code: c.textValue(4)), let date = c.date(5),
                case .success(let split) = SplitRuleParser.parse(type: c.string(9), split: c.string(10)) {
                 fact = ExpenseFact(id: c.textValue(1), coupleId: c.textValue(0), paidBy: c.textValue(2), amount: c.int64(3),
                                    currency: currency, date: date, description: c.textValue(6), tag: c.textValue(7),
-                                   agreementId: c.string(8), split: split, source: source(c, 11))
+                                   agreementId: c.string(8), split: split, source: source)
             }
             // A version that failed validation keeps what it wrote in its columns (``IngestSession/stage(_:line:into:)``).
             let written = error == nil ? nil : WrittenRow(coupleId: c.string(0).flatMap { $0.isEmpty ? nil : $0 },
                                                           date: c.string(5), description: c.string(6),
                                                           amount: c.string(16), currency: c.string(4))
-            return CoupleRows.WinningExpense(id: c.textValue(1), source: source(c, 11), fact: fact, deleted: deleted,
+            return CoupleRows.WinningExpense(id: c.textValue(1), source: source, fact: fact, deleted: deleted,
                                              error: error, written: written)
         }
     }

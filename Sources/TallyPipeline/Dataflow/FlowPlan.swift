@@ -89,7 +89,7 @@ struct FlowPlan: Sendable {
     }
 
     /// The winning version `version`, read at `origin`, as the warehouse's
-    /// scans hand it over (``TallyWarehouse/WarehouseReader/winningExpenses(only:)``).
+    /// scans hand it over (``TallyWarehouse/WarehouseReader/winningExpenses(only:paths:)``).
     func winningExpense(_ version: ExpenseVersion, _ origin: RowOrigin) -> CoupleRows.WinningExpense {
         let source = SourceRef(file: file(origin.file).relativePath, line: origin.line)
         let fact = version.body.map { b in
