@@ -5,11 +5,18 @@ import Foundation
 ///
 /// Offsets come from the system's time zone database; each lookup is
 /// cached per UTC hour, since offsets change on whole hours or less often.
+/// The cache is direct-mapped (an hour's slot is the hour modulo
+/// ``cacheSlots``, about seven years of hours): a look-up is an index and a
+/// compare, where a dictionary would hash the hour on every instant a
+/// report turns into a day.
 public final class ReportTimeZone: @unchecked Sendable {   // `identifier` and `zone` are immutable; the cache is used with `lock` held
     public let identifier: String
     private let zone: TimeZone
     private let lock = NSLock()
-    private var offsetByHour: [Int64: Int] = [:]
+    /// The hour each slot holds (`Int64.min` when empty) and its offset.
+    private var cachedHours = [Int64](repeating: .min, count: ReportTimeZone.cacheSlots)
+    private var cachedOffsets = [Int](repeating: 0, count: ReportTimeZone.cacheSlots)
+    static let cacheSlots = 1 << 16
 
     /// A zone by IANA identifier (`America/Sao_Paulo`), or nil when unknown.
     public init?(identifier: String) {
@@ -21,12 +28,13 @@ public final class ReportTimeZone: @unchecked Sendable {   // `identifier` and `
     /// Seconds east of UTC at `instant`.
     public func offsetSeconds(at instant: Timestamp) -> Int {
         let hour = instant.seconds >= 0 ? instant.seconds / 3600 : -((-instant.seconds + 3599) / 3600)
+        let slot = Int(truncatingIfNeeded: hour) & (Self.cacheSlots - 1)
         lock.lock()
         defer { lock.unlock() }
-        if let cached = offsetByHour[hour] { return cached }
+        if cachedHours[slot] == hour { return cachedOffsets[slot] }
         let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(hour * 3600)))
-        if offsetByHour.count > 100_000 { offsetByHour.removeAll(keepingCapacity: true) }
-        offsetByHour[hour] = offset
+        cachedHours[slot] = hour
+        cachedOffsets[slot] = offset
         return offset
     }
 
