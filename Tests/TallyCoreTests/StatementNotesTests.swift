@@ -125,6 +125,37 @@ import Testing
         ])
     }
 
+    @Test("repeated expenses are the groups of two or more by day, payer and non-zero amount, in the order of their first line")
+    func repeatedExpensesMatchGroupingByKey() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let expenses = (0..<Int.random(in: 0...30, using: &generator)).map { i in
+                line(expense("e\(i)", paidBy: ["m1", "m2", "m10"].randomElement(using: &generator)!,
+                             [0, 500, 500, 700, -500].randomElement(using: &generator)!,
+                             on: "2026-10-0\(Int.random(in: 1...4, using: &generator))"), [0, 0, 0])
+            }
+            // The definition: group the date-then-id ordered lines by (day, payer, amount), first appearance first.
+            let ordered = expenses.map(\.expense).sorted {
+                $0.date != $1.date ? $0.date < $1.date : $0.id.utf8.lexicographicallyPrecedes($1.id.utf8)
+            }
+            var keys: [String] = []
+            var groups: [String: [Expense]] = [:]
+            for e in ordered where e.amount != 0 {
+                let key = "\(e.date) \(e.paidBy) \(e.amount)"
+                if groups[key] == nil { keys.append(key) }
+                groups[key, default: []].append(e)
+            }
+            let expected: [AuditNote] = keys.compactMap { key in
+                let group = groups[key]!
+                guard group.count > 1 else { return nil }
+                return .repeatedExpense(date: group[0].date, paidBy: group[0].paidBy, amount: group[0].amount,
+                                        ids: group.map(\.id), descriptions: group.map(\.description))
+            }
+            #expect(StatementAudit.notes(memberIds: ["m1", "m10", "m2"], opening: [0, 0, 0], expenses: expenses.shuffled(using: &generator),
+                                         settlements: []) == expected)
+        }
+    }
+
     @Test func aSettlementLargerThanWhatItsPayerOwedIsANote() {
         // m2 owes 100.00 from before; m1 pays 60.00 on the 10th (m2 then owes 130.00).
         let expenses = [line(expense("e1", paidBy: "m1", 6_000, on: "2026-10-10"), [3_000, 3_000])]

@@ -46,24 +46,39 @@ public enum StatementAudit {
         let lines = DateThenId.sorted(expenses) { DateThenId($0.expense.date, id: $0.expense.id) }
         var notes: [AuditNote] = []
 
-        struct Key: Hashable {
-            var date: LocalDate
-            var paidBy: String
-            var amount: Int64
+        // Lines are in date order, so a day's lines are together: each day
+        // of two or more lines has its positions sorted by amount, payer and
+        // position, and each run of one amount and payer is a group. Groups
+        // are noted in the order of their first line.
+        var groups: [ArraySlice<Int>] = []
+        var dayStart = 0
+        while dayStart < lines.count {
+            var dayEnd = dayStart + 1
+            while dayEnd < lines.count, lines[dayEnd].expense.date == lines[dayStart].expense.date { dayEnd += 1 }
+            if dayEnd - dayStart > 1 {
+                let positions = (dayStart..<dayEnd).filter { lines[$0].expense.amount != 0 }.sorted { a, b in
+                    let x = lines[a].expense, y = lines[b].expense
+                    if x.amount != y.amount { return x.amount < y.amount }
+                    if x.paidBy != y.paidBy { return ByteOrder.precedes(x.paidBy, y.paidBy) }
+                    return a < b
+                }
+                var first = 0
+                while first < positions.count {
+                    let e = lines[positions[first]].expense
+                    var end = first + 1
+                    while end < positions.count, lines[positions[end]].expense.amount == e.amount,
+                          lines[positions[end]].expense.paidBy == e.paidBy { end += 1 }
+                    if end - first > 1 { groups.append(positions[first..<end]) }
+                    first = end
+                }
+            }
+            dayStart = dayEnd
         }
-        var groups: [Key: [Expense]] = [:]
-        var order: [Key] = []
-        for line in lines where line.expense.amount != 0 {
-            let e = line.expense
-            let key = Key(date: e.date, paidBy: e.paidBy, amount: e.amount)
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(e)
-        }
-        for key in order {
-            let group = groups[key]!
-            guard group.count > 1 else { continue }
-            notes.append(.repeatedExpense(date: key.date, paidBy: key.paidBy, amount: key.amount,
-                                          ids: group.map(\.id), descriptions: group.map(\.description)))
+        for group in groups.sorted(by: { $0.first! < $1.first! }) {
+            let e = lines[group.first!].expense
+            notes.append(.repeatedExpense(date: e.date, paidBy: e.paidBy, amount: e.amount,
+                                          ids: group.map { lines[$0].expense.id },
+                                          descriptions: group.map { lines[$0].expense.description }))
         }
 
         var index: [String: Int] = [:]
