@@ -85,15 +85,31 @@ public struct Decimal10: Hashable, Sendable, CustomStringConvertible {
     public var description: String { Decimal10.format(mantissa, scale: scale) }
 
     /// Formats `value × 10^-scale` with exactly `scale` digits after the point (`-0.05`).
+    ///
+    /// The digits are written from the last one back into a buffer on the
+    /// stack and made a String once: every amount of every CSV goes through here.
     public static func format(_ value: Int64, scale: Int) -> String {
         if scale == 0 { return String(value) }
-        let negative = value < 0
-        let magnitude = value.magnitude
-        let div = UInt64(pow10(scale))
-        let whole = magnitude / div
-        let frac = String(magnitude % div)
-        let padded = String(repeating: "0", count: scale - frac.count) + frac
-        return (negative ? "-" : "") + String(whole) + "." + padded
+        precondition(scale > 0 && scale <= 18, "a scale of \(scale) is not 0 to 18")
+        // A sign, up to 19 whole digits, the point and up to 18 decimals.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+            var magnitude = value.magnitude
+            var at = buffer.count
+            func digit() {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            }
+            for _ in 0..<scale { digit() }
+            at -= 1
+            buffer[at] = UInt8(ascii: ".")
+            repeat { digit() } while magnitude > 0
+            if value < 0 {
+                at -= 1
+                buffer[at] = UInt8(ascii: "-")
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[at...]), as: UTF8.self)
+        }
     }
 
     /// 10^n for n in 0...18.
