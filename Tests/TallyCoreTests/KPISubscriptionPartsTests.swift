@@ -44,6 +44,11 @@ struct KPISubscriptionPartsTests {
         other[100] = true
         set.formUnion(other)
         #expect((0..<130).filter { set[$0] } == [0, 64, 100, 129])
+        // A series of up to 64 months is held inline.
+        var year = MonthSet(count: 12)
+        year[11] = true; year[0] = true; year[0] = false
+        #expect((0..<12).filter { year[$0] } == [11])
+        #expect(year == { var y = MonthSet(count: 12); y[11] = true; return y }())
     }
 
     @Test("shared premium over merged accumulators equals shared premium over all users")

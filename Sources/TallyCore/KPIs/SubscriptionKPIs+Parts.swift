@@ -38,20 +38,29 @@ struct EntryCache {
     }
 }
 
-/// A set of month indexes (into ``SubscriptionKPIs/months``), as bits.
+/// A set of month indexes (into ``SubscriptionKPIs/months``), as bits: the
+/// first 64 months in one word held inline (a user's set costs no
+/// allocation for series of up to 64 months), the others in an array.
 struct MonthSet: Sendable, Equatable {
-    private var words: [UInt64]
+    private var first: UInt64 = 0
+    private var rest: [UInt64]
 
-    init(count: Int) { words = Array(repeating: 0, count: max(1, (count + 63) / 64)) }
+    init(count: Int) { rest = Array(repeating: 0, count: max(0, (count - 1) / 64)) }
 
     subscript(_ i: Int) -> Bool {
-        get { words[i >> 6] & (1 << UInt64(i & 63)) != 0 }
+        get { (i < 64 ? first : rest[(i >> 6) - 1]) & (1 << UInt64(i & 63)) != 0 }
         set {
-            if newValue { words[i >> 6] |= 1 << UInt64(i & 63) } else { words[i >> 6] &= ~(1 << UInt64(i & 63)) }
+            let bit: UInt64 = 1 << UInt64(i & 63)
+            if i < 64 {
+                if newValue { first |= bit } else { first &= ~bit }
+            } else {
+                if newValue { rest[(i >> 6) - 1] |= bit } else { rest[(i >> 6) - 1] &= ~bit }
+            }
         }
     }
 
     mutating func formUnion(_ other: MonthSet) {
-        for w in other.words.indices { words[w] |= other.words[w] }
+        first |= other.first
+        for w in other.rest.indices { rest[w] |= other.rest[w] }
     }
 }

@@ -102,15 +102,17 @@ extension SubscriptionKPIs {
 
     /// Counts a member of the first-subscribed `cohort` at T of each of the months after it that ended by the period's T.
     mutating func addCurve(_ timeline: SubscriptionTimeline, app: String, cohort: YearMonth) {
-        var counts = curves[AppMonth(app: app, month: cohort)] ?? Array(repeating: 0, count: Self.curveMonths)
+        // The cohort's counts are changed where the dictionary holds them, not copied out and back.
+        let key = AppMonth(app: app, month: cohort)
+        if curves[key] == nil { curves[key] = Array(repeating: 0, count: Self.curveMonths) }
+        let counts = curves.index(forKey: key)!
         for k in 1...Self.curveMonths {
             let month = cohort.adding(months: k)
             guard month <= settings.period else { break }
             let i = settings.firstMonth.months(until: month)
             let end = months.indices.contains(i) ? ends[i] : settings.timezone.endOfMonth(month)
-            if timeline.isPaid(at: end) { counts[k - 1] += 1 }
+            if timeline.isPaid(at: end) { curves.values[counts][k - 1] += 1 }
         }
-        curves[AppMonth(app: app, month: cohort)] = counts
     }
 
     /// Revenue, refunds, ARPU and ARPPU per app, currency and month of the
