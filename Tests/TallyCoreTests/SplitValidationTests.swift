@@ -13,6 +13,28 @@ import Testing
         #expect(SplitCalculator.validate(rule(.full, "m1"), memberIds: [], amount: 100, currency: brl) == .coupleHasNoMembers)
     }
 
+    @Test("an unknown or repeated member is found in entry order, for a couple and for a group of any size")
+    func membersCheckedInEntryOrderAtAnySize() {
+        var generator = SystemRandomNumberGenerator()
+        for size in [1, 2, 3, 16, 17, 40] {
+            let ids = (0..<size).map { "m\($0)" }
+            for _ in 0..<100 {
+                // Entries drawn from the members, a few strangers, repeats allowed.
+                let named = (0..<Int.random(in: 1...(size + 3), using: &generator)).map { _ in
+                    Bool.random(using: &generator) && Int.random(in: 0..<10, using: &generator) == 0
+                        ? "x\(Int.random(in: 0..<3, using: &generator))" : ids.randomElement(using: &generator)!
+                }
+                var expected: SplitError?
+                for (k, id) in named.enumerated() {
+                    if !ids.contains(id) { expected = .unknownMember(id); break }
+                    if named[..<k].contains(id) { expected = .duplicateMember(id); break }
+                }
+                let shares = SplitRule(type: .shares, entries: named.map { SplitEntry(memberId: $0, value: Decimal10(mantissa: 1, scale: 0)) })
+                #expect(SplitCalculator.validate(shares, memberIds: ids, amount: 100, currency: brl) == expected, "\(named)")
+            }
+        }
+    }
+
     @Test func equalIgnoresEntries() {
         #expect(check(.equal) == nil)
         #expect(check(rule(.equal, "zz:5;m1:1")) == nil)

@@ -32,12 +32,7 @@ public enum SplitCalculator {
         if rule.type == .full, rule.entries.count != 1 { return .fullNeedsOneMember(count: rule.entries.count) }
         if rule.entries.isEmpty { return .noEntries(rule.type) }
 
-        let members = Set(memberIds)
-        var seen = Set<String>()
-        for entry in rule.entries {
-            guard members.contains(entry.memberId) else { return .unknownMember(entry.memberId) }
-            guard seen.insert(entry.memberId).inserted else { return .duplicateMember(entry.memberId) }
-        }
+        if let problem = memberProblem(rule.entries, memberIds: memberIds) { return problem }
 
         switch rule.type {
         case .equal:
@@ -46,13 +41,11 @@ public enum SplitCalculator {
             let entry = rule.entries[0]
             return entry.value == nil ? nil : .fullTakesNoValue(member: entry.memberId)
         case .percentage, .shares:
-            var values: [Decimal10] = []
             for entry in rule.entries {
                 guard let value = entry.value else { return .missingValue(member: entry.memberId, type: rule.type) }
                 if value.isNegative { return .negativeValue(member: entry.memberId, value: value.description, type: rule.type) }
-                values.append(value)
             }
-            let (sum, scale) = exactSum(values)
+            let (sum, scale) = exactSum(rule.entries.lazy.compactMap(\.value))
             if rule.type == .shares {
                 return sum == 0 ? .sharesSumToZero : nil
             }
@@ -63,6 +56,26 @@ public enum SplitCalculator {
         case .exact:
             return validateExact(rule.entries, amount: amount, currency: currency)
         }
+    }
+
+    /// The first entry that names no member of `memberIds` or a member named
+    /// before, in entry order; nil when there is none. A couple's few
+    /// members and entries are compared directly; larger groups go through sets.
+    private static func memberProblem(_ entries: [SplitEntry], memberIds: [String]) -> SplitError? {
+        guard memberIds.count > 16 || entries.count > 16 else {
+            for (k, entry) in entries.enumerated() {
+                guard memberIds.contains(entry.memberId) else { return .unknownMember(entry.memberId) }
+                if entries[..<k].contains(where: { $0.memberId == entry.memberId }) { return .duplicateMember(entry.memberId) }
+            }
+            return nil
+        }
+        let members = Set(memberIds)
+        var seen = Set<String>()
+        for entry in entries {
+            guard members.contains(entry.memberId) else { return .unknownMember(entry.memberId) }
+            guard seen.insert(entry.memberId).inserted else { return .duplicateMember(entry.memberId) }
+        }
+        return nil
     }
 
     private static func validateExact(_ entries: [SplitEntry], amount: Int64, currency: Currency) -> SplitError? {
@@ -248,12 +261,11 @@ public enum SplitCalculator {
         return Decimal10(mantissa: mantissa, scale: scale)
     }
 
-    /// The exact sum of `values` and the scale it is written at.
-    private static func exactSum(_ values: [Decimal10]) -> (sum: Int128, scale: Int) {
-        let values = values.map(normalized)
-        let scale = values.map(\.scale).max() ?? 0
+    /// The exact sum of `values` and the scale it is written at (two passes, no array).
+    private static func exactSum(_ values: some Collection<Decimal10>) -> (sum: Int128, scale: Int) {
+        let scale = values.lazy.map { normalized($0).scale }.max() ?? 0
         var sum: Int128 = 0
-        for value in values {
+        for value in values.lazy.map(normalized) {
             guard let factor = Rounding.pow10(scale - value.scale) else {
                 preconditionFailure("split values span more than 38 decimal digits")
             }
