@@ -40,44 +40,64 @@ struct KeyHashes {
         while start < entries.count {
             var end = start + 1
             while end < entries.count, entries[end].hash == entries[start].hash { end += 1 }
-            if end - start > 1 { groups.append(entries[start..<end].map(\.rowid).sorted()) }
+            if end - start > 1 { groups.append(entries[start..<end].map(\.rowid)) }
             start = end
         }
         return groups
     }
 
-    /// From how many rows the pairs are sorted by radix rather than compared:
-    /// below it, the counting tables would cost more than the comparisons.
+    /// From how many rows the pairs are first put in buckets by the top bits
+    /// of their hash: below it, the bucket tables would cost more than the comparisons.
     static let radixThreshold = 4096
 
-    /// Sorts `entries` by the bits of their hash, 16 at a time from the
-    /// lowest (four stable counting passes, through a scratch copy): linear in
-    /// the rows, where a comparison sort of millions of pairs is not. Equal
-    /// hashes end up together, which is all ``collisions()`` needs.
+    /// Sorts `entries` by hash, then rowid, in place: one pass moves each
+    /// pair into its bucket of the hash's top 16 bits (an American flag
+    /// sort: counts, then cycles of swaps), then each bucket, a few pairs
+    /// for hashes spread as they are, is sorted on its own. Linear in the
+    /// rows where a comparison sort of millions of pairs is not, and no
+    /// second copy of them. A bucket of many equal hashes (a key repeated on
+    /// many rows) goes through the standard sort.
     static func radixSortByHash(_ entries: inout [(hash: Int, rowid: Int64)]) {
-        var scratch = entries
-        var counts = [Int](repeating: 0, count: 1 << 16)
-        entries.withUnsafeMutableBufferPointer { original in
-            scratch.withUnsafeMutableBufferPointer { copy in
-                counts.withUnsafeMutableBufferPointer { counts in
-                    var source = original, target = copy
-                    for pass in 0..<4 {
-                        let shift = UInt64(16 * pass)
-                        func digit(_ hash: Int) -> Int { Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(hash)) >> shift) & 0xFFFF) }
-                        counts.update(repeating: 0)
-                        for entry in source { counts[digit(entry.hash)] += 1 }
-                        var offset = 0
-                        for d in counts.indices {
-                            let count = counts[d]
-                            counts[d] = offset
-                            offset += count
+        let buckets = 1 << 16
+        func bucket(_ hash: Int) -> Int { Int(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) >> 48) }
+        var next = [Int](repeating: 0, count: buckets + 1)
+        entries.withUnsafeMutableBufferPointer { pairs in
+            next.withUnsafeMutableBufferPointer { next in
+                for pair in pairs { next[bucket(pair.hash) + 1] += 1 }
+                for b in 0..<buckets { next[b + 1] += next[b] }
+                // next[b] is where bucket b's next pair goes; bucket b ends where b + 1 starts.
+                let ends = Array(next[1...])
+                for b in 0..<buckets {
+                    while next[b] < ends[b] {
+                        var pair = pairs[next[b]]
+                        var home = bucket(pair.hash)
+                        while home != b {
+                            swap(&pair, &pairs[next[home]])
+                            next[home] += 1
+                            home = bucket(pair.hash)
                         }
-                        for entry in source {
-                            let d = digit(entry.hash)
-                            target[counts[d]] = entry
-                            counts[d] += 1
+                        pairs[next[b]] = pair
+                        next[b] += 1
+                    }
+                }
+                var start = 0
+                for b in 0..<buckets {
+                    let end = ends[b]
+                    defer { start = end }
+                    guard end - start > 1 else { continue }
+                    var run = UnsafeMutableBufferPointer(rebasing: pairs[start..<end])
+                    if run.count > 32 {
+                        run.sort { ($0.hash, $0.rowid) < ($1.hash, $1.rowid) }
+                        continue
+                    }
+                    for i in 1..<run.count {   // insertion sort: a bucket holds a few pairs
+                        let pair = run[i]
+                        var j = i
+                        while j > 0, (pair.hash, pair.rowid) < (run[j - 1].hash, run[j - 1].rowid) {
+                            run[j] = run[j - 1]
+                            j -= 1
                         }
-                        swap(&source, &target)   // after the fourth pass the sorted pairs are back in `original`
+                        run[j] = pair
                     }
                 }
             }
