@@ -87,13 +87,16 @@ struct DateThenIdTests {
         }
     }
 
-    @Test("ByteOrder.compare agrees with precedes, both ways, on ids that share prefixes and leave ASCII")
+    @Test("ByteOrder.compare and precedes order the UTF-8 bytes, on ids that share prefixes, leave ASCII or are long")
     func threeWayComparison() {
-        let ids = ["", "a", "a1", "a10", "a9", "B", "é", "e\u{301}", "日本", "Z", "ab", "a\u{0}"]
+        let long = String(repeating: "x", count: 40)
+        let ids = ["", "a", "a1", "a10", "a9", "B", "é", "e\u{301}", "日本", "Z", "ab", "a\u{0}", long, long + "a", long + "b", "\u{FF}"]
         for a in ids {
             for b in ids {
-                let expected = ByteOrder.precedes(a, b) ? -1 : (ByteOrder.precedes(b, a) ? 1 : 0)
+                let (x, y) = (Array(a.utf8), Array(b.utf8))
+                let expected = x.lexicographicallyPrecedes(y) ? -1 : (y.lexicographicallyPrecedes(x) ? 1 : 0)
                 #expect(ByteOrder.compare(a, b) == expected, "\(a) vs \(b)")
+                #expect(ByteOrder.precedes(a, b) == (expected < 0), "\(a) vs \(b)")
             }
         }
     }

@@ -2,10 +2,12 @@
 /// compared one by one (what `LC_ALL=C sort` does). Unlike `String.<`, it does
 /// not depend on Unicode normalization, so every platform agrees on it.
 public enum ByteOrder {
-    /// True when `a` sorts before `b` in UTF-8 byte order.
+    /// True when `a` sorts before `b` in UTF-8 byte order: the bytes are
+    /// compared in place (``compare(_:_:)``), not through the UTF-8 view's
+    /// iterator, since every sort of ids comes through here.
     @inlinable
     public static func precedes(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
+        compare(a, b) < 0
     }
 
     /// -1, 0 or 1 as `a` sorts before, equals or sorts after `b` in UTF-8
