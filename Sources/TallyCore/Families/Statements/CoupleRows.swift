@@ -119,7 +119,11 @@ extension StatementsFamily {
             for s in rows.settlements { reject(s.source, s.id, OrphanRule.reject(.settlement, parentId: rows.key, parentExists: false)) }
             return CoupleRows.Assembly(partition: nil, rejects: rejects)
         }
-        func byId<T>(_ values: [T], _ id: (T) -> String) -> [T] { values.sorted { ByteOrder.precedes(id($0), id($1)) } }
+        // Scans hand rows over by id already: those are kept as they are, without a sorted copy.
+        func byId<T>(_ values: [T], _ id: (T) -> String) -> [T] {
+            let inOrder = values.indices.dropFirst().allSatisfy { !ByteOrder.precedes(id(values[$0]), id(values[$0 - 1])) }
+            return inOrder ? values : values.sorted { ByteOrder.precedes(id($0), id($1)) }
+        }
         let partition = CouplePartition(couple: couple, members: byId(rows.members.map(\.value), \.id),
                                         expenses: byId(expenses, \.id), settlements: byId(rows.settlements, \.id),
                                         agreements: byId(rows.agreements, \.id),
