@@ -171,11 +171,12 @@ public struct WarehouseReader {
             """, arguments: arguments) { c -> CoupleRows.WinningExpense in
             let deleted = c.int64(13) != 0
             let source = SourceRef(file: paths[c.int64(11)] ?? "", line: Int(c.int64(12)))
+            let id = c.textValue(1)
             let error = c.string(14).map { RejectReason(code: RejectCode(stored: c.string(15) ?? ""), text: $0) }
             var fact: ExpenseFact?
             if !deleted, error == nil, let currency = Currency(code: c.textValue(4)), let date = c.date(5),
                case .success(let split) = SplitRuleParser.parse(type: c.string(9), split: c.string(10)) {
-                fact = ExpenseFact(id: c.textValue(1), coupleId: c.textValue(0), paidBy: c.textValue(2), amount: c.int64(3),
+                fact = ExpenseFact(id: id, coupleId: c.textValue(0), paidBy: c.textValue(2), amount: c.int64(3),
                                    currency: currency, date: date, description: c.textValue(6), tag: c.textValue(7),
                                    agreementId: c.string(8), split: split, source: source)
             }
@@ -183,7 +184,7 @@ public struct WarehouseReader {
             let written = error == nil ? nil : WrittenRow(coupleId: c.string(0).flatMap { $0.isEmpty ? nil : $0 },
                                                           date: c.string(5), description: c.string(6),
                                                           amount: c.string(16), currency: c.string(4))
-            return CoupleRows.WinningExpense(id: c.textValue(1), source: source, fact: fact, deleted: deleted,
+            return CoupleRows.WinningExpense(id: id, source: source, fact: fact, deleted: deleted,
                                              error: error, written: written)
         }
     }
