@@ -8,20 +8,20 @@ extension ReportLocale {
     /// With `grouping` false no thousands separator is written.
     public func formatDecimal(_ value: Int64, scale: Int, grouping: Bool = true) -> String {
         precondition(scale >= 0 && scale <= 18, "scale \(scale) out of 0...18")
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDecimal(value.magnitude, scale: scale, grouping: grouping, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        var out = TextBuffer(capacity: 32)
+        if value < 0 { out.append("-") }
+        appendDecimal(value.magnitude, scale: scale, grouping: grouping, to: &out)
+        return out.text
     }
 
     /// Appends the digits of `magnitude` minor units at `scale`, grouped in
-    /// threes from four digits on when `grouping`, to `bytes` (UTF-8): one
-    /// buffer, where joining pieces of text costs a string per piece, and
-    /// money is formatted for every line of every statement.
-    func appendDecimal(_ magnitude: UInt64, scale: Int, grouping: Bool, to bytes: inout [UInt8]) {
+    /// threes from four digits on when `grouping`, to `out`: one buffer,
+    /// where joining pieces of text costs a string per piece, and money is
+    /// formatted for every line of every statement.
+    func appendDecimal(_ magnitude: UInt64, scale: Int, grouping: Bool, to out: inout TextBuffer) {
         let divisor = UInt64(Decimal10.pow10(scale))
         let zero = UInt8(ascii: "0")
+        // The whole part's digits, last first (at most 20), then written in order with the separators.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var count = 0
             var whole = magnitude / divisor
@@ -31,20 +31,20 @@ extension ReportLocale {
                 count += 1
             } while whole > 0
             for i in 0..<count {
-                if grouping, i > 0, (count - i) % 3 == 0 { bytes.append(contentsOf: groupingSeparator.utf8) }
-                bytes.append(digits[count - 1 - i])
+                if grouping, i > 0, (count - i) % 3 == 0 { out.append(groupingSeparator) }
+                out.append(byte: digits[count - 1 - i])
             }
         }
         guard scale > 0 else { return }
-        bytes.append(contentsOf: decimalSeparator.utf8)
-        let first = bytes.count
-        bytes.append(contentsOf: repeatElement(zero, count: scale))
-        var fraction = magnitude % divisor
-        var k = first + scale - 1
-        while fraction > 0 {
-            bytes[k] = zero + UInt8(fraction % 10)
-            fraction /= 10
-            k -= 1
+        out.append(decimalSeparator)
+        // The fraction's `scale` digits, zeros first.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scale) { digits in
+            var fraction = magnitude % divisor
+            for k in stride(from: scale - 1, through: 0, by: -1) {
+                digits[k] = zero + UInt8(fraction % 10)
+                fraction /= 10
+            }
+            out.append(bytes: UnsafeBufferPointer(digits))
         }
     }
 
@@ -102,20 +102,19 @@ extension ReportLocale {
     public func formatMoney(minor: Int64, currency: Currency) -> String {
         let symbol = currencySymbol(for: currency)
         let space = symbolNeedsSpace(symbol) ? " " : ""
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        if minor < 0 { bytes.append(UInt8(ascii: "-")) }
+        var out = TextBuffer(capacity: 32)
+        if minor < 0 { out.append("-") }
         switch self {
         case .ptBR, .enUS:
-            bytes.append(contentsOf: symbol.utf8)
-            bytes.append(contentsOf: space.utf8)
-            appendDecimal(minor.magnitude, scale: currency.minorUnits, grouping: true, to: &bytes)
+            out.append(symbol)
+            out.append(space)
+            appendDecimal(minor.magnitude, scale: currency.minorUnits, grouping: true, to: &out)
         case .esES:
-            appendDecimal(minor.magnitude, scale: currency.minorUnits, grouping: true, to: &bytes)
-            bytes.append(contentsOf: space.utf8)
-            bytes.append(contentsOf: symbol.utf8)
+            appendDecimal(minor.magnitude, scale: currency.minorUnits, grouping: true, to: &out)
+            out.append(space)
+            out.append(symbol)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return out.text
     }
 
     // MARK: Dates

@@ -30,6 +30,16 @@ struct TextBuffer {
         if copied == nil { bytes.append(contentsOf: text.utf8) }
     }
 
+    /// Appends one byte of UTF-8 (an ASCII character, or part of a character the caller completes).
+    mutating func append(byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    /// Appends UTF-8 bytes (whole characters).
+    mutating func append(bytes more: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: more)
+    }
+
     /// Appends `text` and a newline.
     mutating func line(_ text: some StringProtocol) {
         append(text)
