@@ -11,6 +11,7 @@ public enum CoupleFileName {
 
     public static func stem(for coupleId: String) -> String {
         let stem = SafeFileName.stem(for: coupleId)
-        return reserved.contains(stem.lowercased()) ? stem + "-" + SafeFileName.fnv1a(coupleId) : stem
+        let mayBeReserved = reserved.contains { $0.utf8.count == stem.utf8.count }
+        return mayBeReserved && reserved.contains(stem.lowercased()) ? stem + "-" + SafeFileName.fnv1a(coupleId) : stem
     }
 }
