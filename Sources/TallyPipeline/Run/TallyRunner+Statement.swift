@@ -54,7 +54,7 @@ extension TallyRunner {
         let folder = CoupleStatementFiles.folder(in: request.outDirectory)
         let missing = StatementRequestError(description: "no couple '\(coupleId)' in the warehouse \(path)", warehouseMissing: false)
         guard let rows else { throw missing }
-        let outcome = try keys.compute(rows, folder: folder)
+        let outcome = try keys.compute(rows, folder: folder.path)
         guard let result = outcome.result else { throw missing }
         let outputs = OutputSet()
         let files = [outcome.workbook, outcome.text].compactMap { $0?.value }

@@ -25,13 +25,13 @@ import Glibc
 /// ``removeStaleTemporaries(in:)``.
 public final class AtomicFile {
     /// Where the file will be once committed.
-    public let destination: URL
+    public var destination: URL { URL(fileURLWithPath: destinationPath) }
     /// The temporary file being written (same folder, so the rename is atomic).
     public var temporary: URL { URL(fileURLWithPath: temporaryPath) }
     /// ``destination``'s and ``temporary``'s paths, kept as text: a run makes
     /// one `AtomicFile` per couple, and URL arithmetic would cost more than
     /// writing the file.
-    private let destinationPath: String
+    public let destinationPath: String
     private let temporaryPath: String
     /// The destination's folder path and file name, as text.
     let destinationFolderAndName: (folder: Substring, name: Substring)
@@ -50,17 +50,25 @@ public final class AtomicFile {
     /// is replaced when the file is written. `destinationAbsent` says the
     /// caller made the folder in this run, so no earlier file can hold the
     /// bytes (it spares a lookup per file among thousands).
-    public init(destination: URL, creatingFolder: Bool = true, destinationAbsent: Bool = false) throws {
+    public convenience init(destination: URL, creatingFolder: Bool = true, destinationAbsent: Bool = false) throws {
+        try self.init(destinationPath: destination.path, creatingFolder: creatingFolder, destinationAbsent: destinationAbsent)
+    }
+
+    /// ``init(destination:creatingFolder:destinationAbsent:)`` for a
+    /// destination given as a path: what a stage writing a file per key
+    /// uses, with the folder's path worked out once.
+    public init(destinationPath path: String, creatingFolder: Bool = true, destinationAbsent: Bool = false) throws {
         self.destinationAbsent = destinationAbsent
-        let path = destination.path
         let slash = path.lastIndex(of: "/")
         let name = path[(slash.map { path.index(after: $0) } ?? path.startIndex)...]
-        self.destination = destination
         destinationPath = path
         destinationFolderAndName = (slash.map { $0 == path.startIndex ? "/" : path[..<$0] } ?? ".", name)
-        temporaryPath = "\(path[..<name.startIndex]).\(name)\(AtomicFile.marker)\(getpid())"
-        if creatingFolder { try FileSystemWords.createFolder(destination.deletingLastPathComponent()) }
+        temporaryPath = "\(path[..<name.startIndex]).\(name)\(AtomicFile.marker)\(AtomicFile.processId)"
+        if creatingFolder { try FileSystemWords.createFolder(URL(fileURLWithPath: String(destinationFolderAndName.folder))) }
     }
+
+    /// This process's id, which temporary names carry (read once: a run makes thousands of files).
+    static let processId = getpid()
 
     /// Writes `bytes` to the temporary file (replacing what it held), unless
     /// the destination holds exactly `bytes` already. Errors (a full disk, a
@@ -70,7 +78,7 @@ public final class AtomicFile {
             let raw = UnsafeRawBufferPointer($0)
             unchanged = !destinationAbsent && FileContents.file(atPath: destinationPath, holds: raw)
             compared = true
-            if !unchanged { try BufferedFileWriter.write(raw, toPath: temporaryPath, destination: destination) }
+            if !unchanged { try BufferedFileWriter.write(raw, toPath: temporaryPath, destinationPath: destinationPath) }
         }
         if whole != nil { return }
         (unchanged, compared) = (false, false)
@@ -126,7 +134,7 @@ public final class AtomicFile {
     }
 
     private func failure(_ what: String) -> OutputError {
-        OutputError("cannot write \(destination.path): \(what): \(String(cString: strerror(errno)))")
+        OutputError("cannot write \(destinationPath): \(what): \(String(cString: strerror(errno)))")
     }
 
     // MARK: - Stale temporary files

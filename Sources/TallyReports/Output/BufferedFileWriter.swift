@@ -36,32 +36,32 @@ public final class BufferedFileWriter {
     }
 
     public func flush() throws {
-        try buffer.withUnsafeBytes { try Self.writeAll($0, to: fd, destination: destination) }
+        try buffer.withUnsafeBytes { try Self.writeAll($0, to: fd, destinationPath: destination.path) }
         buffer.removeAll(keepingCapacity: true)
     }
 
     /// Creates (truncating) the file at `path` holding exactly `bytes`, with
     /// no buffer: for a file whose bytes are all at hand (a couple's text).
     /// Errors name `destination`, as a writer's do.
-    public static func write(_ bytes: UnsafeRawBufferPointer, toPath path: String, destination: URL) throws {
+    public static func write(_ bytes: UnsafeRawBufferPointer, toPath path: String, destinationPath: String) throws {
         let fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw OutputError("cannot create \(destination.path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw OutputError("cannot create \(destinationPath): \(String(cString: strerror(errno)))") }
         do {
-            try writeAll(bytes, to: fd, destination: destination)
+            try writeAll(bytes, to: fd, destinationPath: destinationPath)
         } catch {
             Glibc.close(fd)
             throw error
         }
-        guard Glibc.close(fd) == 0 else { throw OutputError("cannot write \(destination.path): closing failed: \(String(cString: strerror(errno)))") }
+        guard Glibc.close(fd) == 0 else { throw OutputError("cannot write \(destinationPath): closing failed: \(String(cString: strerror(errno)))") }
     }
 
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, destination: URL) throws {
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, destinationPath: String) throws {
         var offset = 0
         while offset < bytes.count {
             let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw OutputError("cannot write \(destination.path): \(String(cString: strerror(errno)))")
+                throw OutputError("cannot write \(destinationPath): \(String(cString: strerror(errno)))")
             }
             offset += n
         }

@@ -52,7 +52,7 @@ final class CouplesStage {
         }
         let keys = try statementsKeys()
         // The couple's own files are written here, where it is computed, into the staging folder the merge moves them from.
-        let outcome = try keys.compute(rows, folder: try plan.staging("statements"))
+        let outcome = try keys.compute(rows, folder: try plan.staging("statements").path)
         guard let result = outcome.result else {
             emit(.merge, key, .statementsSummary(outcome.unattached))
             return

@@ -12,7 +12,7 @@ import TallyReports
 ///
 /// ```swift
 /// let keys = StatementsKeys(config: config, locale: locale, period: period, fx: fxRates)
-/// let outcome = try keys.compute(coupleRows, folder: folder)
+/// let outcome = try keys.compute(coupleRows, folder: folder.path)
 /// ```
 struct StatementsKeys: Sendable {
     let family: StatementsFamily
@@ -50,7 +50,7 @@ struct StatementsKeys: Sendable {
     /// (`folderExists` spares a check per couple, `folderIsNew` the look for
     /// an earlier file). The statement handed back keeps no itemised month:
     /// it is written already.
-    func compute(_ rows: CoupleRows, folder: URL, folderExists: Bool = false, folderIsNew: Bool = false) throws -> Outcome {
+    func compute(_ rows: CoupleRows, folder: String, folderExists: Bool = false, folderIsNew: Bool = false) throws -> Outcome {
         let computed = family.compute(key: rows)
         // Rows that belong to no statement join the family's rejects.
         guard var result = computed.statement else { return Outcome(unattached: computed.unattached) }

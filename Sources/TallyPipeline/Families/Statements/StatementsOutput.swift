@@ -73,7 +73,7 @@ final class StatementsOutput {
             outputs.add(textFile)
         } else {
             let rendered = StatementText.renderUTF8(statement, locale: locale, categories: categories)
-            outputs.add(try CoupleStatementFiles.text(statement, rendered: rendered, folder: folder, folderExists: true))
+            outputs.add(try CoupleStatementFiles.text(statement, rendered: rendered, folder: folder.path, folderExists: true))
         }
         textFiles += 1
         summary.merge(result.summary)

@@ -31,9 +31,9 @@ struct StatementsStage: ReportStage {
         let (config, locale, period, progress) = (context.config, context.locale, context.period, context.progress)
         let started = Date()
         let coupleWorkbooks = config.statements.coupleWorkbooks
-        let folder = CoupleStatementFiles.folder(in: context.outDirectory)
+        let folder = CoupleStatementFiles.folder(in: context.outDirectory).path
         // A folder this run makes holds no earlier statement to compare with.
-        let folderIsNew = !FileManager.default.fileExists(atPath: folder.path)
+        let folderIsNew = !FileManager.default.fileExists(atPath: folder)
         let keys = StatementsKeys(config: config, locale: locale, period: period, fx: try reader.fxRates())
         let output = try StatementsOutput(outDirectory: context.outDirectory, locale: locale, categories: keys.labels, period: period,
                                           outputs: context.outputs, coupleWorkbooks: keys.coupleWorkbooks)
