@@ -17,11 +17,11 @@
 /// ```
 public struct CoupleMembership: Sendable {
     public let coupleId: String
-    private let ids: Set<String>
+    private let ids: MemberPositions
 
     public init(couple coupleId: String, memberIds: some Sequence<String>) {
         self.coupleId = coupleId
-        self.ids = Set(memberIds)
+        self.ids = MemberPositions(Array(memberIds))
     }
 
     /// Whether `id` is a member of the couple.

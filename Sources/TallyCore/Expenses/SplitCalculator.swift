@@ -45,7 +45,7 @@ public enum SplitCalculator {
                 guard let value = entry.value else { return .missingValue(member: entry.memberId, type: rule.type) }
                 if value.isNegative { return .negativeValue(member: entry.memberId, value: value.description, type: rule.type) }
             }
-            let (sum, scale) = exactSum(rule.entries.lazy.compactMap(\.value))
+            let (sum, scale) = exactSum(of: rule.entries)
             if rule.type == .shares {
                 return sum == 0 ? .sharesSumToZero : nil
             }
@@ -123,23 +123,41 @@ public enum SplitCalculator {
     /// `exact` value weighs its magnitude), and a rule whose weights total 0
     /// divides equally among every member. With no members it returns `[]`.
     public static func allocate(_ amount: Int64, rule: SplitRule, memberIds: [String], expenseId: String) -> [Int64] {
-        if memberIds.isEmpty { return [] }
-        // Most expenses split equally or go in full to one member: those are
-        // divided directly, without the weights' arrays (the same shares).
+        var shares: [Int64] = []
+        allocate(amount, rule: rule, memberIds: memberIds, expenseId: expenseId, into: &shares)
+        return shares
+    }
+
+    /// ``allocate(_:rule:memberIds:expenseId:)`` written into `shares`
+    /// (replacing what it held), so a caller dividing expense after expense
+    /// reuses one array: most expenses split equally or go in full to one
+    /// member, and those are divided in place, without the weights' arrays.
+    public static func allocate(_ amount: Int64, rule: SplitRule, memberIds: [String], expenseId: String,
+                                into shares: inout [Int64]) {
+        shares.removeAll(keepingCapacity: true)
+        if memberIds.isEmpty { return }
         switch rule.type {
         case .equal:
-            if let shares = dividedEqually(amount, memberIds: memberIds, expenseId: expenseId) { return shares }
+            if divideEqually(amount, memberIds: memberIds, expenseId: expenseId, into: &shares) { return }
         case .full:
-            let index = firstPositions(memberIds)
-            if let i = rule.entries.lazy.compactMap({ index($0.memberId) }).first {
-                var shares = [Int64](repeating: 0, count: memberIds.count)
+            if let i = firstNamed(rule.entries, in: memberIds) {
+                shares.append(contentsOf: repeatElement(0, count: memberIds.count))
                 shares[i] = amount
-                return shares
+                return
             }
         default:
             break
         }
-        return allocateByWeights(amount, rule: rule, memberIds: memberIds, expenseId: expenseId)
+        shares.append(contentsOf: allocateByWeights(amount, rule: rule, memberIds: memberIds, expenseId: expenseId))
+    }
+
+    /// The position in `memberIds` of the first entry that names a member.
+    private static func firstNamed(_ entries: [SplitEntry], in memberIds: [String]) -> Int? {
+        let positions = MemberPositions(memberIds)
+        for entry in entries {
+            if let i = positions[entry.memberId] { return i }
+        }
+        return nil
     }
 
     /// ``allocate(_:rule:memberIds:expenseId:)`` through the weights, for every split type.
@@ -153,36 +171,37 @@ public enum SplitCalculator {
         }
     }
 
-    /// `amount` divided equally among `memberIds` when they are in byte order
-    /// (a statement's members are), else nil. Every remainder is equal, so
-    /// the units left over go to the members in id order from the rotation's
+    /// Writes `amount` divided equally among `memberIds` into the empty
+    /// `shares` when the members are in byte order (a statement's are), else
+    /// returns false and writes nothing. Every remainder is equal, so the
+    /// units left over go to the members in id order from the rotation's
     /// position, as ``divide(_:weights:memberIds:expenseId:)`` gives them.
-    private static func dividedEqually(_ amount: Int64, memberIds: [String], expenseId: String) -> [Int64]? {
+    private static func divideEqually(_ amount: Int64, memberIds: [String], expenseId: String, into shares: inout [Int64]) -> Bool {
         let count = memberIds.count
-        for i in 1..<count where ByteOrder.precedes(memberIds[i], memberIds[i - 1]) { return nil }
+        for i in 1..<count where ByteOrder.precedes(memberIds[i], memberIds[i - 1]) { return false }
         let (quotient, leftover) = amount.magnitude.quotientAndRemainder(dividingBy: UInt64(count))
         func signed(_ share: UInt64) -> Int64 { amount < 0 ? Int64(bitPattern: 0 &- share) : Int64(bitPattern: share) }
-        var shares = [Int64](repeating: signed(quotient), count: count)
+        shares.append(contentsOf: repeatElement(signed(quotient), count: count))
         if leftover > 0 {
             // count ≥ 2 here, so quotient + 1 cannot overflow.
             let first = ByteOrder.byteSum(expenseId) % count
             for k in 0..<Int(leftover) { shares[(first + k) % count] = signed(quotient + 1) }
         }
-        return shares
+        return true
     }
 
     /// Non-negative weights aligned with `memberIds`, at one common scale.
     static func weights(of rule: SplitRule, memberIds: [String]) -> [UInt128] {
         if rule.type == .equal { return [UInt128](repeating: 1, count: memberIds.count) }
-        let index = firstPositions(memberIds)
+        let positions = MemberPositions(memberIds)
         var weights = [UInt128](repeating: 0, count: memberIds.count)
         if rule.type == .full {
-            if let i = rule.entries.lazy.compactMap({ index($0.memberId) }).first { weights[i] = 1 }
+            if let i = firstNamed(rule.entries, in: memberIds) { weights[i] = 1 }
             return weights
         }
         // Shares, percentages and exact amounts: each named member's value, at one scale.
         let used: [(Int, Decimal10)] = rule.entries.compactMap { entry in
-            guard let i = index(entry.memberId), let value = entry.value else { return nil }
+            guard let i = positions[entry.memberId], let value = entry.value else { return nil }
             if rule.type != .exact, value.isNegative { return nil }
             return (i, normalized(value))
         }
@@ -194,15 +213,6 @@ public enum SplitCalculator {
             weights[i] += UInt128(value.mantissa.magnitude) * UInt128(factor)
         }
         return weights
-    }
-
-    /// Where each member id first appears in `memberIds`: a scan for the
-    /// few members of a couple or a small group, a dictionary for larger groups.
-    static func firstPositions(_ memberIds: [String]) -> (String) -> Int? {
-        guard memberIds.count > 16 else { return { memberIds.firstIndex(of: $0) } }
-        var index: [String: Int] = [:]
-        for (i, id) in memberIds.enumerated() where index[id] == nil { index[id] = i }
-        return { [index] in index[$0] }
     }
 
     /// Divides `magnitude` in proportion to `weights` (some positive) by the largest-remainder rule.
@@ -261,11 +271,16 @@ public enum SplitCalculator {
         return Decimal10(mantissa: mantissa, scale: scale)
     }
 
-    /// The exact sum of `values` and the scale it is written at (two passes, no array).
-    private static func exactSum(_ values: some Collection<Decimal10>) -> (sum: Int128, scale: Int) {
-        let scale = values.lazy.map { normalized($0).scale }.max() ?? 0
+    /// The exact sum of the values of `entries` (those without one count 0)
+    /// and the scale it is written at: two passes, no array.
+    private static func exactSum(of entries: [SplitEntry]) -> (sum: Int128, scale: Int) {
+        var scale = 0
+        for entry in entries {
+            if let value = entry.value { scale = max(scale, normalized(value).scale) }
+        }
         var sum: Int128 = 0
-        for value in values.lazy.map(normalized) {
+        for entry in entries {
+            guard let value = entry.value.map(normalized) else { continue }
             guard let factor = Rounding.pow10(scale - value.scale) else {
                 preconditionFailure("split values span more than 38 decimal digits")
             }

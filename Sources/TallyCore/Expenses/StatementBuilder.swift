@@ -47,8 +47,7 @@ public enum StatementBuilder {
                              trendMonths: Int = 6, exactTransferLimit: Int = 20, itemised: Bool = false) -> CoupleStatement {
         let members = ledger.members.sorted { ByteOrder.precedes($0.id, $1.id) }
         let memberIds = members.map(\.id)
-        var indexById: [String: Int] = [:]
-        for (i, id) in memberIds.enumerated() where indexById[id] == nil { indexById[id] = i }
+        let indexById = MemberPositions(memberIds)
 
         let first = period.firstDay
         let last = period.lastDay
@@ -56,10 +55,7 @@ public enum StatementBuilder {
         let membership = CoupleMembership(couple: ledger.couple.id, memberIds: memberIds)
 
         var rejects: [Reject] = []
-        var expenses = ledger.expenses.filter { $0.date <= last }
         let agreementMonths = agreementMonths(ledger, through: period, fx: fx)
-        let realCount = expenses.count
-        expenses += agreementMonths.expenses
         rejects += agreementMonths.rejects
 
         let count = memberIds.count
@@ -75,15 +71,19 @@ public enum StatementBuilder {
         var expenseCount = 0
         var lines: [ItemisedExpense] = []
         var monthSettlements: [Settlement] = []
+        // One array for every expense's shares: those before the month only
+        // move the opening balances, and a line of the month keeps its own copy.
+        var shares: [Int64] = []
 
-        for (position, expense) in expenses.enumerated() {
+        // The couple's expenses up to the month's end, then its agreements' months.
+        func include(_ expense: Expense, fromAgreement: Bool) {
             // Synthetic expenses always have a member payer (see agreementExpenses).
             if let reason = membership.payer(expense.paidBy) {
                 rejects.append(Reject(dataset: "expenses", file: "", line: 0, id: expense.id, reason: reason))
-                continue
+                return
             }
             let payer = indexById[expense.paidBy]!
-            let shares = SplitCalculator.allocate(expense.amount, rule: expense.split, memberIds: memberIds, expenseId: expense.id)
+            SplitCalculator.allocate(expense.amount, rule: expense.split, memberIds: memberIds, expenseId: expense.id, into: &shares)
             let month = expense.date.yearMonth
             if month >= trendStart { trend[month, default: 0] += expense.amount }
             if expense.date < first {
@@ -96,9 +96,11 @@ public enum StatementBuilder {
                 categoryAmount[expense.tag, default: 0] += expense.amount
                 // Added in place: a copy taken out and stored back would allocate on every expense.
                 add(shares, to: &categoryShares[expense.tag, default: [Int64](repeating: 0, count: count)])
-                lines.append(ItemisedExpense(expense: expense, shares: shares, fromAgreement: position >= realCount))
+                lines.append(ItemisedExpense(expense: expense, shares: shares, fromAgreement: fromAgreement))
             }
         }
+        for expense in ledger.expenses where expense.date <= last { include(expense, fromAgreement: false) }
+        for expense in agreementMonths.expenses { include(expense, fromAgreement: true) }
 
         for settlement in ledger.settlements where settlement.date <= last {
             if let reason = membership.settlementParties(from: settlement.fromMember, to: settlement.toMember) {
