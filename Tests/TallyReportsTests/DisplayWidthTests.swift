@@ -28,7 +28,7 @@ struct DisplayWidthTests {
         // or widens a cluster: combining marks, ZWJ, U+FE0F, regional
         // indicators, Hangul jamo, CR LF, controls and the soft hyphen.
         let pieces = ["a", " ", "\r", "\n", "\t", "\u{7F}", "\u{9F}", "\u{A0}", "\u{AD}", "ë", "\u{2FF}", "\u{300}",
-                      "\u{200B}", "\u{200D}", "\u{2010}", "—", "…", "\u{2028}", "█", "│", "\u{25A0}", "\u{FE0F}",
+                      "\u{200B}", "\u{200D}", "\u{2010}", "—", "…", "\u{2028}", "‼", "€", "−", "\u{20D0}", "█", "│", "\u{25A0}", "\u{FE0F}",
                       "🇨", "🇱", "\u{1100}", "\u{1161}", "❤", "日"]
         var strings = [""]
         var last = [""]
@@ -72,7 +72,8 @@ struct DisplayWidthBytesTests {
     @Test("the byte count gives what counting clusters gives, for strings and substrings of every encoded length")
     func bytesEqualClusters() {
         let pieces = ["a", " ", "\u{7F}", "\u{80}", "\u{A0}", "\u{AD}", "ë", "\u{2FF}", "\u{300}", "\u{7FF}", "\u{800}", "\u{200B}",
-                      "\u{2010}", "—", "\u{2027}", "\u{2028}", "█", "\u{259F}", "\u{25A0}", "\u{FFFD}", "日", "\u{10000}", "🏃", "🇨"]
+                      "\u{2010}", "—", "\u{2027}", "\u{2028}", "\u{2030}", "‼", "\u{205E}", "\u{205F}", "\u{2060}",
+                      "\u{20A0}", "€", "\u{20C0}", "\u{20C1}", "\u{20D0}", "\u{2211}", "−", "\u{2213}", "█", "\u{259F}", "\u{25A0}", "\u{FFFD}", "日", "\u{10000}", "🏃", "🇨"]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<3000 {
             let text = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()

@@ -85,12 +85,16 @@ public enum DisplayWidth {
     /// neighbour into one cluster: Latin-1 and Latin Extended letters and
     /// symbols (not the soft hyphen, a format character), spacing modifier
     /// letters, the dashes, quotes, bullets and ellipsis of General
-    /// Punctuation (U+2010–U+2027), box drawing and block elements
-    /// (U+2500–U+259F). None is an emoji, wide, combining or a joiner.
+    /// Punctuation (U+2010–U+2027) and its primes, guillemets and marks up
+    /// to U+205E (not the format characters after), the currency signs
+    /// (U+20A0–U+20C0: `€`), the minus sign (U+2212), box drawing and block
+    /// elements (U+2500–U+259F). None is wide, combining, a joiner or shown
+    /// as an emoji on its own (`‼` is one only with U+FE0F, which is not in
+    /// the set, so such text is counted by clusters).
     static func isOneColumnAlone(_ value: UInt32) -> Bool {
         switch value {
         case 0xA0...0x2FF: return value != 0xAD
-        case 0x2010...0x2027, 0x2500...0x259F: return true
+        case 0x2010...0x2027, 0x2030...0x205E, 0x20A0...0x20C0, 0x2212, 0x2500...0x259F: return true
         default: return false
         }
     }
