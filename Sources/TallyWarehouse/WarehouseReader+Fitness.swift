@@ -35,7 +35,8 @@ extension WarehouseReader {
             """) { row in
             let empty = UnsafeRawBufferPointer(start: nil, count: 0)
             return CheckinFact(
-                id: row.string(1) ?? "", groupId: repeated.string(row.bytes(2) ?? empty), challengeId: row.textValue(0),
+                id: row.string(1) ?? "", groupId: repeated.string(row.bytes(2) ?? empty),
+                challengeId: repeated.string(row.bytes(0) ?? empty),
                 userId: repeated.string(row.bytes(3) ?? empty), displayName: repeated.string(row.bytes(4) ?? empty),
                 photoURL: row.string(5), workoutEntryId: row.string(6),
                 minutes: Int(row.int64(7)), createdAt: Timestamp(microseconds: row.int64(8)), duplicateOf: row.string(11),
@@ -64,22 +65,25 @@ extension WarehouseReader {
         try reading(.activityRepeats)
         // The rows without a verdict in `activity_superseded` (one per user
         // and day), with the dates filtered before the lookups.
-        let rows = try Row.fetchCursor(db, sql: """
+        let rows = try RawCursor(db, sql: """
             SELECT user_id, date, steps, active_calories, walking_km FROM (
                 \(FitnessSchema.countedActivity(datesBetween: true))
             ) ORDER BY user_id, date
             """, arguments: ["first": days.lowerBound.description, "last": days.upperBound.description])
         var user: String?
         var batch: [DailyActivity] = []
-        while let row = try rows.next() {
-            let id: String = row[0]
-            guard let date = LocalDate.parse(row[1] as String) else { continue }
-            if id != user, let current = user {
+        while try rows.next() {
+            guard let date = rows.date(1) else { continue }
+            let idBytes = rows.text(0)!
+            if let current = user, !StringCache.equal(current, idBytes) {
                 try body(current, batch)
                 batch.removeAll(keepingCapacity: true)
+                user = nil
             }
+            let id = user ?? String(decoding: idBytes, as: UTF8.self)
             user = id
-            batch.append(DailyActivity(userId: id, date: date, steps: row[2], activeCalories: row[3], walkingDistanceKm: row[4]))
+            batch.append(DailyActivity(userId: id, date: date, steps: rows.double(2), activeCalories: rows.double(3),
+                                       walkingDistanceKm: rows.double(4)))
         }
         if let user { try body(user, batch) }
     }
