@@ -35,6 +35,10 @@ public final class LeaderboardsWorkbook {
     private let book: XLSXWorkbook
     private let index: XLSXTable
     private let formats: Formats
+    /// The rows under every board: a blank one, then the tie rule wrapped to the note width (the same for each board).
+    private let tieRuleRows: [String]
+    /// What a point is, wrapped to the note width: the same on every board.
+    private let pointsLines: [String]
     /// Challenges added.
     public private(set) var boardCount = 0
     /// The boards' check-ins that do not count, written last.
@@ -52,6 +56,8 @@ public final class LeaderboardsWorkbook {
         self.path = path
         self.locale = locale
         self.pointsRule = pointsRule
+        tieRuleRows = [""] + XLSXWorksheet.lines(locale.tieRule, width: Self.noteWidth)
+        pointsLines = XLSXWorksheet.lines(locale.pointsDefinition(pointsRule), width: Self.noteWidth)
         // Every chart is given its values, so no sheet keeps cells for chart caches (one sheet per challenge: thousands).
         book = try XLSXWorkbook(path: path, options: XLSXWorkbook.Options(
             constantMemory: constantMemory, temporaryDirectory: XLSXWorkbook.ramTemporaryDirectory, created: asOf,
@@ -160,8 +166,7 @@ public final class LeaderboardsWorkbook {
     private func boardLayout(_ board: Leaderboard) -> XLSXTable.Layout {
         let title = Self.title(board, locale: locale)
         let progress = locale.progress(board.progress)
-        let points = XLSXWorksheet.lines(locale.pointsDefinition(pointsRule), width: Self.noteWidth)
-        let (locale, format, total) = (locale, formats.title, board.entries.count)
+        let (locale, format, total, points) = (locale, formats.title, board.entries.count, pointsLines)
         return XLSXTable.Layout(titleRows: 3 + points.count, widensForHeadings: false) { sheet, part in
             let text = part.isContinuation ? "\(title) \(locale.continuationNote(rows: part.rows(of: total)))" : title
             try sheet.writeSpanning(text, row: 0, format: format)
@@ -169,9 +174,6 @@ public final class LeaderboardsWorkbook {
             for (i, line) in points.enumerated() { try sheet.writeSpanning(line, row: 2 + i) }
         }
     }
-
-    /// The rows under a board: a blank row, then the tie rule.
-    private var tieRuleRows: [String] { [""] + XLSXWorksheet.lines(locale.tieRule, width: Self.noteWidth) }
 
     /// The tie rule under a board, after a blank row.
     private func addTieRule(_ table: XLSXTable) throws {
