@@ -128,7 +128,7 @@ public struct WarehouseReader {
             ORDER BY a.couple_id, a.id
             """, arguments: arguments) { c -> Agreement? in
             guard let currency = Currency(code: c.textValue(4)), let start = c.date(10),
-                  case .success(let split) = SplitRuleParser.parse(type: c.string(6), split: c.string(7)) else { return nil }
+                  case .success(let split) = SplitRuleParser.parse(typeUTF8: c.text(6), splitUTF8: c.text(7)) else { return nil }
             return Agreement(id: c.textValue(1), coupleId: c.textValue(0), description: c.textValue(2), amount: c.int64(3), currency: currency,
                              paidBy: c.textValue(5), split: split, tag: c.textValue(8), dayOfMonth: Int(c.int64(9)), startDate: start,
                              endDate: c.date(11), sourceFile: paths[c.int64(12)] ?? "", sourceLine: Int(c.int64(13)))
@@ -175,7 +175,7 @@ public struct WarehouseReader {
             let error = c.string(14).map { RejectReason(code: RejectCode(stored: c.string(15) ?? ""), text: $0) }
             var fact: ExpenseFact?
             if !deleted, error == nil, let currency = Currency(code: c.textValue(4)), let date = c.date(5),
-               case .success(let split) = SplitRuleParser.parse(type: c.string(9), split: c.string(10)) {
+               case .success(let split) = SplitRuleParser.parse(typeUTF8: c.text(9), splitUTF8: c.text(10)) {
                 fact = ExpenseFact(id: id, coupleId: c.textValue(0), paidBy: c.textValue(2), amount: c.int64(3),
                                    currency: currency, date: date, description: c.textValue(6), tag: c.textValue(7),
                                    agreementId: c.string(8), split: split, source: source)

@@ -107,4 +107,22 @@ struct SplitRuleCombiningMarkTests {
         }
         #expect(SplitRuleParser.parse(type: .shares, split: nil) == .failure(.missingSplit(.shares)))
     }
+
+    @Test("both fields parsed from their bytes give what they give as text, for known, odd and missing types")
+    func bytesAgreeWithText() {
+        let types: [String?] = [nil, "", "equal", "shares", "percentage", "exact", "full", "Percentage", "FULL", "weird", " equal"]
+        let splits: [String?] = [nil, "", " ; ", "m1:60;m2:40", "m2", "m2:1", "m1:x", "m1:50; m1:50", ":3"]
+        func parsed(_ type: String?, _ split: String?) -> Result<SplitRule, SplitRuleParser.ParseError> {
+            func bytes<T>(_ text: String?, _ body: (UnsafeBufferPointer<UInt8>?) -> T) -> T {
+                guard let text, !text.isEmpty else { return body(nil) }   // readers hand out nil for an empty field
+                return Array(text.utf8).withUnsafeBufferPointer { body($0) }
+            }
+            return bytes(type) { t in bytes(split) { s in SplitRuleParser.parse(typeUTF8: t, splitUTF8: s) } }
+        }
+        for type in types {
+            for split in splits {
+                #expect(parsed(type, split) == SplitRuleParser.parse(type: type, split: split), "\(type ?? "nil") '\(split ?? "nil")'")
+            }
+        }
+    }
 }

@@ -86,6 +86,32 @@ public enum SplitRuleParser {
         type(typeText).flatMap { parse(type: $0, split: split) }
     }
 
+    /// Both fields at once, from their UTF-8 bytes (nil for an absent
+    /// field), as a reader holds them: no String is made for a type written
+    /// as its name or for the split, only for the member ids. Gives what
+    /// ``parse(type:split:)`` gives for the same text.
+    public static func parse(typeUTF8: UnsafeBufferPointer<UInt8>?, splitUTF8: UnsafeBufferPointer<UInt8>?) -> Result<SplitRule, ParseError> {
+        let type: SplitType
+        if let typeUTF8, !typeUTF8.isEmpty {
+            if let named = typeNames.first(where: { $0.utf8.elementsEqual(typeUTF8) }) {
+                type = named.type
+            } else {
+                switch self.type(String(decoding: typeUTF8, as: UTF8.self)) {
+                case .success(let other): type = other
+                case .failure(let error): return .failure(error)
+                }
+            }
+        } else {
+            type = .equal
+        }
+        if type == .equal { return .success(.equal) }
+        guard let splitUTF8 else { return .failure(.missingSplit(type)) }
+        return parse(type: type, utf8: splitUTF8)
+    }
+
+    /// Each split type's name as bytes.
+    private static let typeNames = SplitType.allCases.map { (utf8: Array($0.rawValue.utf8), type: $0) }
+
     /// The canonical text of a rule's entries (`m1:60;m2:40`, `m2` for full).
     public static func format(_ rule: SplitRule) -> String {
         rule.entries.map { entry in

@@ -91,7 +91,7 @@ public enum ExpenseDecoders {
     }
 
     static func splitRule(_ f: FieldDecoder, typeIndex: Int, splitIndex: Int) throws(FieldError) -> SplitRule {
-        switch SplitRuleParser.parse(type: f.optional(typeIndex), split: f.optional(splitIndex)) {
+        switch SplitRuleParser.parse(typeUTF8: f.view.bytes(typeIndex), splitUTF8: f.view.bytes(splitIndex)) {
         case .success(let rule): return rule
         case .failure(let error): throw FieldError(.split(error))
         }
