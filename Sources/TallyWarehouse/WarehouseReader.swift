@@ -237,7 +237,9 @@ final class PartitionCursor<Value>: KeyedScan {
         var values: [Value] = []
         while let key = try nextKey() {
             if key == wanted {
-                if let pendingValue { values.append(pendingValue) }
+                // Moved out, not copied: a copy would retain every String of the row, and the next row's
+                // decode release them again.
+                if let value = pendingValue.take() { values.append(value) }
                 hasPending = false
             } else if key.lexicographicallyPrecedes(wanted) {
                 hasPending = false

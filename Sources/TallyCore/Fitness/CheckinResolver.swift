@@ -24,7 +24,8 @@ public enum CheckinResolver {
         var counted: [CountedCheckin] = []
         var rejects: [Reject] = []
         var uncounted: [UncountedCheckin] = []
-        for checkin in checkins {
+        // Each check-in borrowed where the array holds it: a copy would retain its nine strings.
+        func consider(_ checkin: borrowing CheckinFact) {
             let day = timezone.localDate(of: checkin.createdAt)
             if let rule = firstFailedRule(checkin, challenge: challenge, day: day, spans: spans[checkin.userId] ?? [],
                                           minimumMinutes: minimumMinutes) {
@@ -39,6 +40,7 @@ public enum CheckinResolver {
                                               minutes: checkin.minutes, createdAt: checkin.createdAt, day: day))
             }
         }
+        for i in checkins.indices { consider(checkins[i]) }
         counted.sort { ($0.createdAt, $0.userId) < ($1.createdAt, $1.userId) }
         return Resolution(counted: counted, rejects: rejects, uncounted: uncounted)
     }

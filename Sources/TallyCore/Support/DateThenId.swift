@@ -61,13 +61,24 @@ public struct DateThenId<When: Comparable & Sendable>: Sendable {
     /// `rows` in this order by `key`; rows of equal keys in the order given.
     ///
     /// Rows often come in this order already (a scan ordered by date and
-    /// id): one pass over neighbours says so, and they are returned as
-    /// given. Otherwise their positions are sorted, so each row is copied
-    /// once rather than moved through the sort.
+    /// id): one pass over neighbours, holding two keys at a time, says so,
+    /// and they are returned as given. Otherwise their positions are
+    /// sorted, so each row is copied once rather than moved through the sort.
     public static func sorted<S: Sequence>(_ rows: S, by key: (S.Element) -> Self) -> [S.Element] {
         let elements = Array(rows)
+        if isOrdered(elements, by: key) { return elements }
         let keys = elements.map(key)
-        if keys.indices.dropFirst().allSatisfy({ !precedes(keys[$0], keys[$0 - 1]) }) { return elements }
         return keys.indices.sorted { precedes(keys[$0], keys[$1]) }.map { elements[$0] }
+    }
+
+    /// Whether no row of `elements` precedes the one before it.
+    private static func isOrdered<Element>(_ elements: [Element], by key: (Element) -> Self) -> Bool {
+        guard var previous = elements.first.map(key) else { return true }
+        for i in elements.indices.dropFirst() {
+            let next = key(elements[i])
+            if precedes(next, previous) { return false }
+            previous = next
+        }
+        return true
     }
 }
