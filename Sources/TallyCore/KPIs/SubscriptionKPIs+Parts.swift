@@ -25,16 +25,18 @@ struct StateSweep {
 /// found is kept.
 struct EntryCache {
     private let catalog: ProductCatalog
-    private var last: (productId: String, entry: ProductCatalog.Entry?)?
+    /// The product looked up last and its entry: compared in place, not bound to a copy.
+    private var lastId: String?
+    private var lastEntry: ProductCatalog.Entry?
 
     init(_ catalog: ProductCatalog) { self.catalog = catalog }
 
     mutating func entry(_ productId: String?) -> ProductCatalog.Entry? {
         guard let productId else { return nil }
-        if let last, last.productId == productId { return last.entry }
-        let entry = catalog[productId]
-        last = (productId, entry)
-        return entry
+        if lastId == productId { return lastEntry }
+        lastEntry = catalog[productId]
+        lastId = productId
+        return lastEntry
     }
 }
 

@@ -67,7 +67,9 @@ extension SubscriptionKPIs {
         // The user's paid (app, currency, month)s: a few per user, so a list, not a set.
         var paying: [MoneyKey] = []
         var i = 0   // the month whose start…T holds the event: events come in time order
-        for event in timeline.events {
+        // Each event borrowed where the timeline holds it (a copy would retain its strings);
+        // false once past the series' last month.
+        func add(_ event: borrowing SubscriptionEvent) -> Bool {
             let before = state
             state = before.applying(event)
             var charged: ProductCatalog.Entry?
@@ -78,9 +80,9 @@ extension SubscriptionKPIs {
             default: break
             }
             let t = event.timestamp
-            guard t >= starts[0] else { continue }
+            guard t >= starts[0] else { return true }
             while i < months.count && t >= ends[i] { i += 1 }
-            guard i < months.count else { break }
+            guard i < months.count else { return false }
             active[i] = true
             if let charged {
                 let key = MoneyKey(app: timeline.app, currency: charged.currency, month: months[i])
@@ -90,7 +92,9 @@ extension SubscriptionKPIs {
                 let key = MoneyKey(app: timeline.app, currency: product.currency, month: months[i])
                 revenues[key, default: RevenueCount()].refund(product.price)
             }
+            return true
         }
+        for e in timeline.events.indices where !add(timeline.events[e]) { break }
         for key in paying { revenues[key, default: RevenueCount()].payingUsers += 1 }
         return active
     }

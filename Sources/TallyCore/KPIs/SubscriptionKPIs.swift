@@ -166,11 +166,15 @@ public struct SubscriptionKPIs: Sendable {
             trials[AppMonth(app: app, month: cohort), default: KPIRate(0, of: 0)].add(timeline.subscribed(within: window, of: trial))
         }
         var contextsSeen = Set<String>()
-        for event in timeline.events where event.kind == .paywallShown || event.kind == .cancelled || event.kind == .refunded {
-            let m = month(of: event.timestamp)
-            switch event.kind {
+        // Read where the timeline holds each event: a copy per event would retain its strings.
+        let events = timeline.events
+        for e in events.indices {
+            let kind = events[e].kind
+            guard kind == .paywallShown || kind == .cancelled || kind == .refunded else { continue }
+            let m = month(of: events[e].timestamp)
+            switch kind {
             case .paywallShown where m == period:
-                let key = AppText(app: app, text: Self.contextLabel(event.context) ?? "unspecified")
+                let key = AppText(app: app, text: Self.contextLabel(events[e].context) ?? "unspecified")
                 let fresh = contextsSeen.insert(key.text).inserted
                 let sofar = shown[key] ?? (0, 0)
                 shown[key] = (sofar.events + 1, sofar.users + (fresh ? 1 : 0))
