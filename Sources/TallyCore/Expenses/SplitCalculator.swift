@@ -59,21 +59,15 @@ public enum SplitCalculator {
     }
 
     /// The first entry that names no member of `memberIds` or a member named
-    /// before, in entry order; nil when there is none. A couple's few
-    /// members and entries are compared directly; larger groups go through sets.
+    /// before, in entry order; nil when there is none. Both are looked up by
+    /// ``MemberPositions``: directly for a couple's few, by dictionary past 16.
     private static func memberProblem(_ entries: [SplitEntry], memberIds: [String]) -> SplitError? {
-        guard memberIds.count > 16 || entries.count > 16 else {
-            for (k, entry) in entries.enumerated() {
-                guard memberIds.contains(entry.memberId) else { return .unknownMember(entry.memberId) }
-                if entries[..<k].contains(where: { $0.memberId == entry.memberId }) { return .duplicateMember(entry.memberId) }
-            }
-            return nil
-        }
-        let members = Set(memberIds)
-        var seen = Set<String>()
-        for entry in entries {
+        let members = MemberPositions(memberIds)
+        // An entry repeats a member when the member's first entry comes before it.
+        let named = MemberPositions(entries.map(\.memberId))
+        for (k, entry) in entries.enumerated() {
             guard members.contains(entry.memberId) else { return .unknownMember(entry.memberId) }
-            guard seen.insert(entry.memberId).inserted else { return .duplicateMember(entry.memberId) }
+            if named[entry.memberId] != k { return .duplicateMember(entry.memberId) }
         }
         return nil
     }
@@ -140,7 +134,7 @@ public enum SplitCalculator {
         case .equal:
             if divideEqually(amount, memberIds: memberIds, expenseId: expenseId, into: &shares) { return }
         case .full:
-            if let i = firstNamed(rule.entries, in: memberIds) {
+            if let i = firstNamed(rule.entries, in: MemberPositions(memberIds)) {
                 shares.append(contentsOf: repeatElement(0, count: memberIds.count))
                 shares[i] = amount
                 return
@@ -152,8 +146,7 @@ public enum SplitCalculator {
     }
 
     /// The position in `memberIds` of the first entry that names a member.
-    private static func firstNamed(_ entries: [SplitEntry], in memberIds: [String]) -> Int? {
-        let positions = MemberPositions(memberIds)
+    private static func firstNamed(_ entries: [SplitEntry], in positions: MemberPositions) -> Int? {
         for entry in entries {
             if let i = positions[entry.memberId] { return i }
         }
@@ -196,7 +189,7 @@ public enum SplitCalculator {
         let positions = MemberPositions(memberIds)
         var weights = [UInt128](repeating: 0, count: memberIds.count)
         if rule.type == .full {
-            if let i = firstNamed(rule.entries, in: memberIds) { weights[i] = 1 }
+            if let i = firstNamed(rule.entries, in: positions) { weights[i] = 1 }
             return weights
         }
         // Shares, percentages and exact amounts: each named member's value, at one scale.
