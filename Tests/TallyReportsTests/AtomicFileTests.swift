@@ -13,6 +13,22 @@ struct AtomicFileTests {
         #expect(AtomicFile.temporaryOwner(".a.tmp-") == nil)
         #expect(AtomicFile.temporaryOwner(".a.tmp-12x") == nil)
         #expect(AtomicFile.temporaryOwner(".a.tmp-0") == nil)
+        #expect(AtomicFile.temporaryOwner(".balances.csv.tmp-4242-9f86d081") == 4242)
+        #expect(AtomicFile.temporaryOwner(".a.tmp-4242-") == nil)               // no token
+        #expect(AtomicFile.temporaryOwner(".a.tmp-4242-xyz") == nil)            // not hex
+        #expect(AtomicFile.temporaryOwner(".a.tmp--9f86d081") == nil)           // no pid
+    }
+
+    @Test func temporaryNamesAreTheirProcessesOwnAndRecognised() throws {
+        // Two attempts of one task on two hosts may share a pid; the token
+        // keeps their temporary files apart.
+        let suffix = AtomicFile.processSuffix
+        #expect(suffix.hasPrefix("\(getpid())-"))
+        #expect(AtomicFile.temporaryOwner(".a.csv\(AtomicFile.marker)\(suffix)") == getpid())
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try AtomicFile(destination: folder.appendingPathComponent("a.csv"))
+        #expect(file.temporary.lastPathComponent == ".a.csv.tmp-\(suffix)")
     }
 
     @Test func anOutputSetLeavesNothingWhenItIsNotCommitted() throws {

@@ -20,9 +20,13 @@ import Glibc
 /// did not change then renames nothing, and a sync tool watching the out
 /// folder sees only the reports whose content changed.
 ///
-/// The temporary file is `.<name>.tmp-<pid>`. A run killed outright (SIGKILL,
-/// power loss) cannot remove it; the next run does, with
-/// ``removeStaleTemporaries(in:)``.
+/// The temporary file is `.<name>.tmp-<pid>-<token>`: the token is drawn at
+/// random once per process, so two processes writing the same destination
+/// (a retried and a speculative attempt of one Spark task, on two hosts
+/// where both got the same pid) never write into each other's temporary
+/// file; each renames a complete file, and the last rename wins. A run
+/// killed outright (SIGKILL, power loss) cannot remove it; the next run
+/// does, with ``removeStaleTemporaries(in:)``.
 public final class AtomicFile {
     /// Where the file will be once committed.
     public var destination: URL { URL(fileURLWithPath: destinationPath) }
@@ -63,12 +67,13 @@ public final class AtomicFile {
         let name = path[(slash.map { path.index(after: $0) } ?? path.startIndex)...]
         destinationPath = path
         destinationFolderAndName = (slash.map { $0 == path.startIndex ? "/" : path[..<$0] } ?? ".", name)
-        temporaryPath = "\(path[..<name.startIndex]).\(name)\(AtomicFile.marker)\(AtomicFile.processId)"
+        temporaryPath = "\(path[..<name.startIndex]).\(name)\(AtomicFile.marker)\(AtomicFile.processSuffix)"
         if creatingFolder { try FileSystemWords.createFolder(URL(fileURLWithPath: String(destinationFolderAndName.folder))) }
     }
 
-    /// This process's id, which temporary names carry (read once: a run makes thousands of files).
-    static let processId = getpid()
+    /// What this process's temporary names end with: its pid and a random
+    /// token (made once: a run makes thousands of files), `4242-9f86d081`.
+    static let processSuffix = "\(getpid())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
 
     /// Writes `bytes` to the temporary file (replacing what it held), unless
     /// the destination holds exactly `bytes` already. Errors (a full disk, a
@@ -147,8 +152,9 @@ public final class AtomicFile {
     /// reports: `statements/`, `kpis/`, …), and returns their paths relative
     /// to `folder`.
     ///
-    /// A temporary file is `.<name>.tmp-<pid>`; it is stale when no process
-    /// `<pid>` is alive. Files of a live process (another run writing to the
+    /// A temporary file is `.<name>.tmp-<pid>-<token>` (or `.<name>.tmp-<pid>`,
+    /// as earlier versions named them); it is stale when no process `<pid>`
+    /// is alive. Files of a live process (another run writing to the
     /// same folder) are left alone; so is every other file, anything deeper,
     /// and hidden folders (an out folder may be a working copy with `.git`).
     @discardableResult
@@ -172,12 +178,17 @@ public final class AtomicFile {
         return removed.sorted()
     }
 
-    /// The pid in a temporary file name (`.balances.csv.tmp-4242`), or nil
-    /// when `name` is not one.
+    /// The pid in a temporary file name (`.balances.csv.tmp-4242-9f86d081`,
+    /// `.balances.csv.tmp-4242`), or nil when `name` is not one.
     static func temporaryOwner(_ name: String) -> pid_t? {
         guard name.hasPrefix("."), let range = name.range(of: marker, options: .backwards),
               range.lowerBound > name.index(after: name.startIndex) else { return nil }
-        let digits = name[range.upperBound...]
+        var digits = name[range.upperBound...]
+        if let dash = digits.firstIndex(of: "-") {
+            let token = digits[digits.index(after: dash)...]
+            guard !token.isEmpty, token.allSatisfy(\.isHexDigit) else { return nil }
+            digits = digits[..<dash]
+        }
         guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let pid = pid_t(digits), pid > 0 else { return nil }
         return pid
     }
