@@ -104,6 +104,33 @@ struct DataflowProcessTests {
         #expect(lines.first?.hasPrefix("merge\tfile\\t\(seq)\tflow.v2\tfile-read\t") == true, "\(lines.first ?? "")")
     }
 
+    @Test("the plan carries the configuration's text: workers never read the file")
+    func planCarriesTheConfiguration() throws {
+        let work = try temporaryFolder("dataflow-config")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let config = work.appendingPathComponent("studio settings.yml")
+        let text = "timezone: Europe/Berlin\nlocale: en-US\n"
+        try Data(text.utf8).write(to: config)
+        let plan = work.appendingPathComponent("plan.json")
+        let planned = try Self.tally(["plan", "--data", repositoryRoot.appendingPathComponent("sample-data").path, "--period", "2026-10",
+                                      "--config", config.path, "--out", work.appendingPathComponent("reports").path], in: work)
+        #expect(planned.code == 0, "\(planned.err)")
+        try planned.out.write(to: plan)
+        let parsed = try JSONDecoder().decode(DataflowProcesses.Plan.self, from: planned.out)
+        #expect(parsed.configText == text)
+        // On an executor the file is not there; the plan is.
+        try FileManager.default.removeItem(at: config)
+        let ran = try Self.tally(["worker", "decode", "--plan", plan.path], input: Data((parsed.tasks[0] + "\n").utf8), in: work)
+        #expect(ran.code == 0, "\(ran.err)")
+        // A configuration error still names the file the text came from.
+        var broken = parsed
+        broken.configText = "timezone: Mars/Olympus\n"
+        try JSONEncoder().encode(broken).write(to: plan)
+        let refused = try Self.tally(["worker", "decode", "--plan", plan.path], input: Data((parsed.tasks[0] + "\n").utf8), in: work)
+        #expect(refused.code != 0)
+        #expect(refused.err.contains("studio settings.yml"), "\(refused.err)")
+    }
+
     @Test("a worker refuses input it cannot use, naming the stage and the line")
     func workerRefusesBadInput() throws {
         let work = try temporaryFolder("dataflow-bad")

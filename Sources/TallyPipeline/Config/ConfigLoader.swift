@@ -12,13 +12,17 @@ public enum ConfigLoader {
     /// Loads `url`; nil `url` gives the defaults.
     public static func load(_ url: URL?) throws -> TallyConfig {
         guard let url else { return TallyConfig() }
-        let text: String
+        return try parse(read(url), file: url.lastPathComponent)
+    }
+
+    /// The text of the configuration file at `url`, for a plan to carry to
+    /// processes that cannot read the file (``parse(_:file:)`` reads it there).
+    public static func read(_ url: URL) throws -> String {
         do {
-            text = try String(contentsOf: url, encoding: .utf8)
+            return try String(contentsOf: url, encoding: .utf8)
         } catch {
             throw ConfigError("cannot read config \(url.path): \(FileSystemWords.describe(error).map { $0.hasPrefix(url.path + ": ") ? String($0.dropFirst(url.path.count + 2)) : $0 } ?? "\(error)")")
         }
-        return try parse(text, file: url.lastPathComponent)
     }
 
     /// Parses YAML text; `file` names it in errors.

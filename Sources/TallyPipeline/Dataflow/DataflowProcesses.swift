@@ -34,7 +34,10 @@ public enum DataflowProcesses {
         /// The data folder, absolute: every process reads the inputs from there (shared storage on a cluster).
         public var data: String
         public var period: String
+        /// The configuration file `tally plan` read (for messages), and its
+        /// text, which the workers and the merge use: nothing re-reads the file.
         public var config: String?
+        public var configText: String?
         public var timezone: String?
         public var asOf: String?
         /// The input files in load order, relative to `data`: a worker refuses to run if the folder changed.
@@ -61,10 +64,11 @@ public enum DataflowProcesses {
         }
         let out = out.standardizedFileURL
         try? FileManager.default.removeItem(at: out.appendingPathComponent(FlowPlan.stagingFolder))
+        let configURL = request.resolvedConfigURL
         return Plan(stages: FlowStageName.allCases.filter { $0 != .merge }.map(\.rawValue),
                     waves: FlowStageName.waves.map { $0.map(\.rawValue) }, tasks: tasks, data: data.path,
-                    period: period.description, config: request.resolvedConfigURL?.path, timezone: timezone,
-                    asOf: asOf?.description, files: flow.files.map(\.relativePath), out: out.path)
+                    period: period.description, config: configURL?.path, configText: try configURL.map(ConfigLoader.read),
+                    timezone: timezone, asOf: asOf?.description, files: flow.files.map(\.relativePath), out: out.path)
     }
 
     /// Runs stage `stage` on the key-sorted lines of `input`, writing its
@@ -225,8 +229,11 @@ public enum DataflowProcesses {
             throw DataflowError("the plan is \(plan.format) version \(plan.version); this tally reads tally-plan version 1")
         }
         guard let period = YearMonth(plan.period) else { throw DataflowError("the plan's period '\(plan.period)' is not a month") }
-        let request = RunRequest(dataDirectory: URL(fileURLWithPath: plan.data), outDirectory: URL(fileURLWithPath: plan.data),
+        var request = RunRequest(dataDirectory: URL(fileURLWithPath: plan.data), outDirectory: URL(fileURLWithPath: plan.data),
                                  period: period, configURL: plan.config.map { URL(fileURLWithPath: $0) }, timezone: plan.timezone)
+        if let text = plan.configText {
+            request.configText = (file: plan.config.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "tally.yml", text: text)
+        }
         var flow = try flowPlan(request, asOf: plan.asOf.flatMap { LocalDate.parse($0) })
         flow.outDirectory = URL(fileURLWithPath: plan.out)
         let files = flow.files.map(\.relativePath)

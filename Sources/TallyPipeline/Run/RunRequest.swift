@@ -14,6 +14,9 @@ public struct RunRequest: Sendable {
     public var databasePath: String?
     /// `tally.yml`; default `<data>/tally.yml` when present, else built-in defaults.
     public var configURL: URL?
+    /// The configuration's text and file name, when it travels without its
+    /// file (in a dataflow plan); it takes the place of ``configURL``.
+    public var configText: (file: String, text: String)?
     /// Overrides the configured report time zone.
     public var timezone: String?
     /// Leave run-specific facts (timings, files skipped as unchanged) out of run.json.

@@ -38,7 +38,8 @@ public struct TallyRunner {
 
     /// Loads the configuration in effect, applying the time zone override.
     public func configuration(_ request: RunRequest) throws -> TallyConfig {
-        var config = try ConfigLoader.load(request.resolvedConfigURL)
+        var config = try request.configText.map { try ConfigLoader.parse($0.text, file: $0.file) }
+            ?? ConfigLoader.load(request.resolvedConfigURL)
         if let tz = request.timezone {
             guard ReportTimeZone(identifier: tz) != nil else {
                 throw ConfigError("--timezone '\(tz)' is not an IANA time zone like America/Sao_Paulo")
