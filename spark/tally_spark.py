@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import warnings
 from typing import Iterator, Optional, Sequence
 
@@ -85,6 +86,7 @@ class Job:
     tally_archive: Optional[str] = None
     ship: bool = True
     extra_env: tuple = ()
+    checkpoint_dir: Optional[str] = None
 
 
 # --------------------------------------------------------------------------
@@ -109,6 +111,32 @@ def worker_env(job: Job, lib_dir: Optional[str] = None) -> dict:
     return env
 
 
+def local_path(value: str, what: str) -> str:
+    """The absolute path of `value`, a path or a `file:` URI (`file:///srv/data`, `file:/srv/data`).
+
+    `tally plan` and `tally merge` run on the driver machine and open the
+    data folder and the out folder as files, and so do the workers on the
+    executors: a store without a file system mount (`s3a://`, `hdfs://`, …)
+    is refused here with a message, before anything starts.
+    """
+    parts = urllib.parse.urlsplit(value)
+    if parts.scheme == "file":
+        if parts.netloc not in ("", "localhost"):
+            raise JobFailed(f"{MARK} {what} {value}: a file: URI names no host (file:///path)")
+        return os.path.abspath(urllib.parse.unquote(parts.path))
+    if len(parts.scheme) > 1:
+        raise JobFailed(f"{MARK} {what} {value}: tally reads and writes {parts.scheme}: storage only through a "
+                        f"file system mount on the driver and every executor; give its path there, or a file:// URI "
+                        f"(docs/scale-out.md, \"Storage\")")
+    return os.path.abspath(value)
+
+
+def on_driver(job: Job) -> Job:
+    """`job` with its data folder, out folder and configuration as absolute local paths (`local_path`)."""
+    return dataclasses.replace(job, data=local_path(job.data, "--data"), out=local_path(job.out, "--out"),
+                               config=job.config and local_path(job.config, "--config"))
+
+
 def plan_command(job: Job, tally: str) -> list:
     """`tally plan …` with the job's options.
 
@@ -116,11 +144,10 @@ def plan_command(job: Job, tally: str) -> list:
     per-challenge files there (a staging folder `tally merge` publishes), so
     on a cluster it is on storage every executor reaches.
     """
-    cmd = [tally, "plan", "--data", os.path.abspath(job.data), "--period", job.period,
-           "--out", os.path.abspath(job.out)]
+    cmd = [tally, "plan", "--data", job.data, "--period", job.period, "--out", job.out]
     for flag, value in (("--timezone", job.timezone), ("--config", job.config)):
         if value:
-            cmd += [flag, os.path.abspath(value) if flag == "--config" else value]
+            cmd += [flag, value]
     return cmd
 
 
@@ -513,15 +540,18 @@ def run_job(spark, job: Job, log=None) -> dict:
 
     if job.wiring not in ("transform", "arrow"):
         raise ValueError(f"unknown wiring {job.wiring!r}")
+    job = on_driver(job)
     log = log or (lambda message: None)
     # Stages repartition by key to job.partitions themselves; the only other
     # shuffle is the per-DEST count, for which one partition is plenty.
     spark.conf.set("spark.sql.shuffle.partitions", "1")
     scratch = tempfile.mkdtemp(prefix="tally-spark-")
+    store = None
     try:
         _ship_module(spark)
         env = worker_env(job)
         plan_text, waves, tasks = read_plan(job, job.tally, env)
+        store = StageStore.open(spark, job, log)
         stages = [stage for wave in waves for stage in wave]
         plan_path = os.path.join(scratch, "plan.json")
         with open(plan_path, "w", encoding="utf-8") as f:
@@ -546,11 +576,7 @@ def run_job(spark, job: Job, log=None) -> dict:
             else:
                 out = stage_input.mapInArrow(arrow_worker(stage, allowed, shipped, env), "dest string, line string")
             try:
-                # Runs the stage now, so its failures carry its name, and
-                # keeps its lines on the executors under a fresh plan: later
-                # stages read them without re-planning (a DAG spelt as a tree
-                # of unions grows exponentially with the stages) or rerunning.
-                out = out.localCheckpoint(eager=True)
+                out = store.keep(out)
             except Exception as error:  # Spark wraps worker failures in several exception types
                 raise JobFailed(explain(error, stage)) from None
             counts = {row["dest"]: row["n"] for row in out.groupBy("dest").agg(F.count("*").alias("n")).collect()}
@@ -569,12 +595,110 @@ def run_job(spark, job: Job, log=None) -> dict:
         merge(job, merge_lines, plan_path, env)
         report["merge_seconds"] = time.monotonic() - started
         log(f"merge: {report['merge_seconds']:.2f} s")
+        store.published = True
         return report
     finally:
+        if store:
+            store.close()
         shutil.rmtree(scratch, ignore_errors=True)
 
 
 _views = itertools.count()
+
+#: The out folder's staging area: workers stage each couple's and challenge's
+#: files there, `tally plan` clears it and `tally merge` removes it once the
+#: reports are published.
+STAGING = ".tally-parts"
+
+
+class StageStore:
+    """Where a pass's output lines are kept until the passes after it have read them.
+
+    A pass runs at once (so its failures carry its name) and its output is
+    kept under a fresh plan: later passes read it without re-planning (a DAG
+    spelt as a tree of unions grows exponentially with the passes) and
+    without running it again.
+
+    With a checkpoint folder (a classic session: `--checkpoint-dir`, by
+    default `OUT/.tally-parts/spark-checkpoints`; on Spark Connect, the
+    server's `spark.checkpoint.dir`) the lines are written there as reliable
+    checkpoints, on storage every executor and the driver reach, so an
+    executor lost later takes nothing with it. Without one (a Connect server
+    that has none) they are local checkpoints in the executors' block
+    managers, and losing an executor fails the job.
+
+    `close()` removes the job's checkpoints and the out folder's staging
+    area, and, unless the reports were published (`published`), the out
+    folder itself when the job made it: a failed job leaves the out folder
+    as it found it.
+    """
+
+    def __init__(self, spark, job: "Job", reliable: bool, where: Optional[str], out_existed: bool):
+        self.spark, self.job, self.reliable, self.where = spark, job, reliable, where
+        self.out_existed = out_existed
+        self.published = False
+
+    @classmethod
+    def open(cls, spark, job: "Job", log) -> "StageStore":
+        if is_connect(spark):
+            where = spark.conf.get("spark.checkpoint.dir", None)
+            if not where:
+                log("the Connect server has no spark.checkpoint.dir: passes are kept as local "
+                    "checkpoints, and a lost executor fails the job")
+            return cls(spark, job, reliable=bool(where), where=None, out_existed=True)
+        out_existed = hadoop_exists(spark, file_uri(job.out))
+        base = job.checkpoint_dir or join_uri(file_uri(job.out), STAGING, "spark-checkpoints")
+        spark.sparkContext.setCheckpointDir(base)
+        # setCheckpointDir makes a folder of its own (a UUID) under `base`.
+        return cls(spark, job, reliable=True, where=spark.sparkContext.getCheckpointDir(), out_existed=out_existed)
+
+    def keep(self, df):
+        return df.checkpoint(eager=True) if self.reliable else df.localCheckpoint(eager=True)
+
+    def close(self) -> None:
+        if is_connect(self.spark):
+            return
+        if self.where:
+            hadoop_delete(self.spark, self.where)
+        hadoop_delete(self.spark, join_uri(file_uri(self.job.out), STAGING))
+        if not self.published:
+            if not self.out_existed:
+                hadoop_delete(self.spark, file_uri(self.job.out), only_if_empty=True)
+
+
+def file_uri(path: str) -> str:
+    """`path` (absolute) as Hadoop names a local file: `file://` and the path as it is.
+
+    Not `pathlib`'s `as_uri()`: Hadoop's `Path` encodes what it is given,
+    so `%20` would name a file called `%20`. A bare path would be resolved
+    against the cluster's default file system (HDFS on YARN), not the
+    driver's disk.
+    """
+    return "file://" + path
+
+
+def join_uri(base: str, *names: str) -> str:
+    """`base` (a path or a URI) with `names` appended, one slash between each."""
+    return "/".join([base.rstrip("/")] + list(names))
+
+
+def _hadoop_path(spark, uri: str):
+    """(file system, path) of `uri` through the Hadoop FileSystem API (any scheme it has a connector for)."""
+    path = spark.sparkContext._jvm.org.apache.hadoop.fs.Path(uri)
+    return path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()), path
+
+
+def hadoop_exists(spark, uri: str) -> bool:
+    fs, path = _hadoop_path(spark, uri)
+    return bool(fs.exists(path))
+
+
+def hadoop_delete(spark, uri: str, only_if_empty: bool = False) -> None:
+    """Removes `uri` and everything under it; with `only_if_empty`, only a folder that holds nothing."""
+    fs, path = _hadoop_path(spark, uri)
+    if only_if_empty and (not fs.exists(path) or len(fs.listStatus(path)) > 0):
+        return
+    fs.delete(path, True)
 
 
 def stage_id(stage: str) -> str:
@@ -584,7 +708,7 @@ def stage_id(stage: str) -> str:
 
 def merge(job: Job, lines_df, plan_path: str, env: dict) -> None:
     """Streams every line routed to `merge` into one `tally merge` on the driver."""
-    cmd = [job.tally, "merge", "--plan", plan_path, "--out", os.path.abspath(job.out)]
+    cmd = [job.tally, "merge", "--plan", plan_path, "--out", job.out]
     if job.reproducible:
         cmd.append("--reproducible")
     with tempfile.TemporaryFile() as stderr:
@@ -640,6 +764,9 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--remote", help="a Spark Connect URL (sc://host:port; local[N] starts a local server): "
                                     "needs --wiring arrow")
     p.add_argument("--reproducible", action="store_true")
+    p.add_argument("--checkpoint-dir", metavar="URI",
+                   help="where each pass's lines are checkpointed, on storage every executor reaches "
+                        "(default: OUT/.tally-parts/spark-checkpoints); removed when the job ends")
     p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                    help="one more variable for every tally process (repeatable)")
     return p.parse_args(argv)
@@ -661,7 +788,7 @@ def main(argv: Sequence[str]) -> int:
             job = Job(tally=args.tally, data=args.data, out=out, period=args.period, partitions=n,
                       wiring=args.wiring, timezone=args.timezone, config=args.config,
                       reproducible=args.reproducible, tally_archive=args.tally_archive, ship=not args.no_ship,
-                      extra_env=tuple(args.env))
+                      extra_env=tuple(args.env), checkpoint_dir=args.checkpoint_dir)
             started = time.monotonic()
             run_job(spark, job, log)
             log(f"{n} partition(s), {args.wiring}: {out} written in {time.monotonic() - started:.2f} s")

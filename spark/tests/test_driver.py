@@ -167,6 +167,37 @@ class TransportTests(DriverTestCase):
         self.assertEqual(read(out), reference(["d1\tonly words here"], self.scratch))
 
 
+class StorageTests(DriverTestCase):
+    def test_file_uris_and_paths_with_spaces_give_the_same_lines(self):
+        tasks = ["d1\ta b a", "echo-1\t\\N\t"]
+        expected = reference(tasks, self.scratch)
+        data = make_data(tasks, self.scratch, "data with spaces")
+        for name, as_uri in (("out encoded", lambda p: "file://" + p.replace(" ", "%20")),
+                             ("out plain", lambda p: "file://" + p), ("out short", lambda p: "file:" + p)):
+            with self.subTest(name=name):
+                out = os.path.join(self.scratch, name)
+                tally_spark.run_job(spark, Job(tally=FAKE, data=as_uri(data), out=as_uri(out), period="2026-10",
+                                               partitions=3, reproducible=True))
+                self.assertEqual(read(out), expected)
+                self.assertEqual(os.listdir(out), ["merged.txt"], "checkpoints and staging are removed")
+
+    def test_local_paths_of_uris(self):
+        local = tally_spark.local_path
+        self.assertEqual(local("file:///srv/a%20b", "--out"), "/srv/a b")
+        self.assertEqual(local("file:///srv/a b", "--out"), "/srv/a b")
+        self.assertEqual(local("file:/srv/x", "--out"), "/srv/x")
+        self.assertEqual(local("file://localhost/srv/x", "--out"), "/srv/x")
+        self.assertEqual(local("rel/x", "--out"), os.path.join(os.getcwd(), "rel/x"))
+        with self.assertRaises(JobFailed) as caught:
+            local("file://otherhost/srv/x", "--data")
+        self.assertIn("--data file://otherhost/srv/x: a file: URI names no host", str(caught.exception))
+        for uri in ("s3a://bucket/exports", "hdfs://nn:8020/exports", "abfss://c@acct.dfs.core.windows.net/x"):
+            with self.assertRaises(JobFailed) as caught:
+                local(uri, "--data")
+            self.assertIn(f"--data {uri}: tally reads and writes", str(caught.exception))
+            self.assertIn("file system mount", str(caught.exception))
+
+
 class FailureTests(DriverTestCase):
     def assertFails(self, tasks, fault, partitions, wiring, *fragments):
         out = os.path.join(self.scratch, f"f-{wiring}-{partitions}-{fault['kind']}-out")
@@ -212,6 +243,21 @@ class FailureTests(DriverTestCase):
             with self.subTest(wiring=wiring):
                 self.assertFails(["d1\tboom"], {"stage": "count", "key": "boom", "kind": "backdest"}, 3, wiring,
                                  "stage 'count'", "routed a line to 'split'")
+
+    def test_a_failed_job_leaves_the_previous_out_folder_as_it_was(self):
+        # A first job publishes; a second one into the same out folder fails
+        # in its last stage, after every earlier pass was checkpointed there.
+        out = self.run_fake(["d1\ta b a"], 3, "transform", name="kept")
+        def files():
+            return {name: open(os.path.join(out, name), "rb").read() for name in os.listdir(out)}
+
+        before = files()
+        data = make_data(["d1\tboom a"], self.scratch, "kept-again", {"stage": "count", "key": "boom", "kind": "exit"})
+        with self.assertRaises(JobFailed):
+            tally_spark.run_job(spark, Job(tally=FAKE, data=data, out=out, period="2026-10", partitions=3,
+                                           reproducible=True))
+        self.assertEqual(files(), before)
+        self.assertNotIn(tally_spark.STAGING, os.listdir(out))
 
     def test_a_failing_plan_fails_before_any_stage(self):
         with self.assertRaises(JobFailed) as caught:
