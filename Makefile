@@ -9,7 +9,7 @@ APT_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev libisal-dev libssl-d
 RELEASE_BIN   = .build/release/tally
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps build build-tally release sample bench fuzz crash preview spark spark-deps spark-test bench-spark
+.PHONY: run test deps build build-tally release sample bench fuzz crash preview spark spark-deps spark-test spark-cluster-test bench-spark
 
 ## make run [BUILD=release]: the main job on sample-data/ (embedded SQLite), writing reports/.
 ## A fresh warehouse each time (.tally/make-run.sqlite, git-ignored), so the
@@ -28,14 +28,17 @@ run: $(if $(filter release,$(BUILD)),release,build-tally)
 ## then the scale-out path (scripts/spark-test.sh): sample-data/ through tally
 ## plan, worker and merge chained with sort, and through Apache Spark in
 ## local[2] with 1, 3 and 7 partitions, each compared byte for byte with
-## `tally run --reproducible` (Java and the pinned pyspark installed when missing);
-## and the monthly routine (scripts/incremental-test.sh): sample-data/ split by
+## `tally run --reproducible` (Java and the pinned pyspark installed when missing),
+## and on a Spark standalone cluster of two workers started on this machine
+## (scripts/spark-cluster-test.sh: 1, 3 and 7 partitions, then a worker killed
+## mid-job); and the monthly routine (scripts/incremental-test.sh): sample-data/ split by
 ## month and run month after month into one warehouse gives the from-scratch reports.
 test: deps spark-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/incremental-test.sh .build/debug/tally
 	SPARK_PYTHON=$(SPARK_PYTHON) scripts/spark-test.sh .build/debug/tally
+	SPARK_PYTHON=$(SPARK_PYTHON) scripts/spark-cluster-test.sh .build/debug/tally
 
 ## Installs the Debian packages tally builds against, when any is missing.
 deps:
@@ -127,6 +130,18 @@ TALLY        ?= $(RELEASE_BIN)
 spark-test: $(if $(filter $(RELEASE_BIN),$(TALLY)),release) spark-deps
 	$(SPARK_PYTHON) -m unittest discover -s spark/tests
 	SPARK_PYTHON=$(SPARK_PYTHON) DATA=$(DATA) PERIOD=$(PERIOD) scripts/spark-test.sh $(TALLY)
+
+## make spark-cluster-test [TALLY=path] [DATA=dir|file://…] [OUT=dir|file://…] [PERIOD=YYYY-MM] [TZ=zone]
+## [PARTITIONS=1,3,7]: a Spark standalone master and two one-core workers on
+## this machine (spark-class), the driver submitted to them (spark-submit), the
+## binary and its libraries shipped as an archive; each out folder compared byte
+## for byte with `tally run --reproducible`, then once more with a worker killed
+## mid-job. Stops every process it started. Only what is given on the command
+## line is passed on (by default a copy of sample-data/ and a work folder, both
+## as file:// URIs of paths with spaces).
+CLUSTER_ARGS  = $(foreach v,DATA OUT PERIOD TZ PARTITIONS,$(if $(filter command line,$(origin $(v))),$(v)='$($(v))'))
+spark-cluster-test: $(if $(filter $(RELEASE_BIN),$(TALLY)),release) spark-deps
+	SPARK_PYTHON=$(SPARK_PYTHON) $(CLUSTER_ARGS) scripts/spark-cluster-test.sh $(TALLY)
 
 ## make bench-spark [SHAPE=default|studio|skewed|many-couples] [SCALE=medium] [PARTITIONS=n]:
 ## the bench set (generated as `make bench` does) through `tally run` and
