@@ -4,7 +4,11 @@
 # local[2]), both --reproducible; checks that the two out folders are equal
 # byte for byte and prints wall time, CPU time and peak memory of each whole
 # process tree (scripts/measure-tree.py: the Spark JVM, its Python workers
-# and every tally worker included). Figures go to docs/scale-out.md.
+# and every tally worker included), CPU per input row (the rows run.json
+# says were read) and the ratio of the two, and the peak memory of the
+# driver's side of the Spark job (the Python driver, `tally plan` and `tally
+# merge`; in local[2] the JVM serves the executors too, so it is not
+# counted there). Figures go to docs/scale-out.md.
 #   SHAPE=default|studio|skewed|many-couples  SCALE=small|medium|large
 #   PARTITIONS (3)  WIRING (transform|arrow)  SPARK_PYTHON (.tally/spark-venv/bin/python)
 set -euo pipefail
@@ -32,7 +36,7 @@ echo "tally run on $DATA…"
 python3 scripts/measure-tree.py "$RUN_OUT.measure.json" -- \
   "$BIN" run --data "$DATA" --out "$RUN_OUT" --db "$WAREHOUSE/tally.sqlite" --period "$PERIOD" --reproducible --quiet
 echo "Spark local[2], $PARTITIONS partitions, $WIRING wiring, on $DATA…"
-python3 scripts/measure-tree.py "$SPARK_OUT.measure.json" -- \
+python3 scripts/measure-tree.py "$SPARK_OUT.measure.json" --part driver='tally_spark\.py|/tally (plan|merge) ' -- \
   "$SPARK_PYTHON" spark/tally_spark.py --tally "$BIN" --data "$DATA" --out "$SPARK_OUT" --period "$PERIOD" \
   --partitions "$PARTITIONS" --wiring "$WIRING" --master 'local[2]' --reproducible 2> "$SPARK_OUT.log" \
   || { cat "$SPARK_OUT.log" >&2; exit 1; }
@@ -44,13 +48,19 @@ python3 - "$RUN_OUT.measure.json" "$SPARK_OUT.measure.json" "$DATA" "$SHAPE" "$S
 import json, os, sys
 run, spark = (json.load(open(p)) for p in sys.argv[1:3])
 data, shape, scale, partitions, wiring, same = sys.argv[3:]
+run_out = sys.argv[1][:-len(".measure.json")]
+rows = sum(f["rowsRead"] for f in json.load(open(os.path.join(run_out, "run.json")))["inputs"])
 size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(data) for f in fs)
-print(f"\ntally bench-spark · shape {shape} · scale {scale} · {os.cpu_count()} cores · input {size / 2**20:.0f} MiB")
-print(f"{'':28} {'wall s':>8} {'CPU s':>8} {'peak MiB':>9}")
+print(f"\ntally bench-spark · shape {shape} · scale {scale} · {os.cpu_count()} cores · "
+      f"input {size / 2**20:.0f} MiB, {rows:,} rows")
+print(f"{'':28} {'wall s':>8} {'CPU s':>8} {'CPU µs/row':>11} {'peak MiB':>9}")
+cpu = {}
 for name, m in ((f"tally run", run), (f"Spark local[2], {partitions} parts", spark)):
-    print(f"{name:28} {m['wall']:8.2f} {m['user'] + m['sys']:8.2f} {m['peak_mib']:9.1f}")
+    cpu[name] = m['user'] + m['sys']
+    print(f"{name:28} {m['wall']:8.2f} {cpu[name]:8.2f} {cpu[name] / max(rows, 1) * 1e6:11.2f} {m['peak_mib']:9.1f}")
 print(f"Spark / tally run: {spark['wall'] / run['wall']:.2f}× wall, "
-      f"{(spark['user'] + spark['sys']) / max(run['user'] + run['sys'], 1e-9):.2f}× CPU, "
+      f"{(spark['user'] + spark['sys']) / max(run['user'] + run['sys'], 1e-9):.2f}× CPU per row, "
       f"{spark['peak_mib'] / max(run['peak_mib'], 1e-9):.2f}× peak memory ({wiring} wiring)")
+print(f"Spark driver's side (Python driver, tally plan, tally merge): peak {spark['parts']['driver']:.1f} MiB")
 print(f"out folders: {same}")
 PY

@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
 """Runs a command and measures its whole process tree.
 
-    scripts/measure-tree.py RESULT.json -- COMMAND [ARGS...]
+    scripts/measure-tree.py RESULT.json [--part NAME=REGEX ...] -- COMMAND [ARGS...]
 
-Writes {"wall": s, "user": s, "sys": s, "peak_mib": MiB, "status": n} to
-RESULT.json and exits with the command's status. CPU time is every
+Writes {"wall": s, "user": s, "sys": s, "peak_mib": MiB, "status": n,
+"parts": {NAME: MiB}} to RESULT.json and exits with the command's status. CPU time is every
 descendant's, the Spark JVM and each worker included: this process becomes
 the tree's subreaper (prctl PR_SET_CHILD_SUBREAPER), so orphans are reaped
 here and their rusage is counted. Peak memory is the largest sum, over the
 live descendants, of their proportional set size (PSS, so pages shared
-between processes count once), sampled every 0.1 s.
+between processes count once), sampled every 0.1 s. A part's peak is the
+same sum over the descendants whose command line (its arguments joined by
+spaces) matches REGEX (`re.search`): the Spark driver's side of a job, say,
+apart from the executors.
 """
 
 import ctypes
 import json
 import os
+import re
 import sys
 import time
 
@@ -48,21 +52,42 @@ def pss_kib(pid: int) -> int:
     return 0
 
 
-def tree_kib(root: int) -> int:
-    kids, total = children_map(), 0
+def command_line(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def tree_kib(root: int, parts: dict) -> tuple:
+    """(the tree's PSS, each part's PSS) in KiB, one sample."""
+    kids, total, by_part = children_map(), 0, dict.fromkeys(parts, 0)
     todo = list(kids.get(root, []))
     while todo:
         pid = todo.pop()
-        total += pss_kib(pid)
+        kib = pss_kib(pid)
+        total += kib
+        if parts:
+            line = command_line(pid)
+            for name, pattern in parts.items():
+                if pattern.search(line):
+                    by_part[name] += kib
         todo.extend(kids.get(pid, []))
-    return total
+    return total, by_part
 
 
 def main() -> int:
-    if len(sys.argv) < 4 or sys.argv[2] != "--":
+    args = sys.argv[2:]
+    parts = {}
+    while len(args) >= 2 and args[0] == "--part" and "=" in args[1]:
+        name, _, pattern = args[1].partition("=")
+        parts[name] = re.compile(pattern)
+        args = args[2:]
+    if len(sys.argv) < 4 or not args or args[0] != "--" or len(args) < 2:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 64
-    result, command = sys.argv[1], sys.argv[3:]
+    result, command = sys.argv[1], args[1:]
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         print("measure-tree: cannot become a subreaper; orphans' CPU would be lost", file=sys.stderr)
@@ -76,9 +101,13 @@ def main() -> int:
             os._exit(127)
     user = system = 0.0
     peak = 0
+    part_peaks = dict.fromkeys(parts, 0)
     status = None
     while True:
-        peak = max(peak, tree_kib(os.getpid()))
+        total, by_part = tree_kib(os.getpid(), parts)
+        peak = max(peak, total)
+        for name, kib in by_part.items():
+            part_peaks[name] = max(part_peaks[name], kib)
         try:
             while True:
                 pid, code, usage = os.wait4(-1, os.WNOHANG)
@@ -94,7 +123,8 @@ def main() -> int:
         time.sleep(0.1)
     with open(result, "w") as f:
         json.dump({"wall": round(wall, 3), "user": round(user, 3), "sys": round(system, 3),
-                   "peak_mib": round(peak / 1024, 1), "status": status}, f)
+                   "peak_mib": round(peak / 1024, 1), "status": status,
+                   "parts": {name: round(kib / 1024, 1) for name, kib in part_peaks.items()}}, f)
         f.write("\n")
     return status if status is not None and status >= 0 else 1
 
