@@ -543,7 +543,8 @@ def run_job(spark, job: Job, log=None) -> dict:
     job = on_driver(job)
     log = log or (lambda message: None)
     # Stages repartition by key to job.partitions themselves; the only other
-    # shuffle is the per-DEST count, for which one partition is plenty.
+    # shuffle is the per-DEST count on Spark Connect, for which one partition
+    # is plenty.
     spark.conf.set("spark.sql.shuffle.partitions", "1")
     scratch = tempfile.mkdtemp(prefix="tally-spark-")
     store = None
@@ -557,8 +558,10 @@ def run_job(spark, job: Job, log=None) -> dict:
         with open(plan_path, "w", encoding="utf-8") as f:
             f.write(plan_text)
         shipped = ship(spark, job, plan_path)
-        inputs = {name: [] for name in stages}
-        inputs[stages[0]].append(spark.createDataFrame([(t,) for t in tasks], "line string"))
+        # Each wave's input: per earlier pass, one filter of that pass's kept
+        # lines for all of the wave's stages (one scan of it, not one per stage).
+        inputs = [[] for _ in waves]
+        inputs[0].append(spark.createDataFrame([(t,) for t in tasks], "line string"))
         merged = []
         report = {"stages": []}
         for index, wave in enumerate(waves):
@@ -566,7 +569,7 @@ def run_job(spark, job: Job, log=None) -> dict:
             stage = ",".join(wave)
             later_stages = [later for w in waves[index + 1:] for later in w]
             allowed = later_stages + [MERGE]
-            wave_inputs = [df for name in wave for df in inputs[name]]
+            wave_inputs = inputs[index]
             if not wave_inputs:
                 continue
             stage_input = partitioned(functools.reduce(lambda a, b: a.unionByName(b), wave_inputs), job.partitions)
@@ -576,13 +579,13 @@ def run_job(spark, job: Job, log=None) -> dict:
             else:
                 out = stage_input.mapInArrow(arrow_worker(stage, allowed, shipped, env), "dest string, line string")
             try:
-                out = store.keep(out)
+                out, counts = store.keep(out, allowed)
             except Exception as error:  # Spark wraps worker failures in several exception types
                 raise JobFailed(explain(error, stage)) from None
-            counts = {row["dest"]: row["n"] for row in out.groupBy("dest").agg(F.count("*").alias("n")).collect()}
-            for later in later_stages:
-                if counts.get(later):
-                    inputs[later].append(out.where(F.col("dest") == later).select("line"))
+            for later_index in range(index + 1, len(waves)):
+                dests = [later for later in waves[later_index] if counts.get(later)]
+                if dests:
+                    inputs[later_index].append(out.where(F.col("dest").isin(dests)).select("line"))
             merged.append(out.where(F.col("dest") == MERGE).select("line"))
             seconds = time.monotonic() - started
             report["stages"].append({"stage": stage, "out": counts, "seconds": seconds})
@@ -652,8 +655,26 @@ class StageStore:
         # setCheckpointDir makes a folder of its own (a UUID) under `base`.
         return cls(spark, job, reliable=True, where=spark.sparkContext.getCheckpointDir(), out_existed=out_existed)
 
-    def keep(self, df):
-        return df.checkpoint(eager=True) if self.reliable else df.localCheckpoint(eager=True)
+    def keep(self, df, dests: Sequence[str]) -> tuple:
+        """Runs a pass's output `df` (columns `dest`, `line`) and keeps it; returns (kept, lines per DEST).
+
+        The lines per DEST (those with none left out) are observed metrics
+        of the checkpointing job itself, so counting costs no job of its
+        own; a Spark Connect session counts them with one more job.
+        """
+        from pyspark.sql import Observation
+        from pyspark.sql import functions as F
+
+        observation = None
+        if not is_connect(self.spark):
+            observation = Observation(f"tally-pass-{next(_views)}")
+            df = df.observe(observation, *[F.count_if(F.col("dest") == d).alias(d) for d in dests])
+        kept = df.checkpoint(eager=True) if self.reliable else df.localCheckpoint(eager=True)
+        if observation is not None:
+            counts = observation.get
+        else:
+            counts = {row["dest"]: row["n"] for row in kept.groupBy("dest").agg(F.count("*").alias("n")).collect()}
+        return kept, {dest: n for dest, n in counts.items() if n}
 
     def close(self) -> None:
         if is_connect(self.spark):
