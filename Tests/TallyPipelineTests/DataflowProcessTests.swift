@@ -64,6 +64,11 @@ struct DataflowProcessTests {
                 routed[dest, default: []].append(line.dropFirst(dest.utf8.count + 1))
             }
         }
+        // Superseded rows reach the merge combined: one line per file and worker, not one per row.
+        let superseded = (routed["merge"] ?? []).filter { String(decoding: $0, as: UTF8.self).contains("\tflow.v2\tsuperseded\t") }
+        let perFile = Dictionary(grouping: superseded, by: Self.key)
+        #expect(!perFile.isEmpty, "sample-data/ has superseded rows")
+        #expect(perFile.values.allSatisfy { $0.count <= parsed.waves.count }, "\(superseded.count) superseded lines for \(perFile.count) files")
         let merged = try Self.tally(["merge", "--plan", plan.path, "--reproducible"],
                                     input: Data((routed["merge"] ?? []).joined(separator: Data([10]))), in: work)
         #expect(merged.code == 0, "\(merged.err)")

@@ -76,7 +76,8 @@ struct FlowPlan: Sendable {
     /// The file of sequence number `seq`.
     func file(_ seq: Int) -> InputFile { files[seq - 1] }
 
-    /// Counts the row at `origin` superseded, in its file's accounting (sent to the merge).
+    /// Counts the row at `origin` superseded, in its file's accounting (sent to
+    /// the merge, combined per file by ``FlowWorker``).
     func emitSuperseded(_ origin: RowOrigin, _ emit: FlowEmit) {
         emit(.merge, FlowKeys.file(origin.file), .superseded(file: origin.file, rows: 1))
     }

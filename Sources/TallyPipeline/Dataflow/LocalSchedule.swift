@@ -79,9 +79,21 @@ struct LocalSchedule {
 /// One stage's instance in one worker: runs the stage on one key's records
 /// at a time, then is told its input ended (``finish(emit:)``: a stage that
 /// folds its keys into one partial result, as a combiner does, sends it then).
+///
+/// Superseded rows are combined here for every stage: the counts a stage
+/// emits per row (`.superseded(file:rows: 1)`) are added up per file and
+/// sent at the end, one line per file and instance, so what reaches the
+/// merge grows with the files and partitions, not with the rows. The merge
+/// adds the counts up whatever their grouping.
 struct FlowWorker {
     private let body: ([UInt8], [FlowRecord], FlowEmit) throws -> Void
     private var finishing: (FlowEmit) throws -> Void = { _ in }
+    private let superseded = SupersededCounts()
+
+    /// Superseded rows per file, held until the instance's input ends.
+    private final class SupersededCounts {
+        var byFile: [Int: Int] = [:]
+    }
 
     init(stage: FlowStageName, plan: FlowPlan) throws {
         switch stage {
@@ -140,8 +152,23 @@ struct FlowWorker {
         }
     }
 
-    func run(key: [UInt8], _ records: [FlowRecord], emit: FlowEmit) throws { try body(key, records, emit) }
+    func run(key: [UInt8], _ records: [FlowRecord], emit: FlowEmit) throws {
+        let counts = superseded
+        try body(key, records) { stage, key, record in
+            if case .superseded(let file, let rows) = record {
+                counts.byFile[file, default: 0] += rows
+            } else {
+                emit(stage, key, record)
+            }
+        }
+    }
 
-    /// Tells the instance its input ended.
-    func finish(emit: FlowEmit) throws { try finishing(emit) }
+    /// Tells the instance its input ended: it sends its combined counts.
+    func finish(emit: FlowEmit) throws {
+        try finishing(emit)
+        for (file, rows) in superseded.byFile.sorted(by: { $0.key < $1.key }) {
+            emit(.merge, FlowKeys.file(file), .superseded(file: file, rows: rows))
+        }
+        superseded.byFile.removeAll()
+    }
 }
