@@ -143,9 +143,10 @@ CLUSTER_ARGS  = $(foreach v,DATA OUT PERIOD TZ PARTITIONS,$(if $(filter command 
 spark-cluster-test: $(if $(filter $(RELEASE_BIN),$(TALLY)),release) spark-deps
 	SPARK_PYTHON=$(SPARK_PYTHON) $(CLUSTER_ARGS) scripts/spark-cluster-test.sh $(TALLY)
 
-## make bench-spark [SHAPE=default|studio|skewed|many-couples] [SCALE=medium] [PARTITIONS=n]:
+## make bench-spark [SHAPE=default|studio|skewed|many-couples] [SCALE=medium] [PARTITIONS=n] [JVM=job|quick]:
 ## the bench set (generated as `make bench` does) through `tally run` and
-## through the Spark path in local[2]; wall time, CPU time and peak memory of
-## each whole process tree (the Spark JVM and every worker included).
+## through the Spark path in local[2], its JVM set up as a long job's; wall
+## time, CPU time (and per input row) and peak memory of each whole process
+## tree (the Spark JVM and every worker included), and of the driver's side.
 bench-spark: release spark-deps
 	SPARK_PYTHON=$(SPARK_PYTHON) PARTITIONS=$(PARTITIONS) WIRING=$(WIRING) scripts/bench-spark.sh

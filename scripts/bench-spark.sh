@@ -11,6 +11,10 @@
 # counted there). Figures go to docs/scale-out.md.
 #   SHAPE=default|studio|skewed|many-couples  SCALE=small|medium|large
 #   PARTITIONS (3)  WIRING (transform|arrow)  SPARK_PYTHON (.tally/spark-venv/bin/python)
+#   JVM (job|quick): `job` (the default) runs Spark's JVM as a long job runs it,
+#   the JIT's every tier and the default collector, with a 4 GiB heap; `quick`
+#   keeps the driver's settings for short local runs (tests), the quick tier,
+#   the serial collector and Spark's default 1 GiB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +25,12 @@ PERIOD=${PERIOD:-2026-10}
 MONTH=${MONTH:-$PERIOD}
 PARTITIONS=${PARTITIONS:-3}
 WIRING=${WIRING:-transform}
+JVM=${JVM:-job}
+case "$JVM" in
+  job) jvm_conf=(--conf spark.driver.extraJavaOptions= --conf spark.driver.memory=4g);;
+  quick) jvm_conf=();;
+  *) echo "bench-spark: JVM is job or quick, not $JVM" >&2; exit 2;;
+esac
 SPARK_PYTHON=${SPARK_PYTHON:-.tally/spark-venv/bin/python}
 BIN=${TALLY:-.build/release/tally}
 DATA=bench-data/$SHAPE-$SCALE
@@ -35,10 +45,10 @@ mkdir -p "$WAREHOUSE"
 echo "tally run on $DATA…"
 python3 scripts/measure-tree.py "$RUN_OUT.measure.json" -- \
   "$BIN" run --data "$DATA" --out "$RUN_OUT" --db "$WAREHOUSE/tally.sqlite" --period "$PERIOD" --reproducible --quiet
-echo "Spark local[2], $PARTITIONS partitions, $WIRING wiring, on $DATA…"
+echo "Spark local[2], $PARTITIONS partitions, $WIRING wiring, $JVM JVM, on $DATA…"
 python3 scripts/measure-tree.py "$SPARK_OUT.measure.json" --part driver='tally_spark\.py|/tally (plan|merge) ' -- \
   "$SPARK_PYTHON" spark/tally_spark.py --tally "$BIN" --data "$DATA" --out "$SPARK_OUT" --period "$PERIOD" \
-  --partitions "$PARTITIONS" --wiring "$WIRING" --master 'local[2]' --reproducible 2> "$SPARK_OUT.log" \
+  --partitions "$PARTITIONS" --wiring "$WIRING" --master 'local[2]' "${jvm_conf[@]}" --reproducible 2> "$SPARK_OUT.log" \
   || { cat "$SPARK_OUT.log" >&2; exit 1; }
 grep -E 'session started|stage |merge:' "$SPARK_OUT.log" | sed 's/^tally-spark: /  /'
 

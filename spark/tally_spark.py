@@ -486,7 +486,8 @@ def explain(error: BaseException, stage: str) -> str:
 # --------------------------------------------------------------------------
 
 
-def session(master: Optional[str] = None, shuffle_partitions: int = 8, remote: Optional[str] = None):
+def session(master: Optional[str] = None, shuffle_partitions: int = 8, remote: Optional[str] = None,
+            conf: Sequence[str] = ()):
     """A Spark session with the settings tally's driver relies on.
 
     Local masters bind to 127.0.0.1 (Spark otherwise picks a non-loopback
@@ -495,6 +496,8 @@ def session(master: Optional[str] = None, shuffle_partitions: int = 8, remote: O
     is waited for before its exit status is read. With `remote` (a Spark
     Connect URL, `sc://host:15002`, or `local[2]` for a local Connect server)
     the session is a Spark Connect one, where only the arrow wiring runs.
+    `conf` (`KEY=VALUE` items, as spark-submit's `--conf`) comes last and
+    overrides any of these, the local JVM's options too.
     """
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     builder_master = master
@@ -519,6 +522,9 @@ def session(master: Optional[str] = None, shuffle_partitions: int = 8, remote: O
         builder = (builder.config("spark.driver.bindAddress", "127.0.0.1")
                    .config("spark.driver.host", "127.0.0.1")
                    .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"))
+    for item in conf:
+        key, _, value = item.partition("=")
+        builder = builder.config(key, value)
     with warnings.catch_warnings():
         # A Connect client also tries to set the static options the local
         # server already started with, and warns that it cannot.
@@ -785,6 +791,9 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--remote", help="a Spark Connect URL (sc://host:port; local[N] starts a local server): "
                                     "needs --wiring arrow")
     p.add_argument("--reproducible", action="store_true")
+    p.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                   help="a Spark setting for the session, as spark-submit's --conf (repeatable); it overrides "
+                        "the driver's own, such as the local JVM's quick-start options")
     p.add_argument("--checkpoint-dir", metavar="URI",
                    help="where each pass's lines are checkpointed, on storage every executor reaches "
                         "(default: OUT/.tally-parts/spark-checkpoints); removed when the job ends")
@@ -801,7 +810,7 @@ def main(argv: Sequence[str]) -> int:
         return 2
     log = functools.partial(print, MARK, file=sys.stderr)
     started = time.monotonic()
-    spark = session(args.master, shuffle_partitions=max(counts), remote=args.remote)
+    spark = session(args.master, shuffle_partitions=max(counts), remote=args.remote, conf=args.conf)
     log(f"session started in {time.monotonic() - started:.2f} s")
     try:
         for n in counts:

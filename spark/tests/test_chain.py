@@ -87,7 +87,10 @@ class CommandLineTests(unittest.TestCase):
             out = os.path.join(scratch, "out")
             done = subprocess.run([sys.executable, DRIVER, "--tally", FAKE, "--data", data, "--out", out,
                                    "--period", "2026-10", "--partitions", "1,2", "--wiring", "arrow",
-                                   "--master", "local[2]", "--reproducible"], capture_output=True)
+                                   "--master", "local[2]", "--reproducible",
+                                   # The JVM as a long job runs it (what make bench-spark gives).
+                                   "--conf", "spark.driver.extraJavaOptions=", "--conf", "spark.driver.memory=1500m"],
+                                  capture_output=True)
             self.assertEqual(done.returncode, 0, done.stderr[-3000:])
             self.assertEqual(done.stderr.count(b"session started"), 1)
             for n in (1, 2):
