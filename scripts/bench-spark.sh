@@ -12,7 +12,7 @@
 #   SHAPE=default|studio|skewed|many-couples  SCALE=small|medium|large
 #   PARTITIONS (3)  WIRING (transform|arrow)  SPARK_PYTHON (.tally/spark-venv/bin/python)
 #   JVM (job|quick): `job` (the default) runs Spark's JVM as a long job runs it,
-#   the JIT's every tier and the default collector, with a 4 GiB heap; `quick`
+#   the JIT's every tier and the default collector, with a HEAP heap (2g); `quick`
 #   keeps the driver's settings for short local runs (tests), the quick tier,
 #   the serial collector and Spark's default 1 GiB.
 set -euo pipefail
@@ -27,7 +27,7 @@ PARTITIONS=${PARTITIONS:-3}
 WIRING=${WIRING:-transform}
 JVM=${JVM:-job}
 case "$JVM" in
-  job) jvm_conf=(--conf spark.driver.extraJavaOptions= --conf spark.driver.memory=4g);;
+  job) jvm_conf=(--conf spark.driver.extraJavaOptions= --conf "spark.driver.memory=${HEAP:-2g}");;
   quick) jvm_conf=();;
   *) echo "bench-spark: JVM is job or quick, not $JVM" >&2; exit 2;;
 esac

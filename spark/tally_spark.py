@@ -649,13 +649,13 @@ class StageStore:
 
     @classmethod
     def open(cls, spark, job: "Job", log) -> "StageStore":
+        out_existed = os.path.isdir(job.out)
         if is_connect(spark):
             where = spark.conf.get("spark.checkpoint.dir", None)
             if not where:
                 log("the Connect server has no spark.checkpoint.dir: passes are kept as local "
                     "checkpoints, and a lost executor fails the job")
-            return cls(spark, job, reliable=bool(where), where=None, out_existed=True)
-        out_existed = hadoop_exists(spark, file_uri(job.out))
+            return cls(spark, job, reliable=bool(where), where=None, out_existed=out_existed)
         base = job.checkpoint_dir or join_uri(file_uri(job.out), STAGING, "spark-checkpoints")
         spark.sparkContext.setCheckpointDir(base)
         # setCheckpointDir makes a folder of its own (a UUID) under `base`.
@@ -683,14 +683,15 @@ class StageStore:
         return kept, {dest: n for dest, n in counts.items() if n}
 
     def close(self) -> None:
-        if is_connect(self.spark):
-            return
+        # The checkpoints may be on any store; the out folder is a path on the driver.
         if self.where:
             hadoop_delete(self.spark, self.where)
-        hadoop_delete(self.spark, join_uri(file_uri(self.job.out), STAGING))
-        if not self.published:
-            if not self.out_existed:
-                hadoop_delete(self.spark, file_uri(self.job.out), only_if_empty=True)
+        shutil.rmtree(os.path.join(self.job.out, STAGING), ignore_errors=True)
+        if not self.published and not self.out_existed:
+            try:
+                os.rmdir(self.job.out)   # only when empty: never anything but what this job made
+            except OSError:
+                pass
 
 
 def file_uri(path: str) -> str:
@@ -709,23 +710,10 @@ def join_uri(base: str, *names: str) -> str:
     return "/".join([base.rstrip("/")] + list(names))
 
 
-def _hadoop_path(spark, uri: str):
-    """(file system, path) of `uri` through the Hadoop FileSystem API (any scheme it has a connector for)."""
+def hadoop_delete(spark, uri: str) -> None:
+    """Removes `uri` and everything under it, through the Hadoop FileSystem API (any scheme it has a connector for)."""
     path = spark.sparkContext._jvm.org.apache.hadoop.fs.Path(uri)
-    return path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()), path
-
-
-def hadoop_exists(spark, uri: str) -> bool:
-    fs, path = _hadoop_path(spark, uri)
-    return bool(fs.exists(path))
-
-
-def hadoop_delete(spark, uri: str, only_if_empty: bool = False) -> None:
-    """Removes `uri` and everything under it; with `only_if_empty`, only a folder that holds nothing."""
-    fs, path = _hadoop_path(spark, uri)
-    if only_if_empty and (not fs.exists(path) or len(fs.listStatus(path)) > 0):
-        return
-    fs.delete(path, True)
+    path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()).delete(path, True)
 
 
 def stage_id(stage: str) -> str:
