@@ -6,10 +6,10 @@ import TallyPipeline
 
 /// Options shared by `run`, `ingest` and `report`.
 struct CommonOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The report folder.", valueName: "dir"))
-    var out: String = "reports"
+    @Option(help: ArgumentHelp("The report folder (default: reports/<period>, a folder per month; reports for tally ingest).", valueName: "dir"))
+    var out: String?
 
-    @Option(help: ArgumentHelp("The SQLite warehouse (default: .tally/<out name>.sqlite beside the out folder, e.g. .tally/reports.sqlite for --out reports; the out folder holds reports only).", valueName: "file"))
+    @Option(help: ArgumentHelp("The SQLite warehouse (default: .tally/<root>.sqlite beside the reports' root: .tally/reports.sqlite for --out reports and for --out reports/2026-10; the out folder holds reports only).", valueName: "file"))
     var db: String?
 
     @Option(help: ArgumentHelp("The configuration (default: <data>/tally.yml when present, else built-in defaults).", valueName: "file"))
@@ -31,8 +31,15 @@ struct CommonOptions: ParsableArguments {
         }
     }
 
+    /// The out folder: `--out`, else `reports/<period>` for a month's reports
+    /// (each month's apart, so last month's stay as they were sent) and
+    /// `reports` for an ingest; both share the warehouse `.tally/reports.sqlite`.
+    func outFolder(period: YearMonth?) -> String {
+        out ?? (period.map { "reports/\($0)" } ?? "reports")
+    }
+
     func request(data: String?, period: YearMonth?, reproducible: Bool = false) -> RunRequest {
-        RunRequest(dataDirectory: data.map { URL(fileURLWithPath: $0) }, outDirectory: URL(fileURLWithPath: out),
+        RunRequest(dataDirectory: data.map { URL(fileURLWithPath: $0) }, outDirectory: URL(fileURLWithPath: outFolder(period: period)),
                    period: period, databasePath: db, configURL: config.map { URL(fileURLWithPath: $0) },
                    timezone: timezone, reproducible: reproducible)
     }

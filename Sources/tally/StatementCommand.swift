@@ -35,7 +35,7 @@ extension Tally {
                 try runner.statement(coupleId: couple, common.request(data: nil, period: YearMonth(period)))
             }
             if !common.quiet {
-                let folder = URL(fileURLWithPath: common.out)
+                let folder = URL(fileURLWithPath: common.outFolder(period: YearMonth(period)))
                 for file in outcome.files { print("wrote \(folder.appendingPathComponent(file).path)") }
                 if outcome.rejects > 0 {
                     print("\(outcome.rejects) rows of this couple could not be used (a full run lists them in rejects.csv)")

@@ -3,8 +3,9 @@ import Testing
 import TallyCore
 @testable import TallyPipeline
 
-/// Issue 15, part 5: the reports folder holds reports; the warehouse lives
-/// beside it by default, and one left in it by an earlier version is moved out.
+/// The reports folder holds reports; the warehouse lives beside the reports'
+/// root by default (one per root, shared by its month folders), and one left
+/// in the out folder by an earlier version is moved out.
 @Suite("Where the warehouse lives", .serialized)
 struct WarehouseLocationTests {
     let runner = TallyRunner(logger: .init(label: "test"), progress: Progress(mode: .silent))
@@ -15,12 +16,47 @@ struct WarehouseLocationTests {
                    period: YearMonth("2026-10")!, databasePath: db, reproducible: true)
     }
 
-    @Test("the default: .tally/<out name>.sqlite beside the out folder")
+    @Test("the default: .tally/<root>.sqlite beside the reports' root, a month folder's root being its parent")
     func defaultPath() {
         #expect(WarehouseLocation.defaultPath(out: URL(fileURLWithPath: "/srv/tally/reports")) == "/srv/tally/.tally/reports.sqlite")
         #expect(WarehouseLocation.defaultPath(out: URL(fileURLWithPath: "/srv/tally/reports/")) == "/srv/tally/.tally/reports.sqlite")
-        #expect(WarehouseLocation.defaultPath(out: URL(fileURLWithPath: "/srv/a/../b/2026-10")) == "/srv/b/.tally/2026-10.sqlite")
+        #expect(WarehouseLocation.defaultPath(out: URL(fileURLWithPath: "/srv/tally/reports/2026-10")) == "/srv/tally/.tally/reports.sqlite")
+        #expect(WarehouseLocation.defaultPath(out: URL(fileURLWithPath: "/srv/a/../b/2026-10")) == "/srv/.tally/b.sqlite")
+        #expect(WarehouseLocation.defaultPath(out: URL(fileURLWithPath: "/2026-10")) == "/.tally/tally.sqlite")
         #expect(WarehouseLocation.defaultPath(out: URL(fileURLWithPath: "/")) == "/.tally/tally.sqlite")
+        // Not months: the folder is the root.
+        for name in ["2026-13", "2026-1", "202610", "2026-10-01", "q4-2026"] {
+            #expect(WarehouseLocation.defaultPath(out: URL(fileURLWithPath: "/srv/reports/\(name)")) == "/srv/reports/.tally/\(name).sqlite")
+        }
+    }
+
+    @Test("month folders share their root's warehouse, and a month's run leaves last month's folder as it was")
+    func monthFoldersShareTheWarehouse() throws {
+        let work = try temporaryFolder("location")
+        defer { try? fm.removeItem(at: work) }
+        let september = work.appendingPathComponent("reports/2026-09"), october = work.appendingPathComponent("reports/2026-10")
+        var request = request(out: september)
+        request.period = YearMonth("2026-09")!
+        _ = try runner.run(request)
+        let sent = try folderBytes(september)
+        let second = try runner.run(self.request(out: october))
+        #expect(second.ingest?.filesLoaded == 0, "the October run reads the warehouse September's run filled")
+        #expect(fm.fileExists(atPath: work.appendingPathComponent(".tally/reports.sqlite").path))
+        #expect(try folderBytes(september) == sent)
+        #expect(fm.fileExists(atPath: october.appendingPathComponent("run.json").path))
+    }
+
+    /// Every file under `folder` with its bytes.
+    func folderBytes(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in try fm.subpathsOfDirectory(atPath: folder.path) {
+            let url = folder.appendingPathComponent(path)
+            var isFolder: ObjCBool = false
+            if fm.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
     }
 
     @Test("a run without --db leaves reports only in the out folder")

@@ -9,8 +9,8 @@ public struct RunRequest: Sendable {
     public var outDirectory: URL
     /// The month reported (not needed to ingest).
     public var period: YearMonth?
-    /// The warehouse file; default `.tally/<out name>.sqlite` beside the out
-    /// folder (``WarehouseLocation``).
+    /// The warehouse file; default `.tally/<root>.sqlite` beside the reports'
+    /// root (``WarehouseLocation``).
     public var databasePath: String?
     /// `tally.yml`; default `<data>/tally.yml` when present, else built-in defaults.
     public var configURL: URL?

@@ -3,26 +3,39 @@ import Foundation
 import Glibc
 #endif
 import Logging
+import TallyCore
 import TallyReports
 
-/// Where the warehouse lives when `--db` does not say: `.tally/<out>.sqlite`
-/// in the folder that holds the out folder (`--out reports` →
-/// `.tally/reports.sqlite`). The out folder holds reports only: people zip
-/// and send it, and the warehouse holds every raw row (names, amounts).
-/// One warehouse per out folder, as before, so two out folders never mix
-/// their data.
+/// Where the warehouse lives when `--db` does not say: `.tally/<root>.sqlite`
+/// in the folder that holds the reports' root. The root is the out folder,
+/// or, when the out folder is named after a month (`reports/2026-10`, the
+/// default out folder of a month's run), the folder holding it: every
+/// month's run into `reports/<month>` then shares one warehouse, which keeps
+/// the history, while each month's reports stay in a folder of their own.
+/// The out folder holds reports only: people zip and send it, and the
+/// warehouse holds every raw row (names, amounts). Two roots never mix their
+/// data.
 ///
 /// ```swift
 /// WarehouseLocation.defaultPath(out: URL(fileURLWithPath: "/srv/tally/reports"))
+/// // "/srv/tally/.tally/reports.sqlite"
+/// WarehouseLocation.defaultPath(out: URL(fileURLWithPath: "/srv/tally/reports/2026-10"))
 /// // "/srv/tally/.tally/reports.sqlite"
 /// ```
 public enum WarehouseLocation {
     /// The default warehouse of an out folder.
     public static func defaultPath(out: URL) -> String {
-        let out = out.standardizedFileURL
-        let name = out.path == "/" ? "tally" : out.lastPathComponent
-        return out.deletingLastPathComponent().appendingPathComponent(".tally")
+        var root = out.standardizedFileURL
+        if isMonthFolder(root) { root = root.deletingLastPathComponent() }
+        let name = root.path == "/" ? "tally" : root.lastPathComponent
+        return root.deletingLastPathComponent().appendingPathComponent(".tally")
             .appendingPathComponent(name + ".sqlite").path
+    }
+
+    /// Whether `folder` is named after a month (`YYYY-MM`), as a month's out folder is.
+    static func isMonthFolder(_ folder: URL) -> Bool {
+        let name = folder.lastPathComponent
+        return name.utf8.count == 7 && folder.path != "/" && YearMonth(name) != nil
     }
 
     /// Where versions up to 0.1 kept it: `<out>/tally.sqlite`.
