@@ -74,6 +74,7 @@ enum Migrations {
         migrator.registerMigration("v20: keyed tables' rows set aside", migrate: KeyedTable.createSupersededTables)
         migrator.registerMigration("v21: cards by couple", migrate: ExpensesSchema.indexCardsByCouple)
         migrator.registerMigration("v22: reject codes and rejected expenses as written", migrate: WarehouseSchema.rejectCodes)
+        migrator.registerMigration("v23: run history", migrate: PublicationSchema.createRunHistory)
         return migrator
     }
 }

@@ -46,4 +46,16 @@ enum PublicationSchema {
     static func dropCounter(_ db: Database) throws {
         try db.execute(sql: "DROP TABLE warehouse_counter")
     }
+
+    /// v23: every run that published reports, in order, with its headline
+    /// figures, so the next run can say what moved and what was restated.
+    static func createRunHistory(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Every run that computed and published reports: its period, out
+            -- folder and headline figures (run.json's figures, as JSON).
+            CREATE TABLE run_history (
+                seq INTEGER PRIMARY KEY, period TEXT NOT NULL, out_path TEXT NOT NULL, figures BLOB NOT NULL
+            );
+            """)
+    }
 }

@@ -23,6 +23,19 @@ public struct Publication: Sendable, Equatable {
     }
 }
 
+/// A run that published reports, as the run history keeps it.
+public struct PublishedRun: Sendable, Equatable {
+    /// The month reported, `YYYY-MM`.
+    public var period: String
+    /// Its headline figures, as run.json lists them (JSON).
+    public var figures: Data
+
+    public init(period: String, figures: Data) {
+        self.period = period
+        self.figures = figures
+    }
+}
+
 extension Warehouse {
     /// The publication recorded for the out folder at `outPath` (absolute), if any.
     public func publication(outPath: String) throws -> Publication? {
@@ -36,13 +49,27 @@ extension Warehouse {
         }
     }
 
-    /// Records `publication` for the out folder at `outPath`, replacing the previous one.
-    public func record(_ publication: Publication, outPath: String) throws {
+    /// Records `publication` for the out folder at `outPath`, replacing the
+    /// previous one, and appends `run` to the run history, in one transaction.
+    public func record(_ publication: Publication, outPath: String, run: PublishedRun? = nil) throws {
         try queue.write { db in
             try db.execute(sql: """
                 INSERT OR REPLACE INTO report_publication (out_path, key, files, manifest, rejects, summary) VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: [outPath, publication.key, publication.files, publication.manifest, publication.rejects,
                                  publication.summary.joined(separator: "\n")])
+            if let run {
+                try db.execute(sql: "INSERT INTO run_history (period, out_path, figures) VALUES (?, ?, ?)",
+                               arguments: [run.period, outPath, run.figures])
+            }
+        }
+    }
+
+    /// The last run that published reports from this warehouse, if any.
+    public func lastPublishedRun() throws -> PublishedRun? {
+        try queue.read { db in
+            try Row.fetchOne(db, sql: "SELECT period, figures FROM run_history ORDER BY seq DESC LIMIT 1").map {
+                PublishedRun(period: $0["period"], figures: $0["figures"])
+            }
         }
     }
 }

@@ -53,6 +53,13 @@ struct ConfigLoaderTests {
         #expect(try ConfigLoader.parse("activity:\n  minimumDaysRanked: 1", file: "tally.yml").activity.minimumDaysRanked == 1)
     }
 
+    @Test("changes: a dataset's volume is flagged beyond half its month-before, from 100 rows; both settable")
+    func changesThresholds() throws {
+        #expect(TallyConfig().changes == RunChanges.Thresholds(volumeChange: 0.5, minimumRows: 100))
+        let config = try ConfigLoader.parse("changes:\n  volumeChange: 1.5\n  minimumRows: 1000", file: "tally.yml")
+        #expect(config.changes == RunChanges.Thresholds(volumeChange: 1.5, minimumRows: 1000))
+    }
+
     @Test func categoryLabels() throws {
         let config = try ConfigLoader.parse("""
             statements:
@@ -85,6 +92,10 @@ struct ConfigLoaderTests {
         ("statements:\n  categoryLabels:\n    mercado: ''", "tally.yml line 3: statements.categoryLabels.mercado is blank"),
         ("statements:\n  categoryLabels:\n    pets: Bichos\n    pets: Animais", "tally.yml: not valid YAML: Parser: expected all keys to be unique"),
         ("statements:\n  categoryLabels:\n    casa: \"Casa\\ne contas\"", "tally.yml line 3: statements.categoryLabels.casa must be one line"),
+        ("changes:\n  volumeChange: 0", "tally.yml line 2: changes.volumeChange must be a share above 0"),
+        ("changes:\n  volumeChange: half", "tally.yml line 2: changes.volumeChange must be a share above 0"),
+        ("changes:\n  minimumRows: -1", "tally.yml line 2: changes.minimumRows"),
+        ("changes:\n  volume: 0.5", "tally.yml line 2: unknown setting 'volume'"),
     ])
     func errors(yaml: String, message: String) {
         do {

@@ -12,6 +12,8 @@ public struct TallyConfig: Sendable, Equatable {
     public var activity = Activity()
     public var kpis = KPIs()
     public var csv = CSV()
+    /// When the run flags a dataset's volume (``RunChanges``).
+    public var changes = RunChanges.Thresholds()
     /// The product catalogue: known plans and prices, used beside `subscriptions/products`.
     public var products: [Product] = []
 

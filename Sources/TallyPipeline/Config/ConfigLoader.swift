@@ -37,7 +37,7 @@ public enum ConfigLoader {
         var config = TallyConfig()
         guard let root else { return config }
         let reader = NodeReader(file: file)
-        try reader.mapping(root, path: "", keys: ["timezone", "locale", "statements", "leaderboards", "activity", "kpis", "csv", "products"]) { key, node in
+        try reader.mapping(root, path: "", keys: ["timezone", "locale", "statements", "leaderboards", "activity", "kpis", "csv", "changes", "products"]) { key, node in
             switch key {
             case "timezone":
                 config.timezone = try reader.string(node, path: key)
@@ -86,6 +86,18 @@ public enum ConfigLoader {
                     case "conversionTargetMin": config.kpis.conversionTargetMin = try reader.fraction(v, path: path)
                     case "conversionTargetMax": config.kpis.conversionTargetMax = try reader.fraction(v, path: path)
                     default: config.kpis.retentionTarget = try reader.fraction(v, path: path)
+                    }
+                }
+            case "changes":
+                try reader.mapping(node, path: key, keys: ["volumeChange", "minimumRows"]) { k, v in
+                    let path = "changes.\(k)"
+                    switch k {
+                    case "volumeChange":
+                        guard let text = v.scalar?.string, let share = Double(text), share > 0, share <= 100 else {
+                            throw reader.error(v, "\(path) must be a share above 0 (0.5 flags a move of more than 50%)")
+                        }
+                        config.changes.volumeChange = share
+                    default: config.changes.minimumRows = try reader.int(v, path: path, in: 0...1_000_000_000)
                     }
                 }
             case "csv":

@@ -87,7 +87,7 @@ final class FlowMerge {
         }
         files.sort { ByteOrder.precedes($0.displayPath, $1.displayPath) }
         let publisher = RunPublisher(outDirectory: outDirectory, period: plan.period, timezone: plan.config.timezone,
-                                     locale: plan.locale, reproducible: reproducible)
+                                     locale: plan.locale, reproducible: reproducible, thresholds: plan.config.changes)
         let ignored = plan.ignored.map { RunManifest.Ignored(path: $0.path, why: $0.why) }.sorted { $0.path < $1.path }
         let manifest = try publisher.publish(reports: reports, ingestRejects: rejects, files: files, refusals: refusals,
                                              ignored: ignored, keptFamilies: kept, outputs: outputs, stages: []).manifest

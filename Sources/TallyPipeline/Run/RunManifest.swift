@@ -1,4 +1,5 @@
 import Foundation
+import TallyCore
 
 /// The contents of `run.json`: what was read (with per-file row accounting),
 /// what was written, the checks made, and how long each stage took.
@@ -15,6 +16,12 @@ public struct RunManifest: Codable, Sendable {
     public var ignored: [Ignored]
     public var outputs: [Output]
     public var checks: [Check]
+    /// Each report family's headline figures (``FamilyFigures``), by family name.
+    public var figures: [RunFigure]?
+    /// What moved since the last run published from the same warehouse, what
+    /// it published that reads differently now, and what looks wrong
+    /// (``RunChanges``); absent when there is nothing to say.
+    public var changes: RunChanges?
     /// Input files refused as a whole (absent when none): nothing of them
     /// is loaded; an earlier version of the same file stays loaded.
     public var refused: [Refused]?

@@ -18,6 +18,11 @@ struct RunPublisher {
     var timezone: String
     var locale: ReportLocale
     var reproducible: Bool
+    /// The last run published from the same warehouse (its period and
+    /// figures), nil for a dataflow or a new warehouse.
+    var previous: (period: YearMonth, figures: [RunFigure])? = nil
+    /// When a dataset's volume is flagged (`tally.yml` → `changes`).
+    var thresholds = RunChanges.Thresholds()
 
     /// Writes rejects.csv and run.json and publishes `outputs`. Returns the
     /// manifest as written, its reproducible bytes and the rejects written.
@@ -39,11 +44,16 @@ struct RunPublisher {
         checks.append(Reconciliation.inputsCheck(
             inputs, storedRejects: Dictionary(ingestRejects.map { ($0.file, 1) }, uniquingKeysWith: +),
             reportRejects: Dictionary(grouping: reportRejects, by: \.file).mapValues { Set($0.map(\.line)).count }))
+        // By family name, so every schedule lists them in one order.
+        let figures = reports.sorted { $0.name < $1.name }.flatMap(\.figures)
+        let changes = RunChanges.between(figures, period: period, previous: previous, thresholds: thresholds)
         var manifest = RunManifest(
             tally: .init(version: TallyRunner.version), period: period.description,
             timezone: timezone, locale: locale.identifier, inputs: inputs, ignored: ignored,
             outputs: ([.init(path: "rejects.csv", rows: rejectCount)] + reports.flatMap(\.outputs)).sorted { $0.path < $1.path },
             checks: checks,
+            figures: figures,
+            changes: changes.isEmpty && changes.against == nil ? nil : changes,
             refused: refusals.isEmpty ? nil : refusals.map(RunManifest.Refused.init),
             keptReports: keptFamilies.isEmpty ? nil : keptFamilies,
             stages: nil, peakMemoryMiB: nil)

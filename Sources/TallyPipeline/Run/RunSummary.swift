@@ -19,6 +19,7 @@ public enum RunSummary {
         out.append("rows: \(read) read = \(used) used + \(m.inputs.map(\.rowsRejected).reduce(0, +)) rejected + \(superseded) superseded; "
                    + "\(outcome.rejects) rejects in rejects.csv")
         out += outcome.summary.filter { !$0.isEmpty }
+        if let changes = m.changes { out += lines(changes) }
         let failed = m.checks.filter { !$0.passed }
         out.append(failed.isEmpty ? "checks: all \(m.checks.count) passed (run.json → checks)"
                    : "checks: \(failed.count) of \(m.checks.count) FAILED (run.json → checks)")
@@ -55,6 +56,53 @@ public enum RunSummary {
             lines.append("tally: \(k.family): not written, the previous reports are kept (\(k.why))")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What moved since the last run, what was restated, and the flags:
+    /// a few figures per family, the rest in run.json.
+    ///
+    /// ```
+    /// changes since the run of 2026-09 (run.json → changes):
+    ///   statements: couples 20 (+1), expenses 222 (-12, -5.1%), spent BRL 43747.36 (+310.20, +0.7%)
+    ///   restated: kpis MRR FisioFlow BRL for 2026-09: published 8004.00, now 8100.00 (+96.00)
+    ///   check: swipes: 1888 rows dated in 2026-10 against 4102 in 2026-09 (-54.0%, beyond ±50.0%)
+    /// ```
+    static func lines(_ changes: RunChanges, perFamily: Int = 4, restatements: Int = 5) -> [String] {
+        var out: [String] = []
+        if let against = changes.against {
+            out.append("changes since the run of \(against) (run.json → changes)"
+                       + (changes.moved.isEmpty && changes.restated.isEmpty ? ": none" : ":"))
+        }
+        var families: [String] = []
+        var moved: [String: [RunChanges.Moved]] = [:]
+        for m in changes.moved {
+            if moved[m.family] == nil { families.append(m.family) }
+            moved[m.family, default: []].append(m)
+        }
+        // A figure whose name ends with its currency (`spent BRL`) is shown without it again.
+        func shown(_ value: String, _ unit: String, _ name: String) -> String {
+            name.hasSuffix(" " + unit) ? value : RunFigure(family: "", name: name, month: "", value: value, unit: unit).shown
+        }
+        for family in families {
+            let all = moved[family]!
+            let items = all.prefix(perFamily).map { m in
+                "\(m.name) \(shown(m.current, m.unit, m.name)) (\(m.change)" + (m.percent.map { ", \($0)" } ?? "") + ")"
+            }
+            out.append("  \(family): " + items.joined(separator: ", ")
+                       + (all.count > perFamily ? ", and \(all.count - perFamily) more" : ""))
+        }
+        for r in changes.restated.prefix(restatements) {
+            out.append("  restated: \(r.family) \(r.name) for \(r.month): published \(shown(r.published, r.unit, r.name)), "
+                       + "now \(shown(r.now, r.unit, r.name)) (\(r.change))")
+        }
+        if changes.restated.count > restatements {
+            out.append("  restated: and \(changes.restated.count - restatements) more figures")
+        }
+        for flag in changes.flags { out.append("  check: \(flag.message)") }
+        if changes.against == nil, !changes.flags.isEmpty {
+            out.insert("changes (run.json → changes):", at: 0)
+        }
+        return out
     }
 
     /// The lines about an ingest.

@@ -123,7 +123,8 @@ public struct TallyRunner {
         let (ingestRejects, files) = try warehouse.read { r in (try r.ingestRejects(), try r.inputFiles()) }
         let stages = ingestStages(ingest) + reports.flatMap { [.init(name: $0.name, seconds: $0.seconds, rows: $0.rows)] + $0.detailStages }
         let publisher = RunPublisher(outDirectory: request.outDirectory, period: period, timezone: config.timezone,
-                                     locale: locale, reproducible: request.reproducible)
+                                     locale: locale, reproducible: request.reproducible,
+                                     previous: try previousRun(warehouse), thresholds: config.changes)
         let (manifest, published, rejectCount) = try publisher.publish(
             reports: reports, ingestRejects: ingestRejects, files: files, refusals: refusals, ignored: ignored,
             keptFamilies: keptFamilies, outputs: context.outputs, stages: stages)
@@ -133,7 +134,8 @@ public struct TallyRunner {
         try warehouse.record(Publication(
             key: try ReportReuse.key(request, config: config, period: period, warehouse: warehouse, ignored: ignored),
             files: ReportReuse.folderDigest(request.outDirectory, warehousePath: request.resolvedDatabasePath),
-            manifest: published, rejects: rejectCount, summary: summary), outPath: outPath)
+            manifest: published, rejects: rejectCount, summary: summary), outPath: outPath,
+            run: PublishedRun(period: period.description, figures: try JSONEncoder().encode(manifest.figures ?? [])))
         return Outcome(manifest: manifest, ingest: ingest, rejects: rejectCount, summary: summary,
                        outDirectory: request.outDirectory)
     }
@@ -161,6 +163,13 @@ public struct TallyRunner {
         try AtomicFile.syncFileSystem(containing: request.outDirectory)
         return Outcome(manifest: manifest, ingest: ingest, rejects: last.rejects, summary: last.summary,
                        outDirectory: request.outDirectory, reportsKept: true)
+    }
+
+    /// The last run published from `warehouse`: its period and figures.
+    private func previousRun(_ warehouse: Warehouse) throws -> (period: YearMonth, figures: [RunFigure])? {
+        guard let run = try warehouse.lastPublishedRun(), let period = YearMonth(run.period),
+              let figures = try? JSONDecoder().decode([RunFigure].self, from: run.figures) else { return nil }
+        return (period, figures)
     }
 
     /// Opens the warehouse in effect, creating the folder that holds it.

@@ -37,6 +37,8 @@ struct ReportOutcome {
     var checks: [RunManifest.Check] = []
     /// Lines for the terminal summary (text charts welcome).
     var summary: [String] = []
+    /// Its headline figures, for run.json and the next run's comparison (``FamilyFigures``).
+    var figures: [RunFigure] = []
     /// Units of work done (couples, challenges, users), for run.json.
     var rows = 0
     var seconds = 0.0

@@ -67,6 +67,6 @@ final class ActivityOutput {
             .init(path: "activity/summary.csv", rows: summaries.rowCount),
         ]
         return ReportOutcome(name: family.name, outputs: files, summary: ActivityText.terminalSummary(report, period: period),
-                             rows: report.users.count, seconds: Date().timeIntervalSince(started))
+                             figures: FamilyFigures.activity(report, period: period), rows: report.users.count, seconds: Date().timeIntervalSince(started))
     }
 }

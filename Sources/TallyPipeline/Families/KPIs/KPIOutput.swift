@@ -44,7 +44,7 @@ enum KPIOutput {
             detail: unbalanced.isEmpty ? "\(report.movements.count) app-months"
                 : "does not add up for \(unbalanced.prefix(5).map { "\($0.app) \($0.currency.code) \($0.month)" }.joined(separator: ", "))")]
         return ReportOutcome(name: "kpis", rejects: final.rejects, outputs: files.sorted { $0.path < $1.path }, checks: checks,
-                             summary: KPIText.summary(report), rows: final.subscribers,
+                             summary: KPIText.summary(report), figures: FamilyFigures.kpis(report), rows: final.subscribers,
                              seconds: Date().timeIntervalSince(started))
     }
 }

@@ -26,6 +26,8 @@ final class LeaderboardsOutput {
     let workbook: LeaderboardsWorkbook
     /// Every partition's summary merged, with what was merged in apart.
     private(set) var summary = LeaderboardsFamily.Summary()
+    /// Boards that became final in the as-of day's month (``FamilyFigures/finishedInMonth(_:)``).
+    private var finished = 0
 
     init(outDirectory: URL, locale: ReportLocale, asOf: LocalDate, pointsRule: PointsRule, outputs: OutputSet) throws {
         self.asOf = asOf
@@ -47,6 +49,7 @@ final class LeaderboardsOutput {
         summary.merge(result.summary)
         guard let board = result.rows.board else { return }
         guard let text else { preconditionFailure("challenge \(board.challenge.id): a board without its text file") }
+        if FamilyFigures.finishedInMonth(board) { finished += 1 }
         for row in LeaderboardCSV.rows(board) { try csv.writeRow(row) }
         if let sheet { try sheet(board) } else { try workbook.add(board) }
         outputs.add(text)
@@ -72,7 +75,8 @@ final class LeaderboardsOutput {
             name: "leaderboards: points add up to the counted check-ins", passed: report.mismatched.isEmpty,
             detail: report.mismatched.isEmpty ? "\(boards) challenges" : "does not add up for \(report.mismatched.prefix(10).joined(separator: ", "))")]
         return ReportOutcome(name: family.name, rejects: report.rejects, outputs: files, checks: checks,
-                             summary: LeaderboardText.terminalSummary(report, asOf: asOf), rows: boards,
+                             summary: LeaderboardText.terminalSummary(report, asOf: asOf),
+                             figures: FamilyFigures.leaderboards(report, finished: finished, asOf: asOf), rows: boards,
                              seconds: Date().timeIntervalSince(started))
     }
 }

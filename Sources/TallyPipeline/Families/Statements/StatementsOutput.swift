@@ -122,7 +122,8 @@ final class StatementsOutput {
         }
         return ReportOutcome(name: family.name, rejects: report.rejects, outputs: files,
                              checks: [Reconciliation.couplesCheck(report.problems, couples: couples)],
-                             summary: StatementsSummary.lines(report.totals), rows: couples,
+                             summary: StatementsSummary.lines(report.totals),
+                             figures: FamilyFigures.statements(report.totals, period: period), rows: couples,
                              seconds: Date().timeIntervalSince(started), detailStages: details)
     }
 }
