@@ -5,7 +5,8 @@
 # says (`tally run --data exports/<month> --period <month>`: reports into
 # reports/<month>, one warehouse .tally/reports.sqlite), must give, for the
 # last month, every report of a from-scratch run on the unsplit folder byte
-# for byte, and leave every earlier month's folder as its run wrote it.
+# for byte, leave every earlier month's folder as its run wrote it, and
+# compare each month's figures with the month before's (run.json → changes).
 # rejects.csv and run.json name the month folders' files and lines, so they
 # are left out of the comparison.
 #   scripts/incremental-test.sh [TALLY]     TALLY defaults to .build/release/tally
@@ -35,6 +36,16 @@ for month in $months; do
   digests "$month" | cmp -s - "$work/$month.sha256" \
     || { echo "incremental test: reports/$month changed after its own run" >&2; exit 1; }
 done
+
+# Each month after the first compares with the month before (run.json → changes).
+python3 - "$work/reports" $months <<'PY' || exit 1
+import json, sys
+root, months = sys.argv[1], sys.argv[2:]
+for before, month in zip(months, months[1:]):
+    changes = json.load(open(f"{root}/{month}/run.json")).get("changes") or {}
+    if changes.get("against") != before:
+        sys.exit(f"incremental test: {month}'s run.json compares with {changes.get('against')}, not {before}")
+PY
 
 if diff -r -q -x rejects.csv -x run.json "$work/full" "$work/reports/$PERIOD" > "$work/diff"; then
   echo "incremental test: $(echo $months | wc -w) monthly runs into one warehouse give the from-scratch reports of $PERIOD: equal; earlier months' folders untouched"
