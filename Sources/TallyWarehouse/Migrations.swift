@@ -75,6 +75,7 @@ enum Migrations {
         migrator.registerMigration("v21: cards by couple", migrate: ExpensesSchema.indexCardsByCouple)
         migrator.registerMigration("v22: reject codes and rejected expenses as written", migrate: WarehouseSchema.rejectCodes)
         migrator.registerMigration("v23: run history", migrate: PublicationSchema.createRunHistory)
+        migrator.registerMigration("v24: couple closings", migrate: PublicationSchema.createCoupleClosings)
         return migrator
     }
 }

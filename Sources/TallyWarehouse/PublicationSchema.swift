@@ -58,4 +58,19 @@ enum PublicationSchema {
             );
             """)
     }
+
+    /// v24: each couple's closing balances as its statement of a month was
+    /// published, so the next month's statement can say when its opening
+    /// balances differ from what the couple was sent.
+    static func createCoupleClosings(_ db: Database) throws {
+        try db.execute(sql: """
+            -- Per month, couple and member: the closing balance as published,
+            -- and the highest load_seq of the input files at publication.
+            CREATE TABLE couple_closing (
+                month TEXT NOT NULL, couple_id TEXT NOT NULL, member_id TEXT NOT NULL,
+                closing INTEGER NOT NULL, load_seq INTEGER NOT NULL,
+                PRIMARY KEY (month, couple_id, member_id)
+            ) WITHOUT ROWID;
+            """)
+    }
 }

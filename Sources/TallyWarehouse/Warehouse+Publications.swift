@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TallyCore
 
 /// The reports last published into an out folder, as recorded in the warehouse.
 public struct Publication: Sendable, Equatable {
@@ -20,6 +21,20 @@ public struct Publication: Sendable, Equatable {
         self.manifest = manifest
         self.rejects = rejects
         self.summary = summary
+    }
+}
+
+/// A member's closing balance on a couple's published statement.
+public struct CoupleClosing: Sendable, Equatable {
+    public var coupleId: String
+    public var memberId: String
+    /// In the couple's currency's minor units.
+    public var closing: Int64
+
+    public init(coupleId: String, memberId: String, closing: Int64) {
+        self.coupleId = coupleId
+        self.memberId = memberId
+        self.closing = closing
     }
 }
 
@@ -51,8 +66,21 @@ extension Warehouse {
 
     /// Records `publication` for the out folder at `outPath`, replacing the
     /// previous one, and appends `run` to the run history, in one transaction.
-    public func record(_ publication: Publication, outPath: String, run: PublishedRun? = nil) throws {
+    /// With `closings`, the couples' closing balances of `run`'s month
+    /// replace those recorded for that month before.
+    public func record(_ publication: Publication, outPath: String, run: PublishedRun? = nil,
+                       closings: [CoupleClosing] = []) throws {
         try queue.write { db in
+            if let run, !closings.isEmpty {
+                try db.execute(sql: "DELETE FROM couple_closing WHERE month = ?", arguments: [run.period])
+                let loadSeq = try Int64.fetchOne(db, sql: "SELECT coalesce(max(load_seq), 0) FROM input_file") ?? 0
+                let insert = try db.makeStatement(sql: """
+                    INSERT INTO couple_closing (month, couple_id, member_id, closing, load_seq) VALUES (?, ?, ?, ?, ?)
+                    """)
+                for c in closings {
+                    try insert.execute(arguments: [run.period, c.coupleId, c.memberId, c.closing, loadSeq])
+                }
+            }
             try db.execute(sql: """
                 INSERT OR REPLACE INTO report_publication (out_path, key, files, manifest, rejects, summary) VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: [outPath, publication.key, publication.files, publication.manifest, publication.rejects,
@@ -75,6 +103,31 @@ extension Warehouse {
 }
 
 extension WarehouseReader {
+    /// The couples' statements of `month` as published from this warehouse,
+    /// by couple id: each member's closing balance, and the input files
+    /// (display paths) loaded after publication. Empty when none was.
+    public func publishedClosings(month: YearMonth) throws -> [String: PublishedClosing] {
+        var closings: [String: [String: Int64]] = [:]
+        var loadSeqs: [String: Int64] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT couple_id, member_id, closing, load_seq FROM couple_closing WHERE month = ?
+            """, arguments: [month.description])
+        while let row = try rows.next() {
+            let couple: String = row[0]
+            closings[couple, default: [:]][row[1]] = row[2]
+            loadSeqs[couple] = row[3]
+        }
+        var since: [Int64: Set<String>] = [:]
+        for seq in Set(loadSeqs.values) {
+            since[seq] = Set(try String.fetchAll(db, sql: "SELECT display_path FROM input_file WHERE load_seq > ?", arguments: [seq]))
+        }
+        var published: [String: PublishedClosing] = [:]
+        for (couple, closing) in closings {
+            published[couple] = PublishedClosing(month: month, closing: closing, filesSince: since[loadSeqs[couple]!] ?? [])
+        }
+        return published
+    }
+
     /// A digest source of everything in the warehouse that reports read
     /// beyond configuration: each loaded file (path, content, load order,
     /// accounting).

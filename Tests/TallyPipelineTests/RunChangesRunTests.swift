@@ -3,6 +3,7 @@ import Testing
 import TallyCore
 @testable import TallyPipeline
 import TallyWarehouse
+import TallyTestSupport
 
 /// A month's run says what moved since the last run published from the same
 /// warehouse, which published figures now read differently, and what looks
@@ -53,6 +54,7 @@ struct RunChangesRunTests {
         let out = work.appendingPathComponent("reports/2026-10")
         let first = try runner.run(request(data, out: out, period: "2026-10"))
         let published = try #require(first.manifest.figures?.first { $0.name == "Swipes FypMatch" && $0.month == "2026-09" })
+        try fm.copyItem(at: out.appendingPathComponent("kpis/kpis.txt"), to: work.appendingPathComponent("first-kpis.txt"))
 
         // The swipes export delivered again with one more swipe, dated in September.
         let gz = data.appendingPathComponent("swipes/swipes.ndjson.gz")
@@ -67,6 +69,20 @@ struct RunChangesRunTests {
         #expect(late.month == "2026-09" && late.published == published.value && late.change == "+1")
         #expect(RunSummary.render(second).contains(
             "  restated: kpis Swipes FypMatch for 2026-09: published \(published.value), now \(late.now) (+1)"))
+        // The KPI text and workbook list it too, under the headlines and the totals.
+        let text = try String(contentsOf: out.appendingPathComponent("kpis/kpis.txt"), encoding: .utf8)
+        #expect(text.contains("\nRestated since the last run (months already published whose figures changed; the reports use the current values)\n"))
+        #expect(text.contains("  Swipes FypMatch 2026-09: published \(published.value), now \(late.now) (+1)\n"))
+        let reader = try XLSXReader(url: out.appendingPathComponent("kpis/kpis.xlsx"))
+        let column = try (1...80).map { try reader.cell("Summary", "A\($0)")?.string }
+        let heading = try #require(column.firstIndex(of: "Restated since the last run")) + 1
+        let row = try #require(column[heading...].firstIndex(of: "Swipes FypMatch")) + 1
+        #expect(try reader.cell("Summary", "C\(row)") == .string("2026-09"))
+        #expect(try reader.cell("Summary", "D\(row)") == .number(Double(published.value)!))
+        #expect(try reader.cell("Summary", "F\(row)") == .number(1))
+        // A first run has nothing to list.
+        let firstText = try String(contentsOf: work.appendingPathComponent("first-kpis.txt"), encoding: .utf8)
+        #expect(!firstText.contains("Restated since the last run"))
     }
 
     @Test("thresholds from tally.yml: a tight volume threshold flags October's swipes against September's in one run")
@@ -76,7 +92,10 @@ struct RunChangesRunTests {
         let data = work.appendingPathComponent("data")
         try fm.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: data)
         let config = data.appendingPathComponent("tally.yml")
-        try (String(contentsOf: config, encoding: .utf8) + "\nchanges:\n  volumeChange: 0.01\n  minimumRows: 10\n")
+        let text = try String(contentsOf: config, encoding: .utf8)
+        #expect(text.contains("  volumeChange: 0.5\n") && text.contains("  minimumRows: 100\n"))
+        try text.replacingOccurrences(of: "  volumeChange: 0.5\n", with: "  volumeChange: 0.01\n")
+            .replacingOccurrences(of: "  minimumRows: 100\n", with: "  minimumRows: 10\n")
             .write(to: config, atomically: true, encoding: .utf8)
         let run = try runner.run(request(data, out: work.appendingPathComponent("out"), period: "2026-10"))
         let changes = try #require(run.manifest.changes)
@@ -84,6 +103,52 @@ struct RunChangesRunTests {
         #expect(changes.flags.map(\.dataset) == ["swipes"])
         #expect(changes.flags.first?.message == "swipes: 1888 rows dated in 2026-10 against 1791 in 2026-09 (+5.4%, beyond ±1.0%)")
         #expect(RunSummary.render(run).contains("  check: swipes: 1888 rows dated in 2026-10"))
+    }
+
+    @Test("a late expense of September: the couple's October statement (text and workbook) says its opening was restated, and why")
+    func restatedOpening() throws {
+        let work = try temporaryFolder("restated-opening")
+        defer { try? fm.removeItem(at: work) }
+        let base = work.appendingPathComponent("exports/base"), late = work.appendingPathComponent("exports/late")
+        try fm.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: base)
+        try fm.createDirectory(at: late.appendingPathComponent("expenses"), withIntermediateDirectories: true)
+        try """
+            id,couple_id,paid_by,amount,currency,date,description,tag,card_id,agreement_id,split_type,split,created_at,updated_at,deleted_at
+            exp-late-0001,cpl-000001,mbr-000001,250.00,BRL,2026-09-20,Conta atrasada,casa,,,equal,,,2026-10-02T10:00:00Z,
+
+            """.write(to: late.appendingPathComponent("expenses/expenses.csv"), atomically: true, encoding: .utf8)
+        var september = request(base, out: work.appendingPathComponent("reports/2026-09"), period: "2026-09")
+        september.configURL = base.appendingPathComponent("tally.yml")
+        _ = try runner.run(september)
+        var october = request(late, out: work.appendingPathComponent("reports/2026-10"), period: "2026-10")
+        october.configURL = base.appendingPathComponent("tally.yml")
+        let outcome = try runner.run(october)
+
+        // run.json: each member's balance at the end of September, as sent and now, by couple.
+        let restated = try #require(outcome.manifest.changes?.restated.filter { $0.family == "statements" })
+        #expect(restated.map(\.key) == ["cpl-000001", "cpl-000001"])
+        #expect(restated.map(\.month) == ["2026-09", "2026-09"])
+        #expect(restated.map(\.change) == ["+125.00", "-125.00"])
+        #expect(RunSummary.render(outcome).contains(
+            "  restated: statements: 1 couple opens with other balances than the 2026-09 closing they were sent"))
+
+        // The statement, in its locale: the balances as sent and now, then the row that arrived late.
+        let statements = work.appendingPathComponent("reports/2026-10/statements")
+        let text = try String(contentsOf: statements.appendingPathComponent("cpl-000001.txt"), encoding: .utf8)
+        #expect(text.contains("Saldo de abertura revisto\n  O extrato de setembro de 2026 foi enviado com outros saldos finais"))
+        #expect(text.contains("20/09/2026  despesa  exp-late-0001  Conta atrasada  R$ 250,00  late/expenses/expenses.csv:2"))
+        let other = try String(contentsOf: statements.appendingPathComponent("cpl-000002.txt"), encoding: .utf8)
+        #expect(!other.contains("Saldo de abertura revisto"))
+        let reader = try XLSXReader(url: statements.appendingPathComponent("cpl-000001.xlsx"))
+        let column = try (1...60).map { try reader.cell("Extrato", "A\($0)")?.string }
+        let heading = try #require(column.firstIndex(of: "Saldo de abertura revisto")) + 1
+        #expect(try reader.strings("Extrato", heading + 2) == ["Membro", "Enviado (set/2026)", "Agora", "Diferença"])
+        let nicole = try reader.row("Extrato", heading + 3)
+        #expect(nicole.first == .string("Nicole Gomes"))
+        #expect(nicole.dropFirst().map { $0?.number } == [-1996.87, -1871.87, 125])
+        let lateRow = try #require(column[heading...].firstIndex(of: "Data").map { $0 + 2 })
+        #expect(try reader.strings("Extrato", lateRow).dropFirst().prefix(3) == ["despesa", "exp-late-0001", "Conta atrasada"])
+        #expect(try reader.cell("Extrato", "E\(lateRow)") == .number(250))
     }
 
     /// The bytes of a gzip file.

@@ -118,6 +118,10 @@ public struct CoupleStatement: Sendable {
     /// The couple's rows refused before the statement (they could not be read) that the
     /// period lists (``RefusedRow/listed(_:in:)``): dated ones by date then id, then undated ones.
     public var refused: [RefusedRow] = []
+    /// The opening balances when they differ from the closing balances the
+    /// statement of the month before was published with (``RestatedOpening``).
+    /// Not sent on the wire.
+    public var restated: RestatedOpening?
 
     /// How many of the couple's rows the statement lists as not counted (``leftOut`` and ``refused``).
     public var notCounted: Int { leftOut.count + refused.count }

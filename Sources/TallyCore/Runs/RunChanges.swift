@@ -56,6 +56,20 @@ public struct RunChanges: Codable, Sendable, Equatable {
         public var published: String
         public var now: String
         public var change: String
+        /// The key the figure belongs to (a couple id), nil for a family's own figure.
+        public var key: String?
+
+        public init(family: String, name: String, month: String, unit: String, published: String, now: String, change: String,
+                    key: String? = nil) {
+            self.family = family
+            self.name = name
+            self.month = month
+            self.unit = unit
+            self.published = published
+            self.now = now
+            self.change = change
+            self.key = key
+        }
     }
 
     /// Something worth a look before the reports go out.

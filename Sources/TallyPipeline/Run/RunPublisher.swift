@@ -46,7 +46,8 @@ struct RunPublisher {
             reportRejects: Dictionary(grouping: reportRejects, by: \.file).mapValues { Set($0.map(\.line)).count }))
         // By family name, so every schedule lists them in one order.
         let figures = reports.sorted { $0.name < $1.name }.flatMap(\.figures)
-        let changes = RunChanges.between(figures, period: period, previous: previous, thresholds: thresholds)
+        var changes = RunChanges.between(figures, period: period, previous: previous, thresholds: thresholds)
+        changes.restated += reports.sorted { $0.name < $1.name }.flatMap(\.restated)
         var manifest = RunManifest(
             tally: .init(version: TallyRunner.version), period: period.description,
             timezone: timezone, locale: locale.identifier, inputs: inputs, ignored: ignored,

@@ -91,12 +91,28 @@ public enum RunSummary {
             out.append("  \(family): " + items.joined(separator: ", ")
                        + (all.count > perFamily ? ", and \(all.count - perFamily) more" : ""))
         }
-        for r in changes.restated.prefix(restatements) {
+        // A key's restatements (a couple's balances) are counted per family; its own statement gives them.
+        let keyed = changes.restated.filter { $0.key != nil }
+        var keyedFamilies: [String] = []
+        var keys: [String: (keys: Set<String>, month: String)] = [:]
+        for r in keyed {
+            if keys[r.family] == nil { keyedFamilies.append(r.family) }
+            keys[r.family, default: ([], r.month)].keys.insert(r.key!)
+        }
+        for family in keyedFamilies {
+            let (set, month) = keys[family]!
+            let what = family == "statements" ? (set.count == 1 ? "1 couple opens" : "\(set.count) couples open")
+                + " with other balances than the \(month) closing they were sent (each statement says why)"
+                : "\(set.count) keys restated for \(month)"
+            out.append("  restated: \(family): \(what)")
+        }
+        let figures = changes.restated.filter { $0.key == nil }
+        for r in figures.prefix(restatements) {
             out.append("  restated: \(r.family) \(r.name) for \(r.month): published \(shown(r.published, r.unit, r.name)), "
                        + "now \(shown(r.now, r.unit, r.name)) (\(r.change))")
         }
-        if changes.restated.count > restatements {
-            out.append("  restated: and \(changes.restated.count - restatements) more figures")
+        if figures.count > restatements {
+            out.append("  restated: and \(figures.count - restatements) more figures")
         }
         for flag in changes.flags { out.append("  check: \(flag.message)") }
         if changes.against == nil, !changes.flags.isEmpty {

@@ -113,9 +113,11 @@ public struct TallyRunner {
            let kept = try keptReports(request, config: config, period: period, warehouse: warehouse, ignored: ignored, ingest: ingest) {
             return kept
         }
+        let previous = try previousRun(warehouse)
         let context = ReportContext(config: config, locale: locale, period: period, timezone: timezone,
                                     outDirectory: request.outDirectory, warehouse: warehouse, reads: warehouse,
-                                    logger: logger, progress: progress, outputs: OutputSet(csvDialect: config.csv.dialect), asOf: request.asOf)
+                                    logger: logger, progress: progress, outputs: OutputSet(csvDialect: config.csv.dialect), asOf: request.asOf,
+                                    previousRun: previous)
         let (families, keptFamilies) = Self.families(families.all, refusals: refusals)
         for kept in keptFamilies { logger.notice("\(kept.family): not written, the reports in \(request.outDirectory.path) are kept: \(kept.why)") }
         let (reports, derivations) = try RunGraph.run(families, context: context, pending: pending)
@@ -124,7 +126,7 @@ public struct TallyRunner {
         let stages = ingestStages(ingest) + reports.flatMap { [.init(name: $0.name, seconds: $0.seconds, rows: $0.rows)] + $0.detailStages }
         let publisher = RunPublisher(outDirectory: request.outDirectory, period: period, timezone: config.timezone,
                                      locale: locale, reproducible: request.reproducible,
-                                     previous: try previousRun(warehouse), thresholds: config.changes)
+                                     previous: previous, thresholds: config.changes)
         let (manifest, published, rejectCount) = try publisher.publish(
             reports: reports, ingestRejects: ingestRejects, files: files, refusals: refusals, ignored: ignored,
             keptFamilies: keptFamilies, outputs: context.outputs, stages: stages)
@@ -135,7 +137,8 @@ public struct TallyRunner {
             key: try ReportReuse.key(request, config: config, period: period, warehouse: warehouse, ignored: ignored),
             files: ReportReuse.folderDigest(request.outDirectory, warehousePath: request.resolvedDatabasePath),
             manifest: published, rejects: rejectCount, summary: summary), outPath: outPath,
-            run: PublishedRun(period: period.description, figures: try JSONEncoder().encode(manifest.figures ?? [])))
+            run: PublishedRun(period: period.description, figures: try JSONEncoder().encode(manifest.figures ?? [])),
+            closings: reports.flatMap(\.closings))
         return Outcome(manifest: manifest, ingest: ingest, rejects: rejectCount, summary: summary,
                        outDirectory: request.outDirectory)
     }

@@ -24,6 +24,9 @@ struct ReportContext {
     var outputs: OutputSet
     /// `--as-of`: the day leaderboards are computed as of; nil for the period's last day.
     var asOf: LocalDate? = nil
+    /// The last run published from the warehouse (its period and figures), for
+    /// the families that say which of its figures changed; nil for a new warehouse.
+    var previousRun: (period: YearMonth, figures: [RunFigure])? = nil
 }
 
 /// What a report stage did, for run.json and the terminal summary.
@@ -39,6 +42,10 @@ struct ReportOutcome {
     var summary: [String] = []
     /// Its headline figures, for run.json and the next run's comparison (``FamilyFigures``).
     var figures: [RunFigure] = []
+    /// Keys whose results for a month already published differ now (a couple's opening balances).
+    var restated: [RunChanges.Restated] = []
+    /// The couples' closing balances, for the warehouse to keep (statements only).
+    var closings: [CoupleClosing] = []
     /// Units of work done (couples, challenges, users), for run.json.
     var rows = 0
     var seconds = 0.0

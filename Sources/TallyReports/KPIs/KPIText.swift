@@ -9,9 +9,21 @@ import TallyCore
 /// width.
 public enum KPIText {
     /// Every line of `kpis.txt`.
-    public static func render(_ report: KPIReport) -> [String] {
+    ///
+    /// `restated`: the KPI figures of months already published that read
+    /// differently now (``RunChanges``), listed under the headlines.
+    public static func render(_ report: KPIReport, restated: [RunChanges.Restated] = []) -> [String] {
         var out = ["tally — product KPIs, \(report.period)", ""]
         out += headlines(report)
+        if !restated.isEmpty {
+            out += ["", "Restated since the last run (months already published whose figures changed; the reports use the current values)"]
+            let width = restated.map { DisplayWidth.of($0.name) }.max() ?? 0
+            for r in restated {
+                let unit = r.unit.isEmpty || r.unit == "%" ? "" : " \(r.unit)"
+                out.append("  \(TextChart.pad(r.name, width)) \(r.month): published \(r.published)\(r.unit == "%" ? "%" : "")\(unit), "
+                           + "now \(r.now)\(r.unit == "%" ? "%" : "")\(unit) (\(r.change))")
+            }
+        }
         out += ["", "Swipes and matches per day (\(report.period))"] + swipes(report)
         out += ["", "MRR by plan at end of \(report.period)"] + mrr(report)
         out += ["", "MRR totals at end of \(report.period)"] + totals(report)

@@ -33,11 +33,16 @@ import TallyCore
 /// ```
 public enum KPIWorkbook {
     /// Writes the workbook for `report` to `path`, printing on `paper`.
-    public static func write(_ report: KPIReport, path: String, paper: XLSXPrintSetup.Paper = .a4) throws {
+    ///
+    /// `restated`: the KPI figures of months already published that read
+    /// differently now (``RunChanges``), listed on the Summary under the totals.
+    public static func write(_ report: KPIReport, path: String, paper: XLSXPrintSetup.Paper = .a4,
+                             restated: [RunChanges.Restated] = []) throws {
         let book = try XLSXWorkbook(path: path, options: XLSXWorkbook.Options(
             created: report.period.firstDay, title: "Product KPIs — \(report.period)", subject: report.period.description,
             author: "tally", printSetup: XLSXPrintSetup.standard.narrow.on(paper)))
-        let writer = try Writer(book: book, report: report)
+        var writer = try Writer(book: book, report: report)
+        writer.restated = restated
         try writer.summary()
         try writer.swipes()
         try writer.conversion()
@@ -103,6 +108,9 @@ public enum KPIWorkbook {
         let openFill: XLSXFormat
         /// A currency without a rate to the reporting currency, under the rates.
         let noRate: XLSXFormat
+
+        /// Figures of months already published that read differently now.
+        var restated: [RunChanges.Restated] = []
 
         init(book: XLSXWorkbook, report: KPIReport) throws {
             self.book = book
@@ -205,14 +213,17 @@ public enum KPIWorkbook {
                 if case .rate(let r) = h.current { try sheet.write("\(r.numerator) / \(r.denominator)", row: row, column: 8, format: rightText) }
             }
             if !headlines.isEmpty { try statusColours(sheet, rows: first...(first + headlines.count - 1), column: 7) }
-            try mrrTotals(sheet, row: first + headlines.count + 1)
+            let after = try mrrTotals(sheet, row: first + headlines.count + 1)
+            if !restated.isEmpty { try restatedFigures(sheet, row: after + 1) }
             try sheet.freeze(rows: headerRow + 1)
         }
 
         /// The MRR totals block of the Summary, from `row`: per currency, then the studio total or why there is none.
         /// Its amounts sit in the headline table's columns (MRR under This month, then Last month and Change), so
         /// every figure is under a heading that names it.
-        func mrrTotals(_ sheet: XLSXWorksheet, row first: Int) throws {
+        /// Returns the row after the block.
+        @discardableResult
+        func mrrTotals(_ sheet: XLSXWorksheet, row first: Int) throws -> Int {
             let totals = report.mrrTotals
             try sheet.writeSpanning("MRR totals at end of \(report.period)", row: first, column: 0, format: bold)
             let target = totals.reportingCurrency
@@ -259,7 +270,40 @@ public enum KPIWorkbook {
                 }
                 row += 1
             }
-            try sheet.writeLines(totals.note, row: row, column: 0, width: Self.noteWidth, format: note)
+            return row + (try sheet.writeLines(totals.note, row: row, column: 0, width: Self.noteWidth, format: note))
+        }
+
+        /// The figures of months already published that read differently now, from `row`: a heading, a note,
+        /// then per figure its name, month, the value published, the value now and the change (in the figure's
+        /// unit; a rate's in points).
+        func restatedFigures(_ sheet: XLSXWorksheet, row first: Int) throws {
+            try sheet.writeSpanning("Restated since the last run", row: first, column: 0, format: bold)
+            let noteRows = try sheet.writeLines(
+                "Figures of months already published whose value changed since: late, edited or deleted rows, "
+                + "or a changed configuration. The reports above use the current values.",
+                row: first + 1, column: 0, width: Self.noteWidth, format: note)
+            let headerRow = first + 1 + noteRows
+            try headings(["Figure", "", "Month", "Published", "Now", "Change", "Unit"], on: sheet, row: headerRow, right: [3, 4, 5])
+            for (i, r) in restated.enumerated() {
+                let row = headerRow + 1 + i
+                try sheet.write(r.name, row: row, column: 0, format: bold)
+                try sheet.write(r.month, row: row, column: 2)
+                // Numbers in the unit's format, for a spreadsheet to compute with; a rate's change is in points.
+                let change = r.change.replacingOccurrences(of: " pp", with: "")
+                if let currency = Currency(code: r.unit) {
+                    for (column, text, format) in [(3, r.published, try money(currency)), (4, r.now, try money(currency)),
+                                                   (5, change, try signedMoney(currency))] {
+                        let minor = (try? Decimal10.parse(text).get())?.rescaled(to: currency.minorUnits)
+                        if let minor { try sheet.write(minor: minor, currency: currency, row: row, column: column, format: format) }
+                    }
+                } else {
+                    let rate = r.unit == "%"
+                    try sheet.write(Double(r.published) ?? 0, row: row, column: 3, format: rate ? nil : integer)
+                    try sheet.write(Double(r.now) ?? 0, row: row, column: 4, format: rate ? nil : integer)
+                    try sheet.write(Double(change) ?? 0, row: row, column: 5, format: rate ? points : signedInteger)
+                }
+                try sheet.write(r.unit == "%" ? "%" : r.unit, row: row, column: 6)
+            }
         }
 
         func value(_ value: KPIHeadline.Value, sheet: XLSXWorksheet, row: Int, column: Int) throws {

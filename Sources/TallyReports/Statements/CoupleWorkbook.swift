@@ -178,6 +178,11 @@ public enum CoupleWorkbook {
                 row = try writeAuditNotes(on: sheet, row: row)
             }
 
+            // Opening balances that differ from the closing balances sent the month before, and why.
+            if let restated = statement.restated {
+                row = try writeRestated(restated, on: sheet, row: row)
+            }
+
             // Balances.
             try sheet.writeSpanning(locale.label(.balancesSheet), row: row, format: section)
             row += 1
@@ -342,6 +347,50 @@ public enum CoupleWorkbook {
             row += 1
             row = try writeCapped(statement.auditNotes, total: statement.auditNotes.count, on: sheet, from: row) { note, row in
                 try sheet.writeSpanning(locale.auditSentence(note, currency: currency, names: names), row: row, format: text)
+            }
+            return row + 1
+        }
+
+        /// A restated opening from `row` on: a heading, why, each member's balance as sent and now, then the rows
+        /// dated before the month that were delivered since (up to ``leftOutShown``, then a line counting the rest);
+        /// returns the row after a blank one.
+        func writeRestated(_ restated: RestatedOpening, on sheet: XLSXWorksheet, row first: Int) throws -> Int {
+            var row = first
+            try sheet.writeSpanning(locale.restatedHeading, row: row, format: section)
+            row += 1
+            try sheet.writeSpanning(locale.restatedNote(restated.month), row: row, format: subtitle)
+            row += 1
+            try writeHeader(locale.restatedHeadings(restated.month), on: sheet, row: row, numeric: 1..<4)
+            row += 1
+            for b in restated.balances {
+                try sheet.write(b.displayName, row: row, column: 0)
+                try sheet.write(minor: b.published, currency: currency, row: row, column: 1, format: money)
+                try sheet.write(minor: b.now, currency: currency, row: row, column: 2, format: money)
+                try sheet.write(minor: b.difference, currency: currency, row: row, column: 3,
+                                format: b.difference != 0 ? moneyHighlighted : money)
+                row += 1
+            }
+            row += 1
+            guard !restated.rows.isEmpty else {
+                try sheet.writeSpanning(locale.restatedNoRows, row: row, format: text)
+                return row + 2
+            }
+            try sheet.writeSpanning(locale.restatedRowsHeading, row: row, format: subtitle)
+            row += 1
+            try writeHeader(locale.restatedRowHeadings, on: sheet, row: row, numeric: 4..<5)
+            // The file, indented: its text never touches the amount beside it.
+            try sheet.write(locale.restatedRowHeadings[5], row: row, column: 5, format: headerAfterAmount)
+            row += 1
+            row = try writeCapped(restated.rows, total: restated.rows.count, on: sheet, from: row) { item, row in
+                let cells = locale.restatedRowCells(item)
+                if let date = item.date {
+                    try sheet.write(date, row: row, column: 0, format: self.date)
+                }
+                for column in [1, 2, 3] { try sheet.write(cells[column], row: row, column: column, format: text) }
+                try sheet.write(cells[5], row: row, column: 5, format: textAfterAmount)
+                if let amount = item.amount, let itemCurrency = item.currency {
+                    try sheet.write(minor: amount, currency: itemCurrency, row: row, column: 4, format: try moneyFormat(itemCurrency))
+                }
             }
             return row + 1
         }

@@ -88,6 +88,25 @@ public enum StatementText {
             line("")
         }
 
+        // Opening balances that differ from the closing balances sent the month before, and why.
+        if let restated = s.restated {
+            line(locale.restatedHeading)
+            indented(locale.restatedNote(restated.month))
+            var rows = [locale.restatedHeadings(restated.month)]
+            for b in restated.balances {
+                rows.append([b.displayName, money(b.published), money(b.now), (b.difference > 0 ? "+" : "") + money(b.difference)])
+            }
+            appendTable(rows, to: &out)
+            line("")
+            if restated.rows.isEmpty {
+                indented(locale.restatedNoRows)
+            } else {
+                indented(locale.restatedRowsHeading)
+                appendTable([locale.restatedRowHeadings] + restated.rows.map(locale.restatedRowCells), to: &out, rightAligned: [4])
+            }
+            line("")
+        }
+
         // Balances.
         line(locale.label(.balancesSheet))
         let headers = [locale.label(.member), locale.label(.opening), locale.label(.paid), locale.label(.share),

@@ -62,6 +62,9 @@ public struct CoupleRows: Sendable {
     public var expenses: [WinningExpense] = []
     /// The couple's expenses and settlements that could not be decoded at all, as written.
     public var refused: [RefusedRow] = []
+    /// What the statement of the month before said, when it was published
+    /// from the same warehouse (a lookup of the transport, not a row).
+    public var published: PublishedClosing?
 
     public init(key: String, couple: Couple? = nil) {
         self.key = key
@@ -146,6 +149,10 @@ extension StatementsFamily {
         let assembly = Self.partition(rows)
         var unattached = Summary()
         unattached.rejects = RejectList(assembly.rejects)
-        return KeyResult(statement: assembly.partition.map(compute), unattached: unattached)
+        var statement = assembly.partition.map(compute)
+        if let published = rows.published, let result = statement {
+            statement?.rows.statement.restated = RestatedOpening.of(result.rows.statement, published: published, rows: rows)
+        }
+        return KeyResult(statement: statement, unattached: unattached)
     }
 }

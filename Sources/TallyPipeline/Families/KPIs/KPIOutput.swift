@@ -16,10 +16,19 @@ import TallyReports
 /// ```
 enum KPIOutput {
     /// `locale` decides only the workbook's paper (the KPIs are in English whatever the locale).
+    ///
+    /// `previousRun`: the last run published from the warehouse; its KPI
+    /// figures of months this report also gives that read differently now are
+    /// listed in the workbook and the text (``RunChanges``).
     static func write(_ family: KPIsFamily, _ summary: KPIsFamily.Summary, locale: ReportLocale, outDirectory: URL, outputs: OutputSet,
-                      started: Date) throws -> ReportOutcome {
+                      started: Date, previousRun: (period: YearMonth, figures: [RunFigure])? = nil) throws -> ReportOutcome {
         let final = family.finalise(summary)
         let report = final.kpis
+        let figures = FamilyFigures.kpis(report)
+        let restated = previousRun.map {
+            RunChanges.between(figures, period: report.period, previous: $0, thresholds: .init()).restated
+                .filter { $0.family == "kpis" }
+        } ?? []
         let folder = outDirectory.appendingPathComponent("kpis")
         var files: [RunManifest.Output] = []
         for table in KPICSV.tables(report) {
@@ -29,9 +38,9 @@ enum KPIOutput {
             files.append(.init(path: "kpis/\(table.layout.name)", rows: writer.rowCount))
         }
         let workbookFile = try AtomicFile(destination: folder.appendingPathComponent("kpis.xlsx"))
-        try KPIWorkbook.write(report, path: workbookFile.temporary.path, paper: locale.paper)
+        try KPIWorkbook.write(report, path: workbookFile.temporary.path, paper: locale.paper, restated: restated)
         outputs.add(workbookFile)
-        let text = KPIText.render(report)
+        let text = KPIText.render(report, restated: restated)
         let textFile = try AtomicFile(destination: folder.appendingPathComponent("kpis.txt"))
         try textFile.write(text.joined(separator: "\n").appending("\n").utf8)
         outputs.add(textFile)
@@ -44,7 +53,7 @@ enum KPIOutput {
             detail: unbalanced.isEmpty ? "\(report.movements.count) app-months"
                 : "does not add up for \(unbalanced.prefix(5).map { "\($0.app) \($0.currency.code) \($0.month)" }.joined(separator: ", "))")]
         return ReportOutcome(name: "kpis", rejects: final.rejects, outputs: files.sorted { $0.path < $1.path }, checks: checks,
-                             summary: KPIText.summary(report), figures: FamilyFigures.kpis(report), rows: final.subscribers,
+                             summary: KPIText.summary(report), figures: figures, rows: final.subscribers,
                              seconds: Date().timeIntervalSince(started))
     }
 }

@@ -25,7 +25,8 @@ struct KPIStage: ReportStage {
         let started = Date()
         context.progress.begin("kpis")
         let (family, total) = try context.reads.read { reader in try build(reader, context) }
-        var outcome = try KPIOutput.write(family, total, locale: context.locale, outDirectory: context.outDirectory, outputs: context.outputs, started: started)
+        var outcome = try KPIOutput.write(family, total, locale: context.locale, outDirectory: context.outDirectory, outputs: context.outputs,
+                                          started: started, previousRun: context.previousRun)
         outcome.name = name
         context.progress.step(["stage": "kpis", "users": "\(outcome.rows)", "seconds": String(format: "%.3f", outcome.seconds)])
         return outcome

@@ -1,6 +1,7 @@
 import Foundation
 import TallyCore
 import TallyReports
+import TallyWarehouse
 
 /// The statements family's files, written from its partition results in
 /// couple (key) order, wherever they were computed: `tally run` computes
@@ -53,6 +54,12 @@ final class StatementsOutput {
         workbook = try StatementsWorkbook(path: workbookFile.temporary.path, locale: locale, categories: categories, period: period)
     }
 
+    /// Every member's closing balance, in couple order, for the warehouse to keep.
+    private(set) var closings: [CoupleClosing] = []
+    /// The members' closing balances of the month before that differ from
+    /// those published (``RestatedOpening``), in couple order.
+    private(set) var restatements: [RunChanges.Restated] = []
+
     /// The couples written so far.
     var couples: Int { summary.totals.couples }
 
@@ -77,6 +84,18 @@ final class StatementsOutput {
         }
         textFiles += 1
         summary.merge(result.summary)
+        for balance in statement.balances {
+            closings.append(CoupleClosing(coupleId: statement.couple.id, memberId: balance.memberId, closing: balance.closing))
+        }
+        if let restated = statement.restated {
+            let currency = statement.couple.currency
+            for b in restated.balances where b.difference != 0 {
+                restatements.append(RunChanges.Restated(
+                    family: "statements", name: "closing balance \(b.memberId)", month: restated.month.description,
+                    unit: currency.code, published: Money.plain(b.published, currency), now: Money.plain(b.now, currency),
+                    change: (b.difference > 0 ? "+" : "") + Money.plain(b.difference, currency), key: statement.couple.id))
+            }
+        }
     }
 
     /// Writes one couple's rows whose own files a dataflow worker wrote into
@@ -123,7 +142,8 @@ final class StatementsOutput {
         return ReportOutcome(name: family.name, rejects: report.rejects, outputs: files,
                              checks: [Reconciliation.couplesCheck(report.problems, couples: couples)],
                              summary: StatementsSummary.lines(report.totals),
-                             figures: FamilyFigures.statements(report.totals, period: period), rows: couples,
+                             figures: FamilyFigures.statements(report.totals, period: period),
+                             restated: restatements, closings: closings, rows: couples,
                              seconds: Date().timeIntervalSince(started), detailStages: details)
     }
 }

@@ -41,8 +41,12 @@ struct StatementsStage: ReportStage {
 
         // Per couple, in parallel: the family's computation and the couple's own
         // files; in couple order: the rows written, the summary merged.
+        // What each couple was sent the month before, to say when its opening differs.
+        let published = try reader.publishedClosings(month: period.adding(months: -1))
         let batches = PartitionBatches<CoupleRows, Result<StatementsKeys.Outcome, Error>>(rows: \.rowCount, compute: { rows in
-            Result { try keys.compute(rows, folder: folder, folderExists: true, folderIsNew: folderIsNew) }
+            var rows = rows
+            rows.published = published[rows.key]
+            return Result { try keys.compute(rows, folder: folder, folderExists: true, folderIsNew: folderIsNew) }
         }, consume: { computed in
             let outcome = try computed.get()
             guard let result = outcome.result, let text = outcome.text else { return output.merge(outcome.unattached) }
