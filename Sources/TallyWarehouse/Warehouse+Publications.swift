@@ -92,6 +92,13 @@ extension Warehouse {
         }
     }
 
+    /// The sequence number of the last run that published reports of `period`, if any.
+    public func lastRunSeq(period: YearMonth) throws -> Int64? {
+        try queue.read { db in
+            try Int64.fetchOne(db, sql: "SELECT max(seq) FROM run_history WHERE period = ?", arguments: [period.description])
+        }
+    }
+
     /// The last run that published reports from this warehouse, if any.
     public func lastPublishedRun() throws -> PublishedRun? {
         try queue.read { db in

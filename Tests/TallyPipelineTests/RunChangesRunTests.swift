@@ -45,6 +45,23 @@ struct RunChangesRunTests {
         #expect(try manifest(work.appendingPathComponent("reports/2026-10")).changes == changes)
     }
 
+    @Test("an unchanged rerun keeps its reports until the month before is published again, which its statements compare with")
+    func rerunAfterTheMonthBeforeIsPublishedAgain() throws {
+        let work = try temporaryFolder("changes-reuse")
+        defer { try? fm.removeItem(at: work) }
+        let data = repositoryRoot.appendingPathComponent("sample-data")
+        let september = request(data, out: work.appendingPathComponent("reports/2026-09"), period: "2026-09")
+        let october = request(data, out: work.appendingPathComponent("reports/2026-10"), period: "2026-10")
+        _ = try runner.run(september)
+        _ = try runner.run(october)
+        #expect(try runner.run(october).reportsKept)
+        var again = september
+        again.reuseReports = false
+        _ = try runner.run(again)
+        #expect(try !runner.run(october).reportsKept)
+        #expect(try runner.run(october).reportsKept)
+    }
+
     @Test("a late swipe of September: October's rerun says September's swipes were restated, and by how much")
     func restatedMonth() throws {
         let work = try temporaryFolder("restated")

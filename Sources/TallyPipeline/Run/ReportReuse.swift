@@ -31,6 +31,9 @@ struct ReportReuse {
         add(String(reflecting: config))
         add("period \(period) as-of \(request.asOf?.description ?? "-")")
         add(try warehouse.read { try $0.reportInputsDigest() })
+        // The statements compare their openings with the month before's
+        // published closings: a new publication of that month is a new input.
+        add("month before published by run \(try warehouse.lastRunSeq(period: period.adding(months: -1)).map(String.init) ?? "-")")
         for file in ignored { add("ignored \(file.path): \(file.why)") }
         return hasher.hexDigest()
     }
