@@ -7,9 +7,12 @@ import Glibc
 
 /// Kills `tally run` with SIGKILL at random moments and checks what it left:
 /// the warehouse passes `PRAGMA integrity_check`, and every report file is a
-/// complete version (byte-identical to the reference run of one of the data
-/// versions used); a final uninterrupted run then gives exactly the reference
-/// outputs.
+/// complete version (byte-identical to a reference run of one of the data
+/// versions used); a final uninterrupted run then gives exactly a reference
+/// run's outputs. A run compares with the last run published from its
+/// warehouse (run.json's `changes`, the KPIs' restated months), so each
+/// version has three references: its run on a new warehouse, after a run of
+/// the same version, and after a run of the other version.
 ///
 /// Each iteration swaps the data folder's files between two generated data
 /// versions (same paths, other contents), so every run re-ingests, replacing
@@ -22,8 +25,9 @@ final class CrashHarness {
     let data: URL
     let out: URL
     let period = "2026-10"
-    /// The data versions (generated folders) and their reference outputs.
-    private(set) var versions: [(folder: URL, outputs: [String: Data], seconds: Double)] = []
+    /// The data versions (generated folders), their reference outputs (the
+    /// run's on a new warehouse first, then its variants after other runs).
+    private(set) var versions: [(folder: URL, variants: [[String: Data]], seconds: Double)] = []
     /// The progress steps a whole run reports (`ingest expenses/couples.csv`, …, `statements`).
     private(set) var steps: [String] = []
     private var random: SystemRandomNumberGenerator = .init()
@@ -64,7 +68,24 @@ final class CrashHarness {
             _ = try run(["run", "--data", folder.path, "--out", warmOut.path, "--period", period, "--reproducible", "--quiet"])
             let seconds = min(warmStarted.timeIntervalSince(started), Date().timeIntervalSince(warmStarted))
             try? FileManager.default.removeItem(at: warmOut)
-            versions.append((folder, try Self.reports(in: refOut), seconds))
+            versions.append((folder, [try Self.reports(in: refOut)], seconds))
+        }
+        // Each version after a run of each version, into one out folder and
+        // warehouse, from one data folder whose files are swapped, as the iterations do.
+        let variantData = work.appendingPathComponent("variant-data")
+        for v in versions.indices {
+            for before in versions.indices {
+                let variant = work.appendingPathComponent("variant-\(v)-after-\(before)")
+                let db = work.appendingPathComponent("variant-\(v)-after-\(before).sqlite").path
+                for (version, extra) in [(before, [String]()), (v, ["--rebuild-reports"])] {
+                    try? FileManager.default.removeItem(at: variantData)
+                    try FileManager.default.copyItem(at: versions[version].folder, to: variantData)
+                    let r = try run(["run", "--data", variantData.path, "--out", variant.path, "--db", db,
+                                     "--period", period, "--reproducible", "--quiet"] + extra)
+                    guard r.status == 0 else { throw HarnessError("reference run failed (\(r.status)): \(r.err)") }
+                }
+                versions[v].variants.append(try Self.reports(in: variant))
+            }
         }
     }
 
@@ -104,7 +125,7 @@ final class CrashHarness {
         var problems = r.status == 0 ? [] : ["the final run exited with \(r.status): \(r.err)"]
         problems += try check(allowedVersions: [v], temporariesAllowed: false)
         let reports = try Self.reports(in: out)
-        for path in versions[v].outputs.keys where reports[path] == nil { problems.append("\(path) is missing") }
+        for path in versions[v].variants[0].keys where reports[path] == nil { problems.append("\(path) is missing") }
         return problems
     }
 
@@ -121,8 +142,8 @@ final class CrashHarness {
                 if !temporariesAllowed { problems.append("temporary file left: \(path)") }
                 continue
             }
-            if !allowedVersions.contains(where: { versions[$0].outputs[path] == bytes }) {
-                let known = allowedVersions.contains { versions[$0].outputs[path] != nil }
+            if !allowedVersions.contains(where: { v in versions[v].variants.contains { $0[path] == bytes } }) {
+                let known = allowedVersions.contains { versions[$0].variants[0][path] != nil }
                 problems.append(known ? "\(path) (\(bytes.count) bytes) is no complete version" : "\(path) is not a report of any run")
             }
         }

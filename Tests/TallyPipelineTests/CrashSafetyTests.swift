@@ -23,7 +23,7 @@ struct CrashSafetyTests {
         defer { try? FileManager.default.removeItem(at: work) }
         let harness = CrashHarness(tally: tallyBinary, work: work)
         try harness.prepare(seeds: [7, 8])
-        #expect(harness.versions[0].outputs != harness.versions[1].outputs, "the two data versions give different reports")
+        #expect(harness.versions[0].variants[0] != harness.versions[1].variants[0], "the two data versions give different reports")
         var stages: [String: Int] = [:]
         var failures = 0
         for i in 0..<Self.iterations {
@@ -64,6 +64,6 @@ struct CrashSafetyTests {
         }
         #expect(first.terminationStatus == 0)
         // The second run changed nothing: the reports are the first run's, complete.
-        #expect(try CrashHarness.reports(in: harness.out) == harness.versions[0].outputs)
+        #expect(try CrashHarness.reports(in: harness.out) == harness.versions[0].variants[0])
     }
 }
