@@ -78,30 +78,50 @@ public struct KeyedTable: Sendable {
     /// unloaded) the row that counts among its rows set aside, as
     /// ``TallyCore/ReferenceRowRule`` decides, and moves it back; its file's
     /// `rows_superseded` loses one. Returns how many rows were moved back.
+    ///
+    /// The rows set aside are keyed by file (a month's copy of the table
+    /// appends its rows together), so the keys' candidates are found in one
+    /// pass over them: an unload is rare, a month's load is not.
     @discardableResult
     func restore(keys: [[DatabaseValue]], in db: Database) throws -> Int {
         let all = columns + ["file_id", "line"]
         let list = all.joined(separator: ", ")
         let counted = try db.cachedStatement(sql: "SELECT 1 FROM \(name) WHERE \(keyMatch)")
-        let candidates = try db.cachedStatement(sql: """
-            SELECT s.file_id, f.load_seq, s.line FROM \(supersededTable) s JOIN input_file f ON f.id = s.file_id
-            WHERE \(key.map { "s.\($0) = ?" }.joined(separator: " AND "))
+        let missing = try keys.filter { try Int.fetchOne(counted, arguments: StatementArguments($0)) == nil }
+        guard !missing.isEmpty else { return 0 }
+        let keyList = key.joined(separator: ", ")
+        try db.execute(sql: """
+            CREATE TEMP TABLE IF NOT EXISTS restore_\(name) AS SELECT \(keyList) FROM main.\(name) WHERE 0;
+            DELETE FROM temp.restore_\(name);
             """)
+        let remember = try db.cachedStatement(sql: """
+            INSERT INTO temp.restore_\(name) (\(keyList)) VALUES (\(key.map { _ in "?" }.joined(separator: ", ")))
+            """)
+        for values in missing { try remember.execute(arguments: StatementArguments(values)) }
+        var candidates: [[DatabaseValue]: [Row]] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT \(key.map { "s.\($0)" }.joined(separator: ", ")), s.file_id, f.load_seq, s.line
+            FROM \(supersededTable) s JOIN temp.restore_\(name) k ON \(key.map { "k.\($0) = s.\($0)" }.joined(separator: " AND "))
+            JOIN input_file f ON f.id = s.file_id
+            """)
+        while let row = try rows.next() {
+            candidates[key.indices.map { row[$0] }, default: []].append(row.copy())
+        }
+        try db.execute(sql: "DELETE FROM temp.restore_\(name)")
         let moveBack = try db.cachedStatement(sql: """
             INSERT OR FAIL INTO \(name) (\(list)) SELECT \(list) FROM \(supersededTable) WHERE \(keyMatch) AND file_id = ?
             """)
         let forget = try db.cachedStatement(sql: "DELETE FROM \(supersededTable) WHERE \(keyMatch) AND file_id = ?")
         let recount = try db.cachedStatement(sql: "UPDATE input_file SET rows_superseded = rows_superseded - 1 WHERE id = ?")
         var moved = 0
-        for values in keys {
-            let arguments = StatementArguments(values)
-            guard try Int.fetchOne(counted, arguments: arguments) == nil else { continue }
-            let rows = try Row.fetchAll(candidates, arguments: arguments)
-            let outcomes = WhichRowsCount.sort(rows, by: ReferenceRowRule(key: keyDescription)) { i, row in
-                ReferenceRowRule.Row(file: row[0], loadSeq: row[1], line: row[2], row: Int64(i))
+        let at = key.count
+        for values in missing {
+            let outcomes = WhichRowsCount.sort(candidates[values] ?? [], by: ReferenceRowRule(key: keyDescription)) { i, row in
+                ReferenceRowRule.Row(file: row[at], loadSeq: row[at + 1], line: row[at + 2], row: Int64(i))
             }
             guard let winner = outcomes.counted.first else { continue }
-            let winnerFile: Int64 = winner[0]
+            let winnerFile: Int64 = winner[at]
+            let arguments = StatementArguments(values)
             let file = StatementArguments([winnerFile])
             try moveBack.execute(arguments: arguments + file)
             try forget.execute(arguments: arguments + file)
@@ -135,6 +155,36 @@ public struct KeyedTable: Sendable {
                     PRIMARY KEY (\((table.key + ["file_id"]).joined(separator: ", ")))
                 ) WITHOUT ROWID;
                 CREATE INDEX \(table.supersededTable)_file ON \(table.supersededTable)(file_id);
+                """)
+        }
+    }
+
+    /// v25: the rows set aside keyed by file, then key (a file keeps one row
+    /// of a key), in place of key then file: a month's copy of a table sets
+    /// aside the previous copy's rows, which then go together at the end of
+    /// the table instead of between every key's earlier rows, so the cost of
+    /// a month's copy follows the month, not the months before. An unloaded
+    /// file's rows are its key's first part (no index of their own), and
+    /// ``restore(keys:in:)`` finds a key's rows in one pass.
+    static func keySupersededByFile(_ db: Database) throws {
+        for table in all {
+            let info = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table.supersededTable))")
+            let definitions = info.map { row -> String in
+                let (name, type): (String, String) = (row["name"], row["type"])
+                let notNull = (row["notnull"] as Int) == 1
+                return "\(name) \(type)\(notNull ? " NOT NULL" : "")"
+            }.filter { !$0.hasPrefix("file_id ") && !$0.hasPrefix("line ") }
+            let list = (table.columns + ["file_id", "line"]).joined(separator: ", ")
+            try db.execute(sql: """
+                CREATE TEMP TABLE set_aside AS SELECT \(list) FROM main.\(table.supersededTable);
+                DROP TABLE main.\(table.supersededTable);
+                CREATE TABLE \(table.supersededTable) (
+                    \(definitions.joined(separator: ", ")),
+                    file_id INTEGER NOT NULL REFERENCES input_file(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED, line INTEGER NOT NULL,
+                    PRIMARY KEY (\((["file_id"] + table.key).joined(separator: ", ")))
+                ) WITHOUT ROWID;
+                INSERT INTO main.\(table.supersededTable) (\(list)) SELECT \(list) FROM temp.set_aside ORDER BY file_id, \(table.key.joined(separator: ", "));
+                DROP TABLE temp.set_aside;
                 """)
         }
     }

@@ -76,6 +76,7 @@ enum Migrations {
         migrator.registerMigration("v22: reject codes and rejected expenses as written", migrate: WarehouseSchema.rejectCodes)
         migrator.registerMigration("v23: run history", migrate: PublicationSchema.createRunHistory)
         migrator.registerMigration("v24: couple closings", migrate: PublicationSchema.createCoupleClosings)
+        migrator.registerMigration("v25: rows set aside keyed by file", migrate: KeyedTable.keySupersededByFile)
         return migrator
     }
 }

@@ -7,44 +7,50 @@ import TallyCore
 ///
 /// The table holds one row per key: the row that counts so far; its
 /// ``KeyedTable/supersededTable`` holds the rows set aside. A row whose key
-/// is new is inserted (`ON CONFLICT DO NOTHING`). A row whose key is taken
-/// is judged with the held row by the rule, a group of two
-/// (``TallyCore/WhichRowsCount``; rows arrive in load order, so judging
-/// each arrival against the held row gives the rule's verdicts over the
-/// whole group: `WhichRowsCountTests`): when the new row counts, the
-/// held row is copied to the rows set aside, its file gains a superseded
-/// row, and the new row replaces it (`UPDATE OR FAIL`); when it is
-/// rejected, nothing is stored (the caller words the reject with the
-/// table's key).
+/// is new is inserted at once (`ON CONFLICT DO NOTHING`). A row whose key
+/// this file already gave is judged with that row by the rule, a group of
+/// two of one file (``TallyCore/WhichRowsCount``): the later line is
+/// rejected (the caller words the reject with the table's key). A row whose
+/// key an earlier file holds is staged (`temp.staged_<table>`), and the
+/// file's staged rows are settled together when its load ends
+/// (``flushSuperseded()``): for each file holding some of their keys, the
+/// rule judges that file's row against this file's (rows arrive in load
+/// order, so judging each arrival against the held row gives the rule's
+/// verdicts over the whole group: `WhichRowsCountTests`), and one
+/// statement per outcome applies the verdict to every such key: when the
+/// arriving rows count, the held rows are copied to the rows set aside,
+/// their file gains that many superseded rows, and the arriving rows
+/// replace them (`UPDATE … FROM`); when the held rows count (their file was
+/// loaded later, not a case the ingest's load order makes), the arriving
+/// rows are set aside.
 ///
-/// A taken key costs a failed insert, a look-up of the held row's file and
-/// line, its copy and the replacement: the files' load order comes from a cache, and
-/// the superseded rows are counted in memory, per file, until
-/// ``flushSuperseded()`` adds them to `input_file` (once per loaded file,
-/// not once per row: a month's copy of a reference table replaces every row
-/// the previous month's copy holds).
+/// A month's copy of a reference table, whose every key is held, thus costs
+/// a failed insert and a staged row per row, then a few set-based
+/// statements per file, not a look-up, a copy and a replacement per row
+/// (docs/performance.md). The superseded rows are counted per file and added
+/// to `input_file` once per loaded file.
 ///
 /// `INSERT … ON CONFLICT DO UPDATE` (and `OR REPLACE`, and a plain
 /// `INSERT … SELECT`, which may abort after writing) needs a statement
 /// journal inside the ingest's transaction, and SQLite keeps that journal in
 /// a temporary file for the rest of the transaction once one statement's
 /// outgrows 64 KiB, each upsert then copying the pages it touches there
-/// (docs/performance.md). No statement here needs the journal while
-/// the table's file key is checked at commit (`DeferredForeignKeys`).
+/// (docs/performance.md). The statements here resolve conflicts with
+/// `DO NOTHING` or `OR FAIL`, which undo nothing, so none needs the journal
+/// (the table's file key is checked at commit: `DeferredForeignKeys`).
 ///
 /// The statements number their parameters alike (`?1` … in column order),
-/// so a row's values bind to each the same way (a statement that uses fewer
-/// ignores the rest); the insert takes them at once, the others only when
-/// the key is taken.
+/// so a row's values bind to each the same way; the insert takes them at
+/// once, the staging only when the key is taken.
 final class UpsertStatement {
+    private let db: Database
+    private let keyed: KeyedTable
     private let insert: BulkStatement
+    /// Stores the bound row in `temp.staged_<table>`, unless its key is staged already.
+    private let stage: BulkStatement
+    /// The file and line of the bound key's row in the table, and in the staging.
     private let held: BulkStatement
-    private let replace: BulkStatement
-    /// Copies the held row of the bound key to the rows set aside.
-    private let setAsideHeld: BulkStatement
-    /// Stores the bound row with the rows set aside.
-    private let setAsideArriving: BulkStatement
-    private let supersede: BulkStatement
+    private let stagedLine: BulkStatement
     private let loadSeq: BulkStatement
     /// The table's rule, which words its repeats' rejects.
     private let rule: ReferenceRowRule
@@ -52,41 +58,38 @@ final class UpsertStatement {
     private var loadSeqs: [Int64: Int64] = [:]
     /// Rows superseded per file since the last ``flushSuperseded()``.
     private var superseded: [Int64: Int64] = [:]
+    /// The file whose rows are staged, if any.
+    private var stagedFile: Int64?
 
     /// Binds, in order, `keyed`'s columns, then `file_id` and `line`.
     init(_ db: Database, _ keyed: KeyedTable) throws {
+        self.db = db
+        self.keyed = keyed
         let table = keyed.name
         let columns = keyed.columns + ["file_id", "line"]
-        let key = keyed.key
-        let number = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, "?\($0 + 1)") })
-        let matches = key.map { "\($0) = \(number[$0]!)" }.joined(separator: " AND ")
+        let list = columns.joined(separator: ", ")
+        let values = columns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
         insert = try BulkStatement(db, sql: """
-            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { number[$0]! }.joined(separator: ", ")))
-            ON CONFLICT(\(key.joined(separator: ", "))) DO NOTHING
+            INSERT INTO \(table) (\(list)) VALUES (\(values)) ON CONFLICT(\(keyed.key.joined(separator: ", "))) DO NOTHING
             """)
-        held = try BulkStatement(db, sql: """
-            SELECT file_id, line FROM \(table)
-            WHERE \(key.map { "\($0) = ?\(columns.firstIndex(of: $0)! + 1)" }.joined(separator: " AND "))
+        let key = keyed.key.joined(separator: ", ")
+        try db.execute(sql: """
+            CREATE TEMP TABLE IF NOT EXISTS staged_\(table) AS SELECT \(list) FROM main.\(table) WHERE 0;
+            CREATE UNIQUE INDEX IF NOT EXISTS temp.staged_\(table)_key ON staged_\(table)(\(key));
             """)
-        replace = try BulkStatement(db, sql: """
-            UPDATE OR FAIL \(table) SET \(columns.filter { !key.contains($0) }.map { "\($0) = \(number[$0]!)" }.joined(separator: ", "))
-            WHERE \(matches)
+        stage = try BulkStatement(db, sql: """
+            INSERT INTO temp.staged_\(table) (\(list)) VALUES (\(values)) ON CONFLICT(\(key)) DO NOTHING
             """)
-        setAsideHeld = try BulkStatement(db, sql: """
-            INSERT OR FAIL INTO \(keyed.supersededTable) (\(columns.joined(separator: ", ")))
-            SELECT \(columns.joined(separator: ", ")) FROM \(table) WHERE \(matches)
-            """)
-        setAsideArriving = try BulkStatement(db, sql: """
-            INSERT OR FAIL INTO \(keyed.supersededTable) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { number[$0]! }.joined(separator: ", ")))
-            """)
-        supersede = try BulkStatement(db, sql: "UPDATE input_file SET rows_superseded = rows_superseded + ? WHERE id = ?")
+        let matches = keyed.key.map { "\($0) = ?\(columns.firstIndex(of: $0)! + 1)" }.joined(separator: " AND ")
+        held = try BulkStatement(db, sql: "SELECT file_id, line FROM main.\(table) WHERE \(matches)")
+        stagedLine = try BulkStatement(db, sql: "SELECT file_id, line FROM temp.staged_\(table) WHERE \(matches)")
         loadSeq = try BulkStatement(db, sql: "SELECT load_seq FROM input_file WHERE id = ?")
         rule = ReferenceRowRule(key: keyed.keyDescription)
     }
 
     /// A bound value, kept until the row is stored: only the insert takes the
-    /// row's values at once; a taken key (the rarer case) binds them to the
-    /// statements that settle it.
+    /// row's values at once; a taken key (the rarer case on a first load, every
+    /// row on a month's copy) binds them to the staging too.
     private enum Value {
         case text(String?)
         case integer(Int64?)
@@ -101,6 +104,38 @@ final class UpsertStatement {
     func bind(_ index: Int32, _ value: Int?) { bind(index, value.map(Int64.init)) }
     func bind(_ index: Int32, _ value: Double?) { insert.bind(index, value); values.append((index, .real(value))) }
 
+    /// Stores the bound row of `file` at `line` (bound too) as the rule
+    /// decides; false when the rule rejects it (a repeat within its file).
+    func step(file: Int64, line: Int) throws -> Bool {
+        defer { values.removeAll(keepingCapacity: true) }
+        if stagedFile != nil, stagedFile != file { try settle() }
+        if try insert.step() > 0 { return true }
+        // The key is taken: by an earlier line of this file (a repeat), or by an earlier file.
+        rebind(held)
+        guard let h = try held.firstIntegers(2) else { preconditionFailure("a key taken on insert has no row") }
+        if h[0] == file { return try keeps(line: h[1], over: line, of: file) }
+        rebind(stage)
+        if try stage.step() == 0 {
+            // Staged already: an earlier line of this file holds the key.
+            rebind(stagedLine)
+            guard let s = try stagedLine.firstIntegers(2) else { preconditionFailure("a staged key has no row") }
+            return try keeps(line: s[1], over: line, of: file)
+        }
+        stagedFile = file
+        return true
+    }
+
+    /// Judges a row of `file` at `line` whose key the row at `kept` of the same file holds: the rule rejects
+    /// the later line; returns false.
+    private func keeps(line kept: Int64, over line: Int, of file: Int64) throws -> Bool {
+        let first = ReferenceRowRule.Row(file: file, loadSeq: 0, line: kept, row: 0)
+        let again = ReferenceRowRule.Row(file: file, loadSeq: 0, line: Int64(line), row: 1)
+        let outcomes = WhichRowsCount.sort([first, again], by: rule) { _, row in row }
+        // Rows of one file arrive in line order: the rule keeps the first.
+        precondition(outcomes.counted.first == first, "a later line of one file counted over an earlier one")
+        return false
+    }
+
     /// Binds the row's values to `statement`.
     private func rebind(_ statement: BulkStatement) {
         for (index, value) in values {
@@ -112,49 +147,61 @@ final class UpsertStatement {
         }
     }
 
-    /// Stores the bound row of `file` at `line` (bound too) as the rule
-    /// decides; false when the rule rejects it (a repeat within its file).
-    func step(file: Int64, line: Int) throws -> Bool {
-        defer { values.removeAll(keepingCapacity: true) }
-        if try insert.step() > 0 { return true }
-        rebind(held)
-        guard let h = try held.firstIntegers(2) else { preconditionFailure("a key taken on insert has no row") }
-        let holder = ReferenceRowRule.Row(file: h[0], loadSeq: try loadSeq(of: h[0]), line: h[1], row: 0)
-        let arriving = ReferenceRowRule.Row(file: file, loadSeq: try loadSeq(of: file), line: Int64(line), row: 1)
-        let outcomes = WhichRowsCount.sort([holder, arriving], by: rule) { _, row in row }
-        if outcomes.counted.first == arriving {
-            // The held row is set aside (copied) before it is replaced.
-            superseded[holder.file, default: 0] += 1
-            rebind(setAsideHeld)
-            let copied = try setAsideHeld.step()
-            precondition(copied == 1, "the held row was not set aside")
-            rebind(replace)
-            let replaced = try replace.step()
-            precondition(replaced == 1, "the held row was not replaced")
-            return true
-        }
-        if outcomes.superseded.first == arriving {
-            // The held row's file was loaded later (not a case the ingest's
-            // load order makes, but the rule's answer is kept all the same).
-            superseded[file, default: 0] += 1
-            rebind(setAsideArriving)
-            try setAsideArriving.step()
-            return true
-        }
-        // Rejected: a repeat within its file.
-        return false
-    }
-
-    /// Adds the rows counted superseded since the last flush to their
-    /// files' `rows_superseded`. Called when a file's load finishes, after
-    /// its own counts are set (``IngestSession/finishFile(_:read:rejected:superseded:unknownFields:fingerprint:)``).
+    /// Settles the staged rows of the file being loaded (the rule judges each
+    /// holding file's rows against them), then adds the rows counted
+    /// superseded since the last flush to their files' `rows_superseded`.
+    /// Called when a file's load finishes, after its own counts are set
+    /// (``IngestSession/finishFile(_:read:rejected:superseded:unknownFields:fingerprint:)``).
     func flushSuperseded() throws {
+        try settle()
         for (file, count) in superseded {
-            supersede.bind(1, count)
-            supersede.bind(2, file)
-            try supersede.step()
+            try db.execute(sql: "UPDATE input_file SET rows_superseded = rows_superseded + ? WHERE id = ?", arguments: [count, file])
         }
         superseded.removeAll(keepingCapacity: true)
+    }
+
+    /// Applies the rule's verdicts to the rows staged for `file`, one holding file at a time.
+    private func settle() throws {
+        guard let file = stagedFile else { return }
+        stagedFile = nil
+        let table = keyed.name
+        let all = keyed.columns + ["file_id", "line"]
+        let matches = keyed.key.map { "t.\($0) = s.\($0)" }.joined(separator: " AND ")
+        // Rows set aside go in key order: the table of rows set aside is keyed by file then key, and
+        // a file's rows inserted in its order append to its end.
+        let order = keyed.key.map { "s.\($0)" }.joined(separator: ", ")
+        let holders = try Int64.fetchAll(db, sql: """
+            SELECT DISTINCT t.file_id FROM temp.staged_\(table) s JOIN main.\(table) t ON \(matches)
+            """)
+        let arriving = ReferenceRowRule.Row(file: file, loadSeq: try loadSeq(of: file), line: 0, row: 1)
+        for holder in holders {
+            let held = ReferenceRowRule.Row(file: holder, loadSeq: try loadSeq(of: holder), line: 0, row: 0)
+            let outcomes = WhichRowsCount.sort([held, arriving], by: rule) { _, row in row }
+            if outcomes.counted.first == arriving {
+                // The held rows are set aside (copied) before they are replaced.
+                try db.execute(sql: """
+                    INSERT OR FAIL INTO \(keyed.supersededTable) (\(all.joined(separator: ", ")))
+                    SELECT \(all.map { "t.\($0)" }.joined(separator: ", "))
+                    FROM temp.staged_\(table) s JOIN main.\(table) t ON \(matches) WHERE t.file_id = ? ORDER BY \(order)
+                    """, arguments: [holder])
+                superseded[holder, default: 0] += Int64(db.changesCount)
+                let replaced = all.filter { !keyed.key.contains($0) }
+                try db.execute(sql: """
+                    UPDATE OR FAIL main.\(table) AS t SET \(replaced.map { "\($0) = s.\($0)" }.joined(separator: ", "))
+                    FROM temp.staged_\(table) AS s WHERE \(matches) AND t.file_id = ?
+                    """, arguments: [holder])
+            } else if outcomes.superseded.first == arriving {
+                try db.execute(sql: """
+                    INSERT OR FAIL INTO \(keyed.supersededTable) (\(all.joined(separator: ", ")))
+                    SELECT \(all.map { "s.\($0)" }.joined(separator: ", "))
+                    FROM temp.staged_\(table) s JOIN main.\(table) t ON \(matches) WHERE t.file_id = ? ORDER BY \(order)
+                    """, arguments: [holder])
+                superseded[file, default: 0] += Int64(db.changesCount)
+            } else {
+                preconditionFailure("rows of two files judged a repeat within one file")
+            }
+        }
+        try db.execute(sql: "DELETE FROM temp.staged_\(table)")
     }
 
     private func loadSeq(of file: Int64) throws -> Int64 {
