@@ -6,14 +6,17 @@ import TallyCore
 /// statement journal.
 ///
 /// The table holds one row per key: the row that counts so far; its
-/// ``KeyedTable/supersededTable`` holds the rows set aside. A row whose key
-/// is new is inserted at once (`ON CONFLICT DO NOTHING`). A row whose key
-/// this file already gave is judged with that row by the rule, a group of
-/// two of one file (``TallyCore/WhichRowsCount``): the later line is
-/// rejected (the caller words the reject with the table's key). A row whose
-/// key an earlier file holds is staged (`temp.staged_<table>`), and the
-/// file's staged rows are settled together when its load ends
-/// (``flushSuperseded()``): for each file holding some of their keys, the
+/// ``KeyedTable/supersededTable`` holds the rows set aside. Into an empty
+/// table (a first load), a row whose key is new is inserted at once
+/// (`ON CONFLICT DO NOTHING`), and one whose key an earlier file holds is
+/// staged (`temp.staged_<table>`); into a table that holds rows as the
+/// file's load starts (most likely a month's copy of it), every row is
+/// staged. A row whose key this file already gave is judged with that row by
+/// the rule, a group of two of one file (``TallyCore/WhichRowsCount``): the
+/// later line is rejected (the caller words the reject with the table's
+/// key). The file's staged rows are settled together when its load ends
+/// (``flushSuperseded()``): staged rows of keys no file holds join the
+/// table, and for each file holding some of their keys, the
 /// rule judges that file's row against this file's (rows arrive in load
 /// order, so judging each arrival against the held row gives the rule's
 /// verdicts over the whole group: `WhichRowsCountTests`), and one
@@ -25,9 +28,8 @@ import TallyCore
 /// rows are set aside.
 ///
 /// A month's copy of a reference table, whose every key is held, thus costs
-/// a failed insert and a staged row per row, then a few set-based
-/// statements per file, not a look-up, a copy and a replacement per row
-/// (docs/performance.md). The superseded rows are counted per file and added
+/// a staged row per row, then a few set-based statements per file, not a
+/// look-up, a copy and a replacement per row (docs/performance.md). The superseded rows are counted per file and added
 /// to `input_file` once per loaded file.
 ///
 /// `INSERT … ON CONFLICT DO UPDATE` (and `OR REPLACE`, and a plain
@@ -60,6 +62,13 @@ final class UpsertStatement {
     private var superseded: [Int64: Int64] = [:]
     /// The file whose rows are staged, if any.
     private var stagedFile: Int64?
+    /// The file being loaded, and whether its rows are all staged: when the
+    /// table holds rows as its load starts, most of them are a copy of held
+    /// rows (a month's copy of the table), and a row staged at once costs one
+    /// insert into the staging instead of a failed insert, a look-up and one.
+    private var currentFile: Int64?
+    private var stagingFirst = false
+    private let anyRow: BulkStatement
 
     /// Binds, in order, `keyed`'s columns, then `file_id` and `line`.
     init(_ db: Database, _ keyed: KeyedTable) throws {
@@ -84,6 +93,7 @@ final class UpsertStatement {
         held = try BulkStatement(db, sql: "SELECT file_id, line FROM main.\(table) WHERE \(matches)")
         stagedLine = try BulkStatement(db, sql: "SELECT file_id, line FROM temp.staged_\(table) WHERE \(matches)")
         loadSeq = try BulkStatement(db, sql: "SELECT load_seq FROM input_file WHERE id = ?")
+        anyRow = try BulkStatement(db, sql: "SELECT count(*) FROM (SELECT 1 FROM main.\(table) LIMIT 1)")
         rule = ReferenceRowRule(key: keyed.keyDescription)
     }
 
@@ -108,15 +118,24 @@ final class UpsertStatement {
     /// decides; false when the rule rejects it (a repeat within its file).
     func step(file: Int64, line: Int) throws -> Bool {
         defer { values.removeAll(keepingCapacity: true) }
-        if stagedFile != nil, stagedFile != file { try settle() }
+        if currentFile != file {
+            try settle()
+            currentFile = file
+            stagingFirst = (try anyRow.firstIntegers(1)?.first ?? 0) > 0
+        }
+        if stagingFirst { return try staged(file: file, line: line) }
         if try insert.step() > 0 { return true }
         // The key is taken: by an earlier line of this file (a repeat), or by an earlier file.
         rebind(held)
         guard let h = try held.firstIntegers(2) else { preconditionFailure("a key taken on insert has no row") }
         if h[0] == file { return try keeps(line: h[1], over: line, of: file) }
+        return try staged(file: file, line: line)
+    }
+
+    /// Stages the bound row of `file` at `line`; false when an earlier line of the file staged its key.
+    private func staged(file: Int64, line: Int) throws -> Bool {
         rebind(stage)
         if try stage.step() == 0 {
-            // Staged already: an earlier line of this file holds the key.
             rebind(stagedLine)
             guard let s = try stagedLine.firstIntegers(2) else { preconditionFailure("a staged key has no row") }
             return try keeps(line: s[1], over: line, of: file)
@@ -162,6 +181,7 @@ final class UpsertStatement {
 
     /// Applies the rule's verdicts to the rows staged for `file`, one holding file at a time.
     private func settle() throws {
+        currentFile = nil
         guard let file = stagedFile else { return }
         stagedFile = nil
         let table = keyed.name
@@ -201,6 +221,12 @@ final class UpsertStatement {
                 preconditionFailure("rows of two files judged a repeat within one file")
             }
         }
+        // The staged rows of keys no file holds (a file staged whole) join the table.
+        try db.execute(sql: """
+            INSERT OR FAIL INTO main.\(table) (\(all.joined(separator: ", ")))
+            SELECT \(all.map { "s.\($0)" }.joined(separator: ", ")) FROM temp.staged_\(table) s
+            WHERE NOT EXISTS (SELECT 1 FROM main.\(table) t WHERE \(matches)) ORDER BY \(order)
+            """)
         try db.execute(sql: "DELETE FROM temp.staged_\(table)")
     }
 
