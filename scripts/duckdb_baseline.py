@@ -75,6 +75,10 @@ def find_table(data, dataset, table):
     return None, None
 
 
+# The views whose file is gzip-compressed (see text_copy).
+GZIPPED = set()
+
+
 def define_view(con, view, data, dataset, table):
     """A view `view` of the table's file with the contract's camelCase fields, every value text (NULL when
     absent). Nothing is read until a stage selects from it."""
@@ -83,6 +87,8 @@ def define_view(con, view, data, dataset, table):
     if path is None:
         con.sql(f"CREATE VIEW {view} AS SELECT " + ", ".join(f"NULL::VARCHAR AS {f}" for f in fields) + " WHERE false")
         return
+    if path.endswith(".gz"):
+        GZIPPED.add(view)
     quoted = path.replace("'", "''")
     if ext == "csv":
         source = (f"read_csv('{quoted}', header = true, all_varchar = true, delim = ',', quote = '\"', escape = '\"', "
@@ -99,6 +105,16 @@ def define_view(con, view, data, dataset, table):
         column = by_norm.get(norm(f))
         select.append(f'CAST("{column}" AS VARCHAR) AS {f}' if column else f"NULL::VARCHAR AS {f}")
     con.sql(f"CREATE VIEW {view} AS SELECT {', '.join(select)} FROM {source}")
+
+
+def text_copy(con, view):
+    """The table to read `view`'s rows from: the view itself, or for a gzip file a plain copy of its text. DuckDB
+    decompresses a gzip file on one thread, and the query reading it runs its expressions on that same thread;
+    copying the text first leaves that thread the bare read, and the validation after it runs on every core."""
+    if view not in GZIPPED:
+        return view
+    con.sql(f"CREATE TABLE {view}_text AS SELECT * FROM {view}")
+    return f"{view}_text"
 
 
 def products_from_config(data):
@@ -194,16 +210,15 @@ def copy(con, query, path):
 
 
 def drop_repeats(con, table, key, order="rowid", among="true"):
-    """Deletes from `table` every row but the first (by `order`) of each `key` (NULL one key too) found on more
-    than one row of those `among` selects. A hash aggregate finds the few repeated keys; only their rows are sorted,
-    where a window over the table would sort every row by its key."""
+    """Deletes from `table`, among the rows `among` selects, every row but the first (by `order`) of each `key`
+    found on more than one (NULL being one key too). Grouping by the key's hash finds the few repeated keys
+    without a sort, and cheaper than by the text itself; only their rows are then ranked, by the key itself, so a
+    collision of two keys' hashes changes nothing."""
     con.sql(f"""
     DELETE FROM {table} WHERE rowid IN (
-        SELECT t.rowid FROM {table} t
-        SEMI JOIN (SELECT {key} AS k FROM {table} WHERE {among} GROUP BY {key} HAVING count(*) > 1) r
-            ON t.{key} IS NOT DISTINCT FROM r.k
-        WHERE {among}
-        QUALIFY row_number() OVER (PARTITION BY t.{key} ORDER BY {order}) > 1)""")
+        SELECT rowid FROM {table}
+        WHERE {among} AND hash({key}) IN (SELECT hash({key}) FROM {table} WHERE {among} GROUP BY 1 HAVING count(*) > 1)
+        QUALIFY row_number() OVER (PARTITION BY {key} ORDER BY {order}) > 1)""")
 
 
 def statements(con, out, period):
@@ -226,13 +241,14 @@ def statements(con, out, period):
           AND try_cast(date AS DATE) IS NOT NULL AND ts(updatedAt) IS NOT NULL
           AND coalesce(splitType, '') IN ('', 'equal', 'shares', 'percentage', 'exact', 'full')
           AND coupleId IN (SELECT id FROM couple);
-    -- The winning version of each id: the latest updatedAt (ties: the later row); deletedAt removes it.
+    """)
+    # The winning version of each id: the latest updatedAt (ties: the later row); deletedAt then removes it.
+    drop_repeats(con, "expense_row", "id", order="updated DESC, rowid DESC")
+    con.sql("""
     CREATE TABLE live AS
         SELECT id, coupleId, paidBy, currency, agreementId, coalesce(splitType, '') AS splitType,
                coalesce(split, '') AS split, day, minor_amount
-        FROM expense_row
-        WHERE rowid IN (SELECT max_by(rowid, (updated, rowid)) FROM expense_row GROUP BY id)
-          AND coalesce(deletedAt, '') = '' AND day <= period_last();
+        FROM expense_row WHERE coalesce(deletedAt, '') = '' AND day <= period_last();
     -- Agreements: a synthetic expense for every month up to the period without a real one.
     CREATE TABLE agreement_month AS
         WITH a AS (
@@ -249,20 +265,22 @@ def statements(con, out, period):
                coalesce(splitType, '') AS splitType, coalesce(split, '') AS split
         FROM months
         WHERE NOT EXISTS (SELECT 1 FROM live l WHERE l.agreementId = months.id AND date_trunc('month', l.day) = months.month);
-    -- The ledger in the couple's currency, at the latest rate on or before the date, rounded half away from
-    -- zero; each entry with its couple's members and its split's members and values, parsed into a list.
+    -- The ledger in the couple's currency: an entry in another currency at the latest rate on or before its date,
+    -- rounded half away from zero (and left out without one). Only those few go through the ASOF join, which sorts
+    -- its input. Each entry carries its couple's members and its split's members and values, parsed into a list.
     CREATE TABLE entry AS
         WITH ledger AS (
-            SELECT id, coupleId, paidBy, currency, minor_amount, day, splitType, split FROM live
-            UNION ALL SELECT id, coupleId, paidBy, currency, minor_amount, day, splitType, split FROM agreement_month
+            SELECT l.*, c.currency AS couple_currency
+            FROM (SELECT id, coupleId, paidBy, currency, minor_amount, day, splitType, split FROM live
+                  UNION ALL SELECT id, coupleId, paidBy, currency, minor_amount, day, splitType, split FROM agreement_month) l
+            JOIN couple c ON c.id = l.coupleId
         ), converted AS (
-            SELECT l.*,
-                   CASE WHEN l.currency = l.couple_currency THEN l.minor_amount
-                        ELSE CAST(round(l.minor_amount * r.rate * (CASE minor(l.couple_currency) - minor(l.currency)
-                             WHEN 2 THEN 100 WHEN -2 THEN 0.01 ELSE 1 END)) AS BIGINT) END AS amount
-            FROM (SELECT ledger.*, c.currency AS couple_currency FROM ledger JOIN couple c ON c.id = ledger.coupleId) l
-            ASOF LEFT JOIN rate r ON l.currency = r.currency AND l.couple_currency = r.base AND l.day >= r.date
-            WHERE l.currency = l.couple_currency OR r.rate IS NOT NULL
+            SELECT *, minor_amount AS amount FROM ledger WHERE currency = couple_currency
+            UNION ALL
+            SELECT l.*, CAST(round(l.minor_amount * r.rate * (CASE minor(l.couple_currency) - minor(l.currency)
+                             WHEN 2 THEN 100 WHEN -2 THEN 0.01 ELSE 1 END)) AS BIGINT) AS amount
+            FROM ledger l ASOF JOIN rate r ON l.currency = r.currency AND l.couple_currency = r.base AND l.day >= r.date
+            WHERE l.currency <> l.couple_currency
         )
         SELECT c.*, r.ids AS members,
                CASE WHEN c.splitType IN ('shares', 'percentage', 'exact', 'full') THEN
@@ -357,20 +375,28 @@ def statements(con, out, period):
 
 
 def swipes_daily(con, out):
-    con.sql("""
+    source = text_copy(con, "swipes")
+    con.sql(f"""
     CREATE TABLE swipe AS
         SELECT id, fromUserId AS a, toUserId AS b, action, ts(timestamp) AS moment
-        FROM swipes
+        FROM {source}
         WHERE action IN ('like', 'pass', 'super_like', 'report') AND fromUserId <> toUserId AND ts(timestamp) IS NOT NULL
           AND coalesce(id, '') <> ''""")
+    con.sql("DROP TABLE IF EXISTS swipes_text")   # the copy of a gzip file, done with
     drop_repeats(con, "swipe", "id")   # the first row of an id wins
     # A match: each liked the other, neither ever reported the other; it forms at the later first like. Only the
-    # period's matches are counted, so first likes after it are left out.
+    # period's matches are counted: one of its two first likes is in the period, so the pair has a like there, and
+    # only such pairs (either way round) need their first likes, not every pair that ever liked.
     con.sql("""
     CREATE TABLE match AS
-        WITH first_like AS (
-            SELECT a, b, min(moment) AS moment FROM swipe
-            WHERE action IN ('like', 'super_like') AND moment < period_end() GROUP BY a, b
+        WITH liked AS (
+            SELECT a, b, moment FROM swipe WHERE action IN ('like', 'super_like') AND moment < period_end()
+        ), recent AS (
+            SELECT DISTINCT a, b FROM liked WHERE moment >= period_start()
+        ), candidate AS (
+            SELECT a, b FROM recent UNION SELECT b, a FROM recent
+        ), first_like AS (
+            SELECT a, b, min(moment) AS moment FROM liked SEMI JOIN candidate USING (a, b) GROUP BY a, b
         ), reported AS (
             SELECT DISTINCT least(a, b) AS x, greatest(a, b) AS y FROM swipe WHERE action = 'report'
         )
@@ -508,8 +534,9 @@ def kpis(con, out, period, data):
           AND ts(timestamp) IS NOT NULL
           AND NOT (event IN ('subscribed', 'upgraded', 'downgraded') AND coalesce(productId, '') = '')
           AND (coalesce(productId, '') = '' OR productId IN (SELECT productId FROM product))"""
-    con.sql("CREATE TABLE event AS " + valid.format("events"))
+    con.sql("CREATE TABLE event AS " + valid.format(text_copy(con, "events")))
     con.sql("INSERT INTO event " + valid.format("appstore"))
+    con.sql("DROP TABLE IF EXISTS events_text")
     drop_repeats(con, "event", "id")
     # Paid at T: the latest paying event before T is not followed, before T, by expired or refunded.
     copy(con, f"""

@@ -47,10 +47,53 @@ for before, month in zip(months, months[1:]):
         sys.exit(f"incremental test: {month}'s run.json compares with {changes.get('against')}, not {before}")
 PY
 
-if diff -r -q -x rejects.csv -x run.json "$work/full" "$work/reports/$PERIOD" > "$work/diff"; then
-  echo "incremental test: $(echo $months | wc -w) monthly runs into one warehouse give the from-scratch reports of $PERIOD: equal; earlier months' folders untouched"
-else
-  echo "incremental test: the monthly runs' reports of $PERIOD differ from a from-scratch run:" >&2
-  cat "$work/diff" >&2
-  exit 1
-fi
+# The month's reports against the from-scratch run's: every file byte for
+# byte, but for what only a month's run can say: a couple's opening balance
+# restated against the closing it was sent, and KPI months restated since
+# the last run (text sections left out before comparing; a workbook that
+# holds one is checked to exist). rejects.csv and run.json name the month
+# folders' files, so they are left out.
+python3 - "$work/full" "$work/reports/$PERIOD" <<'PY' || exit 1
+import os, sys
+full, month = sys.argv[1], sys.argv[2]
+HEADINGS = ("Saldo de abertura revisto", "Opening balance restated", "Saldo inicial revisado", "Restated since the last run")
+
+def without_restated(text):
+    """The text without its restated sections: a heading and the indented or blank lines under it."""
+    out, lines, i, found = [], text.split("\n"), 0, False
+    while i < len(lines):
+        if lines[i].startswith(HEADINGS):
+            found = True
+            i += 1
+            while i < len(lines) and (lines[i].startswith(" ") or lines[i] == ""):
+                i += 1
+            continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out), found
+
+files = sorted(os.path.relpath(os.path.join(d, f), full) for d, _, fs in os.walk(full) for f in fs)
+mine = sorted(os.path.relpath(os.path.join(d, f), month) for d, _, fs in os.walk(month) for f in fs)
+problems, restated = [], []
+if files != mine:
+    problems.append(f"the file lists differ: {sorted(set(files) ^ set(mine))}")
+for path in files:
+    if path in ("rejects.csv", "run.json") or path not in mine:
+        continue
+    a, b = (open(os.path.join(root, path), "rb").read() for root in (full, month))
+    if path.endswith(".xlsx"):
+        text = os.path.join(month, path[:-5] + ".txt")
+        if os.path.exists(text) and without_restated(open(text, encoding="utf-8").read())[1]:
+            continue   # a workbook with a restated section: its text is compared
+    elif path.endswith(".txt"):
+        b_text, found = without_restated(b.decode("utf-8"))
+        if found:
+            restated.append(path)
+            b = b_text.encode("utf-8")
+    if a != b:
+        problems.append(f"{path} differs")
+if problems:
+    sys.exit("incremental test: the monthly runs' reports differ from a from-scratch run:\n  " + "\n  ".join(problems))
+print(f"incremental test: equal to the from-scratch reports but for {len(restated)} restated sections ({', '.join(restated[:4])}{'…' if len(restated) > 4 else ''})")
+PY
+echo "incremental test: $(echo $months | wc -w) monthly runs into one warehouse give the from-scratch reports of $PERIOD; earlier months' folders untouched"

@@ -25,8 +25,11 @@ public struct PublishedClosing: Sendable, Equatable {
 /// A couple's opening balance that no longer equals the closing balance it
 /// was sent the month before: rows dated before the period arrived, changed
 /// or went away after that statement was published. The statement says so:
-/// each member's balance as sent and as it is now, and the couple's rows
-/// dated before the period that were delivered since (``Row``).
+/// each member's balance as sent and as it is now, and the couple's
+/// expenses and settlements dated before the period that were delivered
+/// since (``Row``). Agreements are not listed: their table is delivered
+/// whole every month, so every agreement is delivered again; a changed one
+/// moves the balances all the same.
 ///
 /// ```swift
 /// let restated = RestatedOpening.of(statement, published: published, rows: coupleRows)
@@ -51,8 +54,6 @@ public struct RestatedOpening: Sendable, Equatable {
             /// A version that deletes an expense.
             case deletion
             case settlement
-            /// An agreement, new or changed (its months before the period count in the opening).
-            case agreement
         }
         public var kind: Kind
         public var id: String
@@ -95,11 +96,6 @@ public struct RestatedOpening: Sendable, Equatable {
         for settlement in rows.settlements where since.contains(settlement.source.file) && settlement.date < first {
             listed.append(Row(kind: .settlement, id: settlement.id, date: settlement.date, description: "",
                               amount: settlement.amount, currency: settlement.currency, source: settlement.source))
-        }
-        for agreement in rows.agreements where since.contains(agreement.sourceFile) && agreement.startDate < first {
-            listed.append(Row(kind: .agreement, id: agreement.id, date: agreement.startDate, description: agreement.description,
-                              amount: agreement.amount, currency: agreement.currency,
-                              source: SourceRef(file: agreement.sourceFile, line: agreement.sourceLine)))
         }
         listed.sort { a, b in
             switch (a.date, b.date) {

@@ -42,13 +42,13 @@ extension ReportLocale {
     /// Said when no row of the couple dated before the month was delivered since.
     public var restatedNoRows: String {
         switch self {
-        case .ptBR: return "Nenhuma despesa, acerto ou acordo do casal chegou depois: um arquivo foi retirado, ou mudou um câmbio ou um membro."
-        case .enUS: return "No expense, settlement or agreement of the couple arrived since: a file was withdrawn, or an exchange rate or a member changed."
-        case .esES: return "No llegó después ningún gasto, pago ni acuerdo de la pareja: se retiró un archivo, o cambió un tipo de cambio o un miembro."
+        case .ptBR: return "Nenhuma despesa ou acerto do casal de antes deste mês chegou depois: mudou um acordo, um câmbio ou um membro, ou um arquivo foi retirado."
+        case .enUS: return "No expense or settlement of the couple dated before this month arrived since: an agreement, an exchange rate or a member changed, or a file was withdrawn."
+        case .esES: return "No llegó después ningún gasto ni pago de la pareja anterior a este mes: cambió un acuerdo, un tipo de cambio o un miembro, o se retiró un archivo."
         }
     }
 
-    /// What a delivered row is: `despesa`, `despesa apagada`, `acerto`, `acordo`.
+    /// What a delivered row is: `despesa`, `despesa apagada`, `acerto`.
     public func restatedKind(_ kind: RestatedOpening.Row.Kind) -> String {
         switch (kind, self) {
         case (.expense, .ptBR): return "despesa"
@@ -58,7 +58,6 @@ extension ReportLocale {
         case (.deletion, .enUS): return "expense deleted"
         case (.deletion, .esES): return "gasto eliminado"
         case (.settlement, _): return statementWord(.settlement).lowercased()
-        case (.agreement, _): return statementWord(.agreement).lowercased()
         }
     }
 
