@@ -32,7 +32,8 @@ run: $(if $(filter release,$(BUILD)),release,build-tally)
 ## and on a Spark standalone cluster of two workers started on this machine
 ## (scripts/spark-cluster-test.sh: 1, 3 and 7 partitions, then a worker killed
 ## mid-job); and the monthly routine (scripts/incremental-test.sh): sample-data/ split by
-## month and run month after month into one warehouse gives the from-scratch reports.
+## month and run month after month into one warehouse gives the from-scratch reports
+## (but for the sections that say what was restated since the month before).
 test: deps spark-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
