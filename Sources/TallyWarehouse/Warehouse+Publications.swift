@@ -113,12 +113,13 @@ extension WarehouseReader {
     /// The couples' statements of `month` as published from this warehouse,
     /// by couple id: each member's closing balance, and the input files
     /// (display paths) loaded after publication. Empty when none was.
-    public func publishedClosings(month: YearMonth) throws -> [String: PublishedClosing] {
+    /// `only`: that couple's alone.
+    public func publishedClosings(month: YearMonth, only couple: String? = nil) throws -> [String: PublishedClosing] {
         var closings: [String: [String: Int64]] = [:]
         var loadSeqs: [String: Int64] = [:]
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT couple_id, member_id, closing, load_seq FROM couple_closing WHERE month = ?
-            """, arguments: [month.description])
+            SELECT couple_id, member_id, closing, load_seq FROM couple_closing WHERE month = ?1 AND (?2 IS NULL OR couple_id = ?2)
+            """, arguments: [month.description, couple])
         while let row = try rows.next() {
             let couple: String = row[0]
             closings[couple, default: [:]][row[1]] = row[2]

@@ -166,6 +166,14 @@ struct RunChangesRunTests {
         let lateRow = try #require(column[heading...].firstIndex(of: "Data").map { $0 + 2 })
         #expect(try reader.strings("Extrato", lateRow).dropFirst().prefix(3) == ["despesa", "exp-late-0001", "Conta atrasada"])
         #expect(try reader.cell("Extrato", "E\(lateRow)") == .number(250))
+
+        // `tally statement` writes the same statement, restated section included.
+        var single = RunRequest(dataDirectory: nil, outDirectory: work.appendingPathComponent("sent"), period: YearMonth("2026-10")!,
+                                databasePath: work.appendingPathComponent(".tally/reports.sqlite").path)
+        single.configURL = base.appendingPathComponent("tally.yml")
+        _ = try runner.statement(coupleId: "cpl-000001", single)
+        let sent = try String(contentsOf: work.appendingPathComponent("sent/statements/cpl-000001.txt"), encoding: .utf8)
+        #expect(sent == text)
     }
 
     /// The bytes of a gzip file.

@@ -48,6 +48,8 @@ extension TallyRunner {
         let (fx, rows) = try warehouse.read { reader -> ([FxRate], CoupleRows?) in
             var found: CoupleRows?
             try reader.forEachCoupleKey(only: coupleId) { found = $0 }
+            // As in a run: the closing the couple was sent the month before, to say when the opening differs.
+            found?.published = try reader.publishedClosings(month: period.adding(months: -1), only: coupleId)[coupleId]
             return (try reader.fxRates(), found)
         }
         let keys = StatementsKeys(config: config, locale: locale, period: period, fx: fx, coupleWorkbooks: true)
