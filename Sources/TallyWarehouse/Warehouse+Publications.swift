@@ -126,14 +126,36 @@ extension WarehouseReader {
             loadSeqs[couple] = row[3]
         }
         var since: [Int64: Set<String>] = [:]
+        var changed: [Int64: [String: Set<String>]] = [:]
         for seq in Set(loadSeqs.values) {
             since[seq] = Set(try String.fetchAll(db, sql: "SELECT display_path FROM input_file WHERE load_seq > ?", arguments: [seq]))
+            changed[seq] = try changedAgreements(since: seq, only: couple)
         }
         var published: [String: PublishedClosing] = [:]
         for (couple, closing) in closings {
-            published[couple] = PublishedClosing(month: month, closing: closing, filesSince: since[loadSeqs[couple]!] ?? [])
+            let seq = loadSeqs[couple]!
+            published[couple] = PublishedClosing(month: month, closing: closing, filesSince: since[seq] ?? [],
+                                                 changedAgreements: changed[seq]?[couple] ?? [])
         }
         return published
+    }
+
+    /// The agreements counting now from a file loaded after `load_seq` `seq`
+    /// whose content no file loaded by then gave (new, or changed), by couple.
+    /// The files loaded by then are few (a month's folder each), and the rows
+    /// they set aside are keyed by file: one look-up per agreement and file.
+    private func changedAgreements(since seq: Int64, only couple: String?) throws -> [String: Set<String>] {
+        let same = ["couple_id", "description", "amount", "currency", "paid_by", "split_type", "split", "tag", "day_of_month",
+                    "start_date"].map { "s.\($0) = a.\($0)" }.joined(separator: " AND ")
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT a.couple_id, a.id FROM agreement a JOIN input_file f ON f.id = a.file_id
+            WHERE f.load_seq > ?1 AND (?2 IS NULL OR a.couple_id = ?2) AND NOT EXISTS (
+                SELECT 1 FROM input_file g JOIN agreement_superseded s ON s.file_id = g.id AND s.id = a.id
+                WHERE g.load_seq <= ?1 AND \(same) AND s.end_date IS a.end_date)
+            """, arguments: [seq, couple])
+        var changed: [String: Set<String>] = [:]
+        while let row = try rows.next() { changed[row[0], default: []].insert(row[1]) }
+        return changed
     }
 
     /// A digest source of everything in the warehouse that reports read

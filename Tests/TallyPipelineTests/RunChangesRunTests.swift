@@ -176,6 +176,30 @@ struct RunChangesRunTests {
         #expect(sent == text)
     }
 
+    @Test("an agreement changed since September is listed; one delivered again as it was is not")
+    func changedAgreement() throws {
+        let work = try temporaryFolder("restated-agreement")
+        defer { try? fm.removeItem(at: work) }
+        let base = work.appendingPathComponent("exports/base"), late = work.appendingPathComponent("exports/late")
+        try fm.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: base)
+        try fm.createDirectory(at: late.appendingPathComponent("expenses"), withIntermediateDirectories: true)
+        try """
+            id,coupleId,description,amount,currency,paidBy,splitType,split,tag,dayOfMonth,startDate,endDate
+            agr-000001,cpl-000001,Netflix Premium,55.90,BRL,mbr-000002,full,mbr-000002,lazer,15,2026-03-17,
+            agr-000002,cpl-000001,Spotify Família,39.90,BRL,mbr-000002,equal,,lazer,31,2025-08-13,
+
+            """.write(to: late.appendingPathComponent("expenses/agreements.csv"), atomically: true, encoding: .utf8)
+        for (data, period) in [(base, "2026-09"), (late, "2026-10")] {
+            var request = request(data, out: work.appendingPathComponent("reports/\(period)"), period: period)
+            request.configURL = base.appendingPathComponent("tally.yml")
+            _ = try runner.run(request)
+        }
+        let text = try String(contentsOf: work.appendingPathComponent("reports/2026-10/statements/cpl-000001.txt"), encoding: .utf8)
+        let section = try #require(text.range(of: "Saldo de abertura revisto").map { String(text[$0.lowerBound...].prefix(1500)) })
+        #expect(section.contains("acordo recorrente  agr-000002  Spotify Família"))
+        #expect(!section.contains("agr-000001"))
+    }
+
     /// The bytes of a gzip file.
     func gunzip(_ url: URL) throws -> Data {
         let process = Process()

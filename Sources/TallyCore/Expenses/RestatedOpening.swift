@@ -14,11 +14,16 @@ public struct PublishedClosing: Sendable, Equatable {
     public var closing: [String: Int64]
     /// The input files loaded after the statement was published.
     public var filesSince: Set<String>
+    /// The couple's agreements delivered since with content no earlier
+    /// delivery had (new or changed; the agreements table is delivered whole
+    /// every month, so an agreement delivered again as it was is not one).
+    public var changedAgreements: Set<String>
 
-    public init(month: YearMonth, closing: [String: Int64], filesSince: Set<String>) {
+    public init(month: YearMonth, closing: [String: Int64], filesSince: Set<String>, changedAgreements: Set<String> = []) {
         self.month = month
         self.closing = closing
         self.filesSince = filesSince
+        self.changedAgreements = changedAgreements
     }
 }
 
@@ -27,9 +32,8 @@ public struct PublishedClosing: Sendable, Equatable {
 /// or went away after that statement was published. The statement says so:
 /// each member's balance as sent and as it is now, and the couple's
 /// expenses and settlements dated before the period that were delivered
-/// since (``Row``). Agreements are not listed: their table is delivered
-/// whole every month, so every agreement is delivered again; a changed one
-/// moves the balances all the same.
+/// since (``Row``), and its agreements new or changed since (their table is
+/// delivered whole every month: one delivered again as it was is not listed).
 ///
 /// ```swift
 /// let restated = RestatedOpening.of(statement, published: published, rows: coupleRows)
@@ -54,6 +58,8 @@ public struct RestatedOpening: Sendable, Equatable {
             /// A version that deletes an expense.
             case deletion
             case settlement
+            /// An agreement new or changed since (its months before the period count in the opening).
+            case agreement
         }
         public var kind: Kind
         public var id: String
@@ -96,6 +102,11 @@ public struct RestatedOpening: Sendable, Equatable {
         for settlement in rows.settlements where since.contains(settlement.source.file) && settlement.date < first {
             listed.append(Row(kind: .settlement, id: settlement.id, date: settlement.date, description: "",
                               amount: settlement.amount, currency: settlement.currency, source: settlement.source))
+        }
+        for agreement in rows.agreements where published.changedAgreements.contains(agreement.id) && agreement.startDate < first {
+            listed.append(Row(kind: .agreement, id: agreement.id, date: agreement.startDate, description: agreement.description,
+                              amount: agreement.amount, currency: agreement.currency,
+                              source: SourceRef(file: agreement.sourceFile, line: agreement.sourceLine)))
         }
         listed.sort { a, b in
             switch (a.date, b.date) {

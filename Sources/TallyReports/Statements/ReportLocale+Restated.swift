@@ -42,13 +42,13 @@ extension ReportLocale {
     /// Said when no row of the couple dated before the month was delivered since.
     public var restatedNoRows: String {
         switch self {
-        case .ptBR: return "Nenhuma despesa ou acerto do casal de antes deste mês chegou depois: mudou um acordo, um câmbio ou um membro, ou um arquivo foi retirado."
-        case .enUS: return "No expense or settlement of the couple dated before this month arrived since: an agreement, an exchange rate or a member changed, or a file was withdrawn."
-        case .esES: return "No llegó después ningún gasto ni pago de la pareja anterior a este mes: cambió un acuerdo, un tipo de cambio o un miembro, o se retiró un archivo."
+        case .ptBR: return "Nenhuma despesa, acerto ou acordo do casal de antes deste mês chegou ou mudou depois: mudou um câmbio ou um membro, ou um arquivo foi retirado."
+        case .enUS: return "No expense, settlement or agreement of the couple dated before this month arrived or changed since: an exchange rate or a member changed, or a file was withdrawn."
+        case .esES: return "No llegó ni cambió después ningún gasto, pago ni acuerdo de la pareja anterior a este mes: cambió un tipo de cambio o un miembro, o se retiró un archivo."
         }
     }
 
-    /// What a delivered row is: `despesa`, `despesa apagada`, `acerto`.
+    /// What a delivered row is: `despesa`, `despesa apagada`, `acerto`, `acordo recorrente`.
     public func restatedKind(_ kind: RestatedOpening.Row.Kind) -> String {
         switch (kind, self) {
         case (.expense, .ptBR): return "despesa"
@@ -58,6 +58,7 @@ extension ReportLocale {
         case (.deletion, .enUS): return "expense deleted"
         case (.deletion, .esES): return "gasto eliminado"
         case (.settlement, _): return statementWord(.settlement).lowercased()
+        case (.agreement, _): return statementWord(.agreement).lowercased()
         }
     }
 

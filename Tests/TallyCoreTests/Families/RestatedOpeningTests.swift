@@ -66,6 +66,19 @@ struct RestatedOpeningTests {
         #expect(restated.rows.map(\.id) == ["s1", "e0"])
     }
 
+    @Test("an agreement new or changed since is listed; the others are not, whatever file they came from")
+    func agreements() throws {
+        let sent = PublishedClosing(month: september, closing: ["a": 0, "b": 0], filesSince: [late], changedAgreements: ["g2"])
+        var couple = rows([], published: sent)
+        couple.agreements = ["g1", "g2"].map { id in
+            Agreement(id: id, coupleId: "c1", description: "rent \(id)", amount: 100_000, currency: brl, paidBy: "a", split: .equal,
+                      tag: "casa", dayOfMonth: 5, startDate: LocalDate.parse("2026-08-01")!, endDate: nil, sourceFile: late, sourceLine: 2)
+        }
+        let restated = try #require(statement(couple).restated)
+        #expect(restated.rows.map(\.id) == ["g2"])
+        #expect(restated.rows.first?.kind == .agreement)
+    }
+
     @Test("a member the statement sent no longer has still shows, at zero now; a new member was sent zero")
     func membersChanged() throws {
         let sent = PublishedClosing(month: september, closing: ["a": 500, "z": -500], filesSince: [])
