@@ -15,15 +15,16 @@ bad rows instead of reporting them (no rejects.csv, no run.json), writes no
 XLSX or text, skips the Apple Health exports and reads only the Subscriber
 report of App Store Connect's two.
 
-It is written the way a fast DuckDB script is, so that the ratio measures tally
-and not a slow baseline:
-- every input file is a view over DuckDB's own parallel reader, scanned once,
-  straight into a narrow table of the typed, valid rows a stage needs;
-- those tables keep the file's order (preserve_insertion_order), so `rowid`
-  is the row's place in the file and decides "first row wins" and "later row
-  wins" ties, with no numbering pass over the file;
-- repeated ids are found with a hash aggregate and their losing rows deleted,
-  instead of a window that sorts every row by its id;
+It reads and computes the way a fast DuckDB script does, so that the ratio
+measures tally and not a slow baseline:
+- each input file is a view over DuckDB's own parallel reader, scanned once
+  by the stage that needs it, straight into a narrow table of its valid,
+  typed rows;
+- tables keep the order of their file (preserve_insertion_order), so `rowid`
+  is a row's place in it and settles "first row wins" and "later row wins",
+  with no pass numbering the rows;
+- repeated ids are found by grouping on their hash, and only their losing
+  rows are ranked and deleted, where a window would sort every row by its id;
 - each ledger entry carries its split as a list, so the couple checks and the
   largest-remainder shares are list expressions on the entry's own row, not
   joins and windows over one row per member.
@@ -35,7 +36,6 @@ import os
 import re
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import duckdb
 
@@ -76,10 +76,6 @@ def find_table(data, dataset, table):
     return None, None
 
 
-# The views whose file is gzip-compressed (see text_copy).
-GZIPPED = set()
-
-
 def define_view(con, view, data, dataset, table):
     """A view `view` of the table's file with the contract's camelCase fields, every value text (NULL when
     absent). Nothing is read until a stage selects from it."""
@@ -88,8 +84,6 @@ def define_view(con, view, data, dataset, table):
     if path is None:
         con.sql(f"CREATE VIEW {view} AS SELECT " + ", ".join(f"NULL::VARCHAR AS {f}" for f in fields) + " WHERE false")
         return
-    if path.endswith(".gz"):
-        GZIPPED.add(view)
     quoted = path.replace("'", "''")
     if ext == "csv":
         source = (f"read_csv('{quoted}', header = true, all_varchar = true, delim = ',', quote = '\"', escape = '\"', "
@@ -106,16 +100,6 @@ def define_view(con, view, data, dataset, table):
         column = by_norm.get(norm(f))
         select.append(f'CAST("{column}" AS VARCHAR) AS {f}' if column else f"NULL::VARCHAR AS {f}")
     con.sql(f"CREATE VIEW {view} AS SELECT {', '.join(select)} FROM {source}")
-
-
-def text_copy(con, view):
-    """The table to read `view`'s rows from: the view itself, or for a gzip file a plain copy of its text. DuckDB
-    decompresses a gzip file on one thread, and the query reading it runs its expressions on that same thread;
-    copying the text first leaves that thread the bare read, and the validation after it runs on every core."""
-    if view not in GZIPPED:
-        return view
-    con.sql(f"CREATE TABLE {view}_text AS SELECT * FROM {view}")
-    return f"{view}_text"
 
 
 def products_from_config(data):
@@ -154,12 +138,11 @@ def main():
         sys.exit(f"--period '{args.period}' is not a month like 2026-06")
     started = time.monotonic()
     con = duckdb.connect()
-    # GLOBAL: the swipes stage runs on a second connection (see below), which must see the same settings.
-    con.sql(f"SET GLOBAL TimeZone = '{args.timezone}'")
+    con.sql(f"SET TimeZone = '{args.timezone}'")
     if args.threads:
-        con.sql(f"SET GLOBAL threads = {args.threads}")
+        con.sql(f"SET threads = {args.threads}")
     # Tables keep the order of the rows that fill them: rowid is then the order of the file.
-    con.sql("SET GLOBAL preserve_insertion_order = true")
+    con.sql("SET preserve_insertion_order = true")
     for view, dataset, table in [
         ("couples", "expenses", "couples"), ("members", "expenses", "members"), ("expenses", "expenses", "expenses"),
         ("settlements", "expenses", "settlements"), ("agreements", "expenses", "agreements"), ("fx", "expenses", "fx"),
@@ -185,32 +168,28 @@ def main():
     con.sql("""CREATE MACRO fmt(v, mu) AS CASE WHEN mu = 0 THEN CAST(v AS VARCHAR)
                ELSE (CASE WHEN v < 0 THEN '-' ELSE '' END) || CAST(abs(v) // 100 AS VARCHAR) || '.'
                     || lpad(CAST(abs(v) % 100 AS VARCHAR), 2, '0') END""")
+    # The tie rotation of an id: the sum of its characters' codes.
+    con.sql("CREATE MACRO rotation(id) AS list_sum([ascii(ch) FOR ch IN string_split(id, '')])")
     con.sql("CREATE MACRO rate4(n, d) AS CASE WHEN d > 0 THEN printf('%.4f', round(n / d, 4)) ELSE '' END")
 
     out = args.out
     for folder in ("statements", "kpis", "leaderboards", "activity"):
         os.makedirs(os.path.join(out, folder), exist_ok=True)
-    timings = {}
+    timings = []
 
     def stage(name, body):
         t = time.monotonic()
         body()
-        timings[name] = time.monotonic() - t
+        timings.append((name, time.monotonic() - t))
 
-    # The stages share no tables. Most of the swipes stage is DuckDB's read of swipes.ndjson.gz, on one thread (a
-    # gzip file is decompressed in order), so it runs on a second connection alongside the others, which keep the
-    # other cores busy meanwhile; each stage's time is its own, and they overlap.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        swipes = pool.submit(stage, "swipes_daily", lambda: swipes_daily(con.cursor(), out))
-        stage("kpis", lambda: kpis(con, out, args.period, args.data))
-        stage("statements", lambda: statements(con, out, args.period))
-        stage("leaderboards", lambda: leaderboards(con, out))
-        stage("activity", lambda: activity(con, out, args.period))
-        swipes.result()
+    stage("statements", lambda: statements(con, out, args.period))
+    stage("swipes_daily", lambda: swipes_daily(con, out))
+    stage("leaderboards", lambda: leaderboards(con, out))
+    stage("activity", lambda: activity(con, out, args.period))
+    stage("kpis", lambda: kpis(con, out, args.period, args.data))
     total = time.monotonic() - started
-    order = ["statements", "swipes_daily", "leaderboards", "activity", "kpis"]
-    print("duckdb " + duckdb.__version__ + ": " + ", ".join(f"{n} {timings[n]:.2f} s" for n in order)
-          + f"; {total:.2f} s in all (swipes_daily alongside the others)", file=sys.stderr)
+    print("duckdb " + duckdb.__version__ + ": " + ", ".join(f"{n} {s:.2f} s" for n, s in timings)
+          + f"; {total:.2f} s in all", file=sys.stderr)
 
 
 def copy(con, query, path):
@@ -260,7 +239,8 @@ def statements(con, out, period):
     -- Agreements: a synthetic expense for every month up to the period without a real one.
     CREATE TABLE agreement_month AS
         WITH a AS (
-            SELECT *, try_cast(startDate AS DATE) AS start_day,
+            SELECT id, coupleId, paidBy, currency, amount, dayOfMonth, splitType, split,
+                   try_cast(startDate AS DATE) AS start_day,
                    least(coalesce(try_cast(endDate AS DATE), period_last()), period_last()) AS end_day
             FROM agreements WHERE coupleId IN (SELECT id FROM couple) AND try_cast(startDate AS DATE) IS NOT NULL
         ), months AS (
@@ -319,30 +299,33 @@ def statements(con, out, period):
     -- cents left go one each by remainder, largest first, the tied ones taking turns by a rotation of the id.
     CREATE TABLE share AS
         WITH w AS (
-            SELECT coupleId, day, amount, [x FOR x IN weights IF x.w > 0] AS weights,
-                   list_sum([ascii(ch) FOR ch IN string_split(id, '')]) AS rotation
-            FROM checked
+            SELECT id, coupleId, day, amount, [x FOR x IN weights IF x.w > 0] AS weights FROM checked
         ), q AS (
-            SELECT coupleId, day, amount, rotation,
+            SELECT id, coupleId, day, amount,
                    [{memberId: x.memberId, base: abs(amount) * x.w // total, rem: abs(amount) * x.w % total}
                     FOR x IN weights] AS parts
             FROM (SELECT *, list_sum([x.w FOR x IN weights]) AS total FROM w)
         ), r AS (
-            SELECT *, abs(amount) - list_sum([x.base FOR x IN parts]) AS leftover FROM q
+            SELECT *, abs(amount) - list_sum([x.base FOR x IN parts]) AS leftover, [x.rem FOR x IN parts] AS rems FROM q
         ), ranked AS (
             -- For each member: how many have a larger remainder (before), how many share its remainder (tied),
-            -- and its place among those (pos, by member id).
-            SELECT coupleId, day, amount, rotation, leftover,
+            -- and its place among those (pos, by member id). The lambdas compare the remainders alone: handing
+            -- each member that short list costs far less than handing it the parts.
+            SELECT id, coupleId, day, amount, leftover,
                    unnest(list_transform(parts, lambda x, i: {
                        memberId: x.memberId, base: x.base,
-                       before: len([y FOR y IN parts IF y.rem > x.rem]),
-                       tied: len([y FOR y IN parts IF y.rem = x.rem]),
-                       pos: len([y FOR y IN parts[:i - 1] IF y.rem = x.rem])})) AS m
+                       before: len([y FOR y IN rems IF y > x.rem]),
+                       tied: len([y FOR y IN rems IF y = x.rem]),
+                       pos: len([y FOR y IN rems[:i - 1] IF y = x.rem])})) AS m
             FROM r
         )
+        -- The cents left reach none of a member's tie, all of it, or only some: then the rotation (worked out for
+        -- those rows alone) picks which.
         SELECT coupleId, day, m.memberId,
-               sign(amount) * (m.base + CASE WHEN ((m.pos - rotation % m.tied) + m.tied) % m.tied
-                                              < least(greatest(leftover - m.before, 0), m.tied) THEN 1 ELSE 0 END) AS share
+               sign(amount) * (m.base + CASE WHEN leftover - m.before <= 0 THEN 0
+                                             WHEN leftover - m.before >= m.tied THEN 1
+                                             WHEN ((m.pos - rotation(id) % m.tied) + m.tied) % m.tied < leftover - m.before
+                                             THEN 1 ELSE 0 END) AS share
         FROM ranked;
     CREATE TABLE settlement AS
         SELECT s.id, s.coupleId, s.fromMember, s.toMember, s.day,
@@ -363,14 +346,19 @@ def statements(con, out, period):
             UNION ALL SELECT coupleId, memberId, day, 0, share, 0, 0 FROM share
             UNION ALL SELECT coupleId, fromMember, day, 0, 0, amount, 0 FROM settlement
             UNION ALL SELECT coupleId, toMember, day, 0, 0, 0, amount FROM settlement
+        ), by_member AS (
+            -- Summed per member before the join to the members, which then sees one row per member, not per movement.
+            SELECT coupleId, memberId,
+                   sum(paid - share + sent - received) FILTER (WHERE day < period_first()) AS opening,
+                   sum(paid) FILTER (WHERE day >= period_first()) AS paid,
+                   sum(share) FILTER (WHERE day >= period_first()) AS share,
+                   sum(sent) FILTER (WHERE day >= period_first()) AS sent,
+                   sum(received) FILTER (WHERE day >= period_first()) AS received
+            FROM movement GROUP BY coupleId, memberId
         ), totals AS (
-            SELECT m.coupleId, m.id AS memberId,
-                   coalesce(sum(paid - share + sent - received) FILTER (WHERE day < period_first()), 0) AS opening,
-                   coalesce(sum(paid) FILTER (WHERE day >= period_first()), 0) AS paid,
-                   coalesce(sum(share) FILTER (WHERE day >= period_first()), 0) AS share,
-                   coalesce(sum(sent) FILTER (WHERE day >= period_first()), 0) AS sent,
-                   coalesce(sum(received) FILTER (WHERE day >= period_first()), 0) AS received
-            FROM member m LEFT JOIN movement v ON v.coupleId = m.coupleId AND v.memberId = m.id
+            SELECT m.coupleId, m.id AS memberId, coalesce(sum(opening), 0) AS opening, coalesce(sum(paid), 0) AS paid,
+                   coalesce(sum(share), 0) AS share, coalesce(sum(sent), 0) AS sent, coalesce(sum(received), 0) AS received
+            FROM member m LEFT JOIN by_member v ON v.coupleId = m.coupleId AND v.memberId = m.id
             GROUP BY ALL
         )
         SELECT t.coupleId, '{period}' AS period, t.memberId, m.displayName, c.currency,
@@ -383,14 +371,14 @@ def statements(con, out, period):
 
 
 def swipes_daily(con, out):
-    source = text_copy(con, "swipes")
-    con.sql(f"""
+    # The timestamp is parsed once, into the table; the few rows it refuses are deleted after (a filter on it in
+    # the same query would parse every timestamp twice).
+    con.sql("""
     CREATE TABLE swipe AS
         SELECT id, fromUserId AS a, toUserId AS b, action, ts(timestamp) AS moment
-        FROM {source}
-        WHERE action IN ('like', 'pass', 'super_like', 'report') AND fromUserId <> toUserId AND ts(timestamp) IS NOT NULL
-          AND coalesce(id, '') <> ''""")
-    con.sql("DROP TABLE IF EXISTS swipes_text")   # the copy of a gzip file, done with
+        FROM swipes
+        WHERE action IN ('like', 'pass', 'super_like', 'report') AND fromUserId <> toUserId AND coalesce(id, '') <> ''""")
+    con.sql("DELETE FROM swipe WHERE moment IS NULL")
     drop_repeats(con, "swipe", "id")   # the first row of an id wins
     # A match: each liked the other, neither ever reported the other; it forms at the later first like. Only the
     # period's matches are counted: one of its two first likes is in the period, so the pair has a like there, and
@@ -435,11 +423,12 @@ def leaderboards(con, out):
     CREATE TABLE challenge AS
         SELECT id, groupId, try_cast(startDate AS DATE) AS start_day, try_cast(endDate AS DATE) AS end_day FROM challenges;
     CREATE TABLE membership AS SELECT groupId, userId, ts(joinedAt) AS joined, ts(leftAt) AS left_at FROM checkin_members;
-    -- Check-ins with an id and a valid createdAt, in file order.
+    -- Check-ins with an id and a valid createdAt, in file order (createdAt parsed once, as for swipes).
     CREATE TABLE checkin AS
         SELECT groupId, challengeId, userId, displayName, checkInPhotoURL, workoutEntryId,
                ts(createdAt) AS moment, try_cast(workoutDurationMinutes AS INTEGER) AS minutes
-        FROM checkins WHERE coalesce(id, '') <> '' AND ts(createdAt) IS NOT NULL""")
+        FROM checkins WHERE coalesce(id, '') <> '';
+    DELETE FROM checkin WHERE moment IS NULL""")
     # A duplicate workout is any later one (by createdAt, then file order) of the same workoutEntryId, whatever
     # the other rules say of the first.
     drop_repeats(con, "checkin", "workoutEntryId", order="moment, rowid", among="coalesce(workoutEntryId, '') <> ''")
@@ -534,17 +523,17 @@ def kpis(con, out, period, data):
         FROM (SELECT productId, app, plan, period, price, currency, 0 AS pref FROM products
               UNION ALL SELECT productId, app, plan, period, price, currency, 1 FROM config_products)
         QUALIFY row_number() OVER (PARTITION BY productId ORDER BY pref) = 1""")
-    # The valid events in order, the file's before the reports' (rowid keeps that order); the first row of an id wins.
+    # The valid events in order, the file's before the reports' (rowid keeps that order; the timestamp is parsed
+    # once, as for swipes); the first row of an id wins.
     valid = """
         SELECT id, app, userId, event, nullif(productId, '') AS productId, ts(timestamp) AS moment FROM {}
         WHERE event IN ('signup', 'paywall_shown', 'trial_started', 'subscribed', 'renewed', 'upgraded', 'downgraded',
                         'cancelled', 'expired', 'refunded')
-          AND ts(timestamp) IS NOT NULL
           AND NOT (event IN ('subscribed', 'upgraded', 'downgraded') AND coalesce(productId, '') = '')
           AND (coalesce(productId, '') = '' OR productId IN (SELECT productId FROM product))"""
-    con.sql("CREATE TABLE event AS " + valid.format(text_copy(con, "events")))
+    con.sql("CREATE TABLE event AS " + valid.format("events"))
     con.sql("INSERT INTO event " + valid.format("appstore"))
-    con.sql("DROP TABLE IF EXISTS events_text")
+    con.sql("DELETE FROM event WHERE moment IS NULL")
     drop_repeats(con, "event", "id")
     # Paid at T: the latest paying event before T is not followed, before T, by expired or refunded.
     copy(con, f"""
