@@ -193,30 +193,29 @@ final class UpsertStatement {
         let holders = try Int64.fetchAll(db, sql: """
             SELECT DISTINCT t.file_id FROM temp.staged_\(table) s JOIN main.\(table) t ON \(matches)
             """)
+        // Sets aside the rows of `side` (`t` the held ones, `s` the staged ones) of the keys `holder` holds.
+        func setAside(_ side: String, keysOf holder: Int64) throws -> Int64 {
+            try db.execute(sql: """
+                INSERT OR FAIL INTO \(keyed.supersededTable) (\(all.joined(separator: ", ")))
+                SELECT \(all.map { "\(side).\($0)" }.joined(separator: ", "))
+                FROM temp.staged_\(table) s JOIN main.\(table) t ON \(matches) WHERE t.file_id = ? ORDER BY \(order)
+                """, arguments: [holder])
+            return Int64(db.changesCount)
+        }
         let arriving = ReferenceRowRule.Row(file: file, loadSeq: try loadSeq(of: file), line: 0, row: 1)
         for holder in holders {
             let held = ReferenceRowRule.Row(file: holder, loadSeq: try loadSeq(of: holder), line: 0, row: 0)
             let outcomes = WhichRowsCount.sort([held, arriving], by: rule) { _, row in row }
             if outcomes.counted.first == arriving {
                 // The held rows are set aside (copied) before they are replaced.
-                try db.execute(sql: """
-                    INSERT OR FAIL INTO \(keyed.supersededTable) (\(all.joined(separator: ", ")))
-                    SELECT \(all.map { "t.\($0)" }.joined(separator: ", "))
-                    FROM temp.staged_\(table) s JOIN main.\(table) t ON \(matches) WHERE t.file_id = ? ORDER BY \(order)
-                    """, arguments: [holder])
-                superseded[holder, default: 0] += Int64(db.changesCount)
+                superseded[holder, default: 0] += try setAside("t", keysOf: holder)
                 let replaced = all.filter { !keyed.key.contains($0) }
                 try db.execute(sql: """
                     UPDATE OR FAIL main.\(table) AS t SET \(replaced.map { "\($0) = s.\($0)" }.joined(separator: ", "))
                     FROM temp.staged_\(table) AS s WHERE \(matches) AND t.file_id = ?
                     """, arguments: [holder])
             } else if outcomes.superseded.first == arriving {
-                try db.execute(sql: """
-                    INSERT OR FAIL INTO \(keyed.supersededTable) (\(all.joined(separator: ", ")))
-                    SELECT \(all.map { "s.\($0)" }.joined(separator: ", "))
-                    FROM temp.staged_\(table) s JOIN main.\(table) t ON \(matches) WHERE t.file_id = ? ORDER BY \(order)
-                    """, arguments: [holder])
-                superseded[file, default: 0] += Int64(db.changesCount)
+                superseded[file, default: 0] += try setAside("s", keysOf: holder)
             } else {
                 preconditionFailure("rows of two files judged a repeat within one file")
             }
