@@ -17,6 +17,10 @@ public struct KPIHeadline: Sendable, Equatable {
     /// The target as text (`15.0%–20.0%`, `≥ 80.0%`), and where the figure stands.
     public var target: String?
     public var status: TargetStatus?
+    /// The currency of a figure given per app and currency (MRR, paid subscribers).
+    public var currency: Currency?
+    /// The cohort a rate is of (conversion, retention); nil for a figure of the period.
+    public var cohort: YearMonth?
 
     /// This month against last month: counts and money as signed
     /// differences, rates in tenths of a percentage point (never a percent
@@ -71,9 +75,9 @@ public struct KPIHeadline: Sendable, Equatable {
             let now = mrr[key]![period] ?? (0, 0, currency)
             let before = mrr[key]![previous] ?? (0, 0, currency)
             lines.append(KPIHeadline(metric: "MRR", app: app, scope: "at end of \(period), \(currency.code)",
-                                     current: .money(now.1, currency), previous: .money(before.1, currency)))
+                                     current: .money(now.1, currency), previous: .money(before.1, currency), currency: currency))
             lines.append(KPIHeadline(metric: "Paid subscribers", app: app, scope: "at end of \(period), \(currency.code)",
-                                     current: .count(now.0), previous: .count(before.0)))
+                                     current: .count(now.0), previous: .count(before.0), currency: currency))
         }
         let t = report.targets
         for app in report.apps {
@@ -85,7 +89,7 @@ public struct KPIHeadline: Sendable, Equatable {
                     scope: "cohort \(latest.cohort) (latest complete), \(t.conversionWindowDays)-day window",
                     current: .rate(latest.rate), previous: before.map { .rate($0.rate) },
                     target: "\(percent(t.conversionMin))–\(percent(t.conversionMax))",
-                    status: .of(latest.rate.value, min: t.conversionMin, max: t.conversionMax)))
+                    status: .of(latest.rate.value, min: t.conversionMin, max: t.conversionMax), cohort: latest.cohort))
             }
             let retained = report.retention.filter { $0.app == app && $0.complete }
             if let latest = retained.last {
@@ -93,7 +97,7 @@ public struct KPIHeadline: Sendable, Equatable {
                 lines.append(KPIHeadline(
                     metric: "\(t.retentionDays)-day retention", app: app, scope: "cohort \(latest.cohort) (latest complete)",
                     current: .rate(latest.rate), previous: before.map { .rate($0.rate) },
-                    target: "≥ \(percent(t.retention))", status: .of(latest.rate.value, min: t.retention)))
+                    target: "≥ \(percent(t.retention))", status: .of(latest.rate.value, min: t.retention), cohort: latest.cohort))
             }
             let churn = report.churn.filter { $0.app == app }
             if let now = churn.first(where: { $0.month == period }) {

@@ -59,13 +59,8 @@ public enum FamilyFigures {
         let period = report.period
         var figures: [RunFigure] = []
         for headline in KPIHeadline.of(report) {
-            let words = headline.scope.split(separator: " ")
-            let cohort = words.first == "cohort" && words.count > 1 ? YearMonth(String(words[1])) : nil
-            var name = "\(headline.metric) \(headline.app)"
-            if let last = words.last, words.count > 1, words[words.count - 2].hasSuffix(","), last.count == 3,
-               last.allSatisfy({ $0.isUppercase }) {
-                name += " \(last)"
-            }
+            let cohort = headline.cohort
+            let name = "\(headline.metric) \(headline.app)" + (headline.currency.map { " \($0.code)" } ?? "")
             let dataset = headline.metric == "Swipes" ? "swipes" : nil
             func figure(_ value: KPIHeadline.Value, _ month: YearMonth) -> RunFigure? {
                 switch value {
