@@ -9,7 +9,7 @@ APT_PACKAGES := libsqlite3-dev libxlsxwriter-dev zlib1g-dev libisal-dev libssl-d
 RELEASE_BIN   = .build/release/tally
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps build build-tally release sample bench fuzz crash preview spark spark-deps spark-test spark-cluster-test bench-spark
+.PHONY: run test deps build build-tally release sample bench bench-growth fuzz crash preview spark spark-deps spark-test spark-cluster-test bench-spark
 
 ## make run [BUILD=release]: the main job on sample-data/ (embedded SQLite), writing reports/.
 ## A fresh warehouse each time (.tally/make-run.sqlite, git-ignored), so the
@@ -75,6 +75,16 @@ sample: release
 bench: release
 	@command -v python3 >/dev/null && command -v bc >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 bc; }
 	scripts/bench.sh
+
+## make bench-growth [SHAPE=studio] [SCALE=small|medium] [HISTORIES="6 12 24 36"] [DUCKDB=0]:
+## how a month's run grows with history: the shape generated over each number
+## of months (`tally generate --months`, the same customers and a month's
+## volume each month), split by month; the period's folder run into a
+## warehouse holding every earlier month, against a from-scratch run and the
+## DuckDB baseline; CSVs compared; the month's run stage by stage.
+bench-growth: release
+	@command -v python3 >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3; }
+	BIN=$(RELEASE_BIN) scripts/bench-growth.sh
 
 ## make fuzz: builds the libFuzzer targets (fuzz/, into .build-fuzz/) and runs
 ## each for FUZZ_SECONDS from a corpus seeded with sample-data/ (see docs/reliability.md).

@@ -15,28 +15,43 @@ public struct DataGenerator: Sendable {
     public let scale: GeneratorScale
     public let shape: GeneratorShape
     /// The last month with data; data starts 7 (small) or 11 months earlier
-    /// (6 for the `studio` shape, whose anchor month ends on the 15th).
+    /// (6 for the `studio` shape, whose anchor month ends on the 15th), unless `months` says otherwise.
     public let anchorMonth: YearMonth
+    /// Months of data, ending with the anchor month: the scale and shape's own unless given.
+    public let months: Int
+    /// What `months` may be.
+    public static let monthsRange: ClosedRange<Int> = 1...120
+    /// The sizes over ``months`` (see ``ScaleProfile/over(months:anchorMonth:)``).
     let profile: ScaleProfile
+    /// The months of the scale and shape's own window.
+    let ownMonths: Int
 
+    /// `months` (1 to 120) sets how many months the data covers, ending with `anchorMonth`; the
+    /// customers stay those of the scale and shape, and each month gets the volume their own window
+    /// gives a month, so the data grows with the months. `nil` is the scale and shape's own window.
     public init(seed: UInt64, scale: GeneratorScale, shape: GeneratorShape = .default,
-                anchorMonth: YearMonth = YearMonth(year: 2026, month: 10)!) {
+                anchorMonth: YearMonth = YearMonth(year: 2026, month: 10)!, months: Int? = nil) {
         self.init(seed: seed, scale: scale, shape: shape, anchorMonth: anchorMonth,
-                  profile: ScaleProfile.of(scale, shape: shape))
+                  profile: ScaleProfile.of(scale, shape: shape), months: months)
     }
 
     /// A generator of `shape` at `factor` times its `medium` size (tests use tiny factors).
-    init(seed: UInt64, shape: GeneratorShape, factor: Double, anchorMonth: YearMonth = YearMonth(year: 2026, month: 10)!) {
+    init(seed: UInt64, shape: GeneratorShape, factor: Double, anchorMonth: YearMonth = YearMonth(year: 2026, month: 10)!,
+         months: Int? = nil) {
         self.init(seed: seed, scale: .small, shape: shape, anchorMonth: anchorMonth,
-                  profile: ScaleProfile.of(.small, shape: shape, factor: factor))
+                  profile: ScaleProfile.of(.small, shape: shape, factor: factor), months: months)
     }
 
-    private init(seed: UInt64, scale: GeneratorScale, shape: GeneratorShape, anchorMonth: YearMonth, profile: ScaleProfile) {
+    private init(seed: UInt64, scale: GeneratorScale, shape: GeneratorShape, anchorMonth: YearMonth, profile: ScaleProfile,
+                 months: Int?) {
+        if let months { precondition(Self.monthsRange.contains(months), "months must be within \(Self.monthsRange)") }
         self.seed = seed
         self.scale = scale
         self.shape = shape
         self.anchorMonth = anchorMonth
-        self.profile = profile
+        self.ownMonths = profile.months
+        self.profile = months.map { profile.over(months: $0, anchorMonth: anchorMonth) } ?? profile
+        self.months = self.profile.months
     }
 
     /// Writes every table under `directory` (created if needed; files of the
@@ -44,8 +59,10 @@ public struct DataGenerator: Sendable {
     /// receives a line per file as it is finished.
     public func generate(to directory: URL, progress: ((String) -> Void)? = nil) throws -> GenerationSummary {
         let window = GenerationWindow(anchorMonth: anchorMonth, months: profile.months, anchorMonthDays: profile.anchorMonthDays)
+        let ownWindow = GenerationWindow(anchorMonth: anchorMonth, months: ownMonths, anchorMonthDays: profile.anchorMonthDays)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let context = GenerationContext(seed: seed, profile: profile, window: window, directory: directory, progress: progress)
+        let context = GenerationContext(seed: seed, profile: profile, window: window, ownWindow: ownWindow,
+                                        directory: directory, progress: progress)
         var summary = GenerationSummary(seed: seed, scale: scale, shape: shape, anchorMonth: anchorMonth, firstMonth: window.firstMonth, lastDay: window.lastDay)
         try ExpensesGenerator(context: context).generate(into: &summary)
         try HealthGenerator(context: context).generate(into: &summary)
@@ -61,8 +78,20 @@ struct GenerationContext {
     let seed: UInt64
     let profile: ScaleProfile
     let window: GenerationWindow
+    /// The window of the scale and shape's own months (`window` itself unless `months` was given):
+    /// the generators place things at the positions they have in it, moved or stretched onto `window`.
+    let ownWindow: GenerationWindow
     let directory: URL
     let progress: ((String) -> Void)?
+
+    /// `days` of the own window as days of this one, in proportion (at least 1): the first 40 days of
+    /// a 196-day window are the first 200 of a 980-day one. `days` itself over the own window.
+    func stretched(days: Int) -> Int { max(1, days * window.dayCount / ownWindow.dayCount) }
+
+    /// `months` months of the own window as months of this one, rounded: `months` itself over the own window.
+    func stretched(months: Int) -> Int {
+        Int((Double(months) * Double(window.months.count) / Double(ownWindow.months.count)).rounded())
+    }
 
     /// The random stream of one dataset.
     func random(_ stream: UInt64) -> RandomSource { RandomSource(seed: seed, stream: stream) }

@@ -33,6 +33,8 @@ public struct GenerationSummary: Sendable, Equatable {
     public let lastDay: LocalDate
     /// The first month with data (the anchor month is the last).
     public let firstMonth: YearMonth
+    /// Months with data, the first to the anchor month.
+    public var months: Int { firstMonth.months(until: anchorMonth) + 1 }
     /// Files in the order they were written.
     public internal(set) var files: [File] = []
     /// Planted awkward rows by kind; every kind appears, at every scale.

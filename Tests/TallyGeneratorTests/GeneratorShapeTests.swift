@@ -12,9 +12,10 @@ struct GeneratorShapeTests {
         let summary: GenerationSummary
         let profile: ScaleProfile
 
-        init(_ shape: GeneratorShape, factor: Double, anchor: YearMonth = YearMonth(year: 2026, month: 10)!) throws {
+        init(_ shape: GeneratorShape, factor: Double, anchor: YearMonth = YearMonth(year: 2026, month: 10)!,
+             months: Int? = nil) throws {
             directory = SampleData.temporaryDirectory("shape-\(shape.rawValue)")
-            let generator = DataGenerator(seed: 11, shape: shape, factor: factor, anchorMonth: anchor)
+            let generator = DataGenerator(seed: 11, shape: shape, factor: factor, anchorMonth: anchor, months: months)
             profile = generator.profile
             summary = try generator.generate(to: directory)
         }

@@ -30,6 +30,9 @@ struct CheckinsGenerator {
         let id: String
         var challenges: [Challenge]
         var members: [Membership]
+        /// Challenge days (within the window's end) of the block ending with the window, as planned:
+        /// over the own window's length, including any days before a shorter window's start.
+        var lastBlockDays = 0
     }
 
     /// The last good check-in, which the duplicate rows copy.
@@ -57,27 +60,59 @@ struct CheckinsGenerator {
     private func planGroups(poolSize: Int, random: inout RandomSource) -> [Group] {
         let window = context.window
         let n = window.dayCount
+        // The groups' challenges follow the pattern below over blocks as long as the profile's own
+        // window, laid back to back from the window's end: one block when the window is the own one,
+        // more (the first cut short) when it is longer, one cut short when it is shorter. A challenge
+        // cut by the window's start begins on its second day (so the day before it is in the window);
+        // one wholly before that is left out, unless the group would have none: then its last one is
+        // kept as it ran, before the window, without check-ins. The blocks before the last draw from
+        // their own stream, and the last block draws the same numbers whatever is left out, so the
+        // groups and their members are the same whatever the window.
+        let blockDays = context.ownWindow.dayCount
+        let blocks = (n + blockDays - 1) / blockDays
+        var earlier = context.random(41)
         var groups: [Group] = []
         var challengeNumber = 0
+        /// Three shapes: an early challenge then one still running; one ending in the block's last
+        /// month; one starting in it. Offsets in the block, and lengths.
+        func spans(_ g: Int, _ random: inout RandomSource) -> [(Int, Int)] {
+            switch g % 3 {
+            case 0: return [(20 + random.int(30), 50 + random.int(20)), (blockDays - 40 - random.int(30), 60)]
+            case 1: return [(blockDays - 75 - random.int(40), 60 + random.int(10))]
+            default: return [(blockDays - 12 - random.int(10), 45)]
+            }
+        }
         for g in 0..<context.profile.groups {
             var group = Group(id: FirebaseID.documentID(&random), challenges: [], members: [])
-            // Three shapes: an early challenge then one still running; one ending in the anchor month;
-            // one starting in the anchor month.
-            var spans: [(Int, Int)]
-            switch g % 3 {
-            case 0: spans = [(20 + random.int(30), 50 + random.int(20)), (n - 40 - random.int(30), 60)]
-            case 1: spans = [(n - 75 - random.int(40), 60 + random.int(10))]
-            default: spans = [(n - 12 - random.int(10), 45)]
-            }
-            for (startOffset, length) in spans {
-                challengeNumber += 1
-                let start = window.day(max(0, startOffset))
-                let name = Vocabulary.challengeNames[challengeNumber % Vocabulary.challengeNames.count]
-                group.challenges.append(Challenge(id: FirebaseID.documentID(&random), name: name, start: start,
-                                                  end: start.adding(days: length - 1)))
+            for block in 0..<blocks {
+                let isLast = block == blocks - 1
+                let origin = n - (blocks - block) * blockDays
+                let planned = isLast ? spans(g, &random) : spans(g, &earlier)
+                if isLast {
+                    group.lastBlockDays = planned.reduce(0) { days, span in
+                        days + max(0, min(span.0 + span.1, blockDays) - span.0)
+                    }
+                }
+                let keepLast = isLast && group.challenges.isEmpty && planned.allSatisfy { origin + $0.0 + $0.1 - 1 < 1 }
+                for (index, (offset, length)) in planned.enumerated() {
+                    // As planned inside the window (always so over the own window); cut by its start otherwise.
+                    let id = isLast ? FirebaseID.documentID(&random) : FirebaseID.documentID(&earlier)
+                    let startOffset = origin + offset
+                    let end = startOffset + length - 1
+                    let kept = keepLast && index == planned.count - 1
+                    guard end >= 1 || kept else { continue }
+                    challengeNumber += 1
+                    let start = window.day(kept ? startOffset : max(1, startOffset))
+                    let name = Vocabulary.challengeNames[challengeNumber % Vocabulary.challengeNames.count]
+                    group.challenges.append(Challenge(id: id, name: name, start: start, end: window.day(end)))
+                }
             }
             let first = GenerationWindow.utc(group.challenges[0].start, 0)
             let last = GenerationWindow.utc(group.challenges[group.challenges.count - 1].end, 0)
+            // The others join over the group's challenges; over a window longer than the own one, over as
+            // long a time as the own window gives them (the group fills up early, then stays).
+            var lateJoins = last - first
+            if n > blockDays { lateJoins = lateJoins * Int64(blockDays) / Int64(n) }
             var size = max(3, context.profile.checkinMembers / context.profile.groups + random.int(7) - 3)
             if g < context.profile.hugeGroups { size = context.profile.hugeGroupMembers }
             var chosen: Set<Int> = []
@@ -89,7 +124,7 @@ struct CheckinsGenerator {
                 let joinedAt: Int64
                 if m == 0 { joinedAt = first - 90 * 86_400 }
                 else if random.chance(0.8) { joinedAt = first - Int64(3600 + random.int(60 * 86_400)) }
-                else { joinedAt = first + Int64(random.int(Int(max(86_400, last - first)))) }
+                else { joinedAt = first + Int64(random.int(Int(max(86_400, lateJoins)))) }
                 let leftAt: Int64? = m > 0 && random.chance(0.12)
                     ? joinedAt + Int64(5 * 86_400 + random.int(40 * 86_400)) : nil
                 group.members.append(Membership(user: user, joinedAt: joinedAt, leftAt: leftAt))
@@ -146,17 +181,14 @@ struct CheckinsGenerator {
         let window = context.window
         let table = try context.open("checkins/checkins.ndjson",
                                      format: "NDJSON, one blank line, unknown fields appVersion and location")
-        // Calibrate the daily check-in chance to the target count.
+        // Calibrate the daily check-in chance to the target count over the own window's length (the
+        // last block of challenges, as planned), so that a longer or shorter window keeps the rate.
         var memberDays = 0
-        for group in groups {
-            for challenge in group.challenges where challenge.start <= window.lastDay {
-                let days = Int(min(challenge.end, window.lastDay).daysSinceEpoch - challenge.start.daysSinceEpoch) + 1
-                memberDays += days * group.members.count
-            }
-        }
+        for group in groups { memberDays += group.lastBlockDays * group.members.count }
         let target = context.profile.checkins
+        let blockTarget = Double(target) * Double(context.ownWindow.dayCount) / Double(window.dayCount)
         // About a fifth of member-days fall outside a membership (joined late, left early).
-        let chance = min(0.95, Double(target) / Double(max(1, memberDays)) / 0.81)
+        let chance = min(0.95, blockTarget / Double(max(1, memberDays)) / 0.81)
         let rejectedKinds = BadRowKind.allCases.filter { $0.file == "checkins/checkins.ndjson" }
         var schedule = BadRowSchedule(kinds: rejectedKinds, perKind: context.profile.badRowsPerKind,
                                       expectedGoodRows: target, random: &random)
@@ -267,7 +299,8 @@ struct CheckinsGenerator {
         }
 
         for (g, group) in groups.enumerated() {
-            for (c, challenge) in group.challenges.enumerated() where challenge.start <= window.lastDay {
+            for (c, challenge) in group.challenges.enumerated()
+            where challenge.start <= window.lastDay && challenge.start >= window.firstDay {   // not one kept from before
                 var day = challenge.start
                 while day <= min(challenge.end, window.lastDay) {
                     for (m, member) in group.members.enumerated() where random.chance(chance) {

@@ -110,8 +110,10 @@ struct ExpensesGenerator {
             let currency: Currency = index % 10 == 3 ? Self.usd : index % 10 == 7 ? Self.eur : Self.brl
             let size = memberCount(index, random: &random)
             let lateStart = index % 10 == 8
+            // Late starters come in the second and third months; a window shorter than the
+            // profile's own has them as far into it in proportion, so they still come within it.
             let createdDay = lateStart
-                ? window.firstDay.adding(days: 31 + random.int(60))
+                ? window.firstDay.adding(days: lateStartOffset(31 + random.int(60)))
                 : window.firstDay.adding(days: -(15 + random.int(500)))
             let createdAt = GenerationWindow.utc(createdDay, 8 * 3600 + random.int(14 * 3600))
             var members: [MemberPlan] = []
@@ -140,6 +142,13 @@ struct ExpensesGenerator {
         return couples
     }
 
+    /// A late starter's first day, `offset` days into the profile's own window, as days into this one:
+    /// the same when it is at least as long (the couples start early on, and stay), in proportion when shorter.
+    private func lateStartOffset(_ offset: Int) -> Int {
+        let window = context.window, own = context.ownWindow
+        return window.dayCount >= own.dayCount ? offset : offset * window.dayCount / own.dayCount
+    }
+
     /// Members of couple `index`: the historical pattern, or the profile's range.
     private func memberCount(_ index: Int, random: inout RandomSource) -> Int {
         guard let range = context.profile.membersPerCouple else { return index % 20 == 9 ? 4 : index % 10 == 5 ? 3 : 2 }
@@ -160,6 +169,10 @@ struct ExpensesGenerator {
         func next() -> String { counter += 1; return "agr-" + Self.pad(counter, 6) }
         let n = couple.members.count
         let factor = context.profile.agreementFactor
+        // Where agreements start and end is stretched from the profile's own window onto this one (the
+        // same places over the own window): over a longer window they start and end spread over it.
+        let months = window.months
+        func month(fromEnd back: Int) -> YearMonth { months[max(0, months.count - 1 - context.stretched(months: back))] }
         if random.chance(0.6 * factor) {
             // Rent: ended mid-window for some, ongoing for most; paid on the 5th, 10th or the last day.
             let amount = Int64((1500 + Double(random.int(3000))) * local) * unit
@@ -181,8 +194,9 @@ struct ExpensesGenerator {
             plans.append(AgreementPlan(id: next(), description: "Netflix Premium", amount: Int64(netflix),
                                        currency: couple.currency, payer: random.int(n),
                                        split: SplitText(type: "full", split: couple.members[random.int(n)].id),
-                                       tag: "lazer", dayOfMonth: 15, startDate: window.firstDay.adding(days: random.int(40)),
-                                       endDate: random.chance(0.3) ? window.months[window.months.count - 2].lastDay : nil))
+                                       tag: "lazer", dayOfMonth: 15,
+                                       startDate: window.firstDay.adding(days: random.int(context.stretched(days: 40))),
+                                       endDate: random.chance(0.3) ? month(fromEnd: 1).lastDay : nil))
         }
         if random.chance(0.5 * factor) {
             let spotify = couple.currency == Self.brl ? 3490 : 1799
@@ -194,7 +208,9 @@ struct ExpensesGenerator {
             // A subscription billed in dollars: each month is converted with that month's fx rate.
             plans.append(AgreementPlan(id: next(), description: "iCloud+ 2 TB (USD)", amount: 999, currency: Self.usd,
                                        payer: random.int(n), split: SplitText(type: "equal", split: ""), tag: "casa",
-                                       dayOfMonth: 20, startDate: window.months[1].firstDay.adding(days: random.int(20)),
+                                       dayOfMonth: 20,
+                                       startDate: months[min(months.count - 1, context.stretched(months: 1))].firstDay
+                                           .adding(days: random.int(context.stretched(days: 20))),
                                        endDate: nil))
         }
         return plans

@@ -27,7 +27,8 @@ struct HealthGenerator {
         for index in 0..<context.profile.healthUsers {
             let userId = context.fypMatchUser(index)
             let baseSteps = 3_000 + Double(random.int(9_000))
-            let firstDay = random.chance(0.2) ? random.int(window.dayCount / 2) : 0
+            // A fifth start later, within the first half of the own window (or of a shorter one).
+            let firstDay = random.chance(0.2) ? random.int(min(window.dayCount, context.ownWindow.dayCount) / 2) : 0
             let lastDay = random.chance(0.05) ? window.dayCount - 1 - random.int(60) : window.dayCount - 1
             var previous: (day: LocalDate, steps: Int64)? = nil
             var previousHadReject = false

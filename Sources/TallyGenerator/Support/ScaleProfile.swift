@@ -1,3 +1,5 @@
+import TallyCore
+
 /// The sizes and knobs behind a ``GeneratorScale`` and a ``GeneratorShape``.
 ///
 /// Every knob past `gzipLevel` has the value that reproduces the `default`
@@ -122,6 +124,37 @@ struct ScaleProfile: Equatable {
             p.settlementChance = 0.1
             p.agreementFactor = 0.3
         }
+        return p
+    }
+
+    /// This profile over `months` months ending with `anchorMonth` instead of its own ``months``: the
+    /// populations (couples and their members and cards, swipe users, check-in groups and members, health
+    /// users) stay as they are, and what accrues with time keeps the rate it has over the profile's own
+    /// window, so its totals grow with the window: expenses (heavy couples' too) in proportion to the months;
+    /// swipes, check-ins, subscription signups (and so their events and App Store rows) and the days of
+    /// each Apple Health export in proportion to the days. Expenses go by months because each couple
+    /// writes a number of them per month (the anchor month's included when the shape ends it early);
+    /// the others are spread over days. Bad rows stay `badRowsPerKind` of each kind.
+    ///
+    /// Over the profile's own months it is the profile unchanged.
+    func over(months: Int, anchorMonth: YearMonth) -> ScaleProfile {
+        precondition(months >= 1, "at least one month")
+        let own = GenerationWindow(anchorMonth: anchorMonth, months: self.months, anchorMonthDays: anchorMonthDays)
+        let window = GenerationWindow(anchorMonth: anchorMonth, months: months, anchorMonthDays: anchorMonthDays)
+        let byMonths = Double(months) / Double(self.months)
+        let byDays = Double(window.dayCount) / Double(own.dayCount)
+        /// `value` times `ratio`, never rounded down to nothing.
+        func grown(_ value: Int, _ ratio: Double) -> Int {
+            value == 0 ? 0 : max(1, Int((Double(value) * ratio).rounded()))
+        }
+        var p = self
+        p.months = months
+        p.expenses = grown(expenses, byMonths)
+        p.heavyCoupleExpenses = grown(heavyCoupleExpenses, byMonths)
+        p.swipes = grown(swipes, byDays)
+        p.checkins = grown(checkins, byDays)
+        p.subscriptionUsers = grown(subscriptionUsers, byDays)
+        p.appleHealthDays = grown(appleHealthDays, byDays)
         return p
     }
 }
