@@ -74,8 +74,10 @@ enum CheckinLogSchema {
             read: { c, rowid in CheckinVersionRule.Row(file: c.int64(1), loadSeq: c.int64(2), line: c.int64(3), row: rowid) })
         let duplicates = try repeatedWorkouts(db, candidates: workouts.collisions(), losers: superseded.rows)
 
-        try winnerTable.refresh(db, superseded: superseded, candidates: candidates,
-                                since: DerivationMarks.lastRow(db, .checkinWinners))
+        let since = try DerivationMarks.lastRow(db, .checkinWinners)
+        let refresh = try KeyStates.beginRefresh(db, scope: changeScope)
+        let markedBefore = since == nil ? [] : try duplicateMarks(db)
+        try winnerTable.refresh(db, superseded: superseded, candidates: candidates, since: since)
         // Every duplicate is marked again below (a scan that writes only the marked rows' pages).
         try db.execute(sql: "UPDATE checkin_winner SET duplicate_of = NULL WHERE duplicate_of IS NOT NULL")
         let mark = try BulkStatement(db, sql: """
@@ -85,8 +87,45 @@ enum CheckinLogSchema {
             mark.bind(1, d.first); mark.bind(2, d.challengeId); mark.bind(3, d.createdAt); mark.bind(4, d.id)
             try mark.step()
         }
+        if let since {
+            // The challenges whose check-ins the refresh listed again (the appended rows', and every
+            // row of an id they repeat) or whose duplicate marks moved.
+            try KeyStates.changed(db, scope: changeScope, seq: refresh,
+                                  select: "SELECT challenge_id FROM checkin_row WHERE rowid > ?", arguments: [since])
+            let relisted = candidates.filter { ($0.max() ?? 0) > since }.joined()
+            let challengeOf = try db.makeStatement(sql: "SELECT challenge_id FROM checkin_row WHERE rowid = ?")
+            var changed = Set<String>()
+            for row in relisted {
+                if let challenge = try String.fetchOne(challengeOf, arguments: [row]) { changed.insert(challenge) }
+            }
+            let markedAfter = Set(duplicates.map { DuplicateMark(challengeId: $0.challengeId, id: $0.id, first: $0.first) })
+            for moved in markedBefore.symmetricDifference(markedAfter) { changed.insert(moved.challengeId) }
+            try KeyStates.changed(db, scope: changeScope, seq: refresh, keys: changed)
+        } else {
+            try KeyStates.changedAll(db, scope: changeScope, seq: refresh)
+        }
         try DerivationMarks.record(db, .checkinWinners, log: "checkin_row")
         try superseded.storeCounts(db, table: "checkins")
+    }
+
+    /// The scope of `checkin_winner`'s keys in ``KeyStates``: its rows by challenge.
+    static let changeScope = "checkins"
+
+    /// A duplicate mark of `checkin_winner`.
+    private struct DuplicateMark: Hashable {
+        var challengeId: String
+        var id: String
+        var first: String
+    }
+
+    /// The duplicate marks `checkin_winner` holds.
+    private static func duplicateMarks(_ db: Database) throws -> Set<DuplicateMark> {
+        var marks = Set<DuplicateMark>()
+        let rows = try RawCursor(db, sql: "SELECT challenge_id, id, duplicate_of FROM checkin_winner WHERE duplicate_of IS NOT NULL")
+        while try rows.next() {
+            marks.insert(DuplicateMark(challengeId: rows.textValue(0), id: rows.textValue(1), first: rows.textValue(2)))
+        }
+        return marks
     }
 
     /// `checkin_winner` as a ``WinnerTable`` of the log (duplicates are marked apart).

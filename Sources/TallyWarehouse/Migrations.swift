@@ -77,6 +77,7 @@ enum Migrations {
         migrator.registerMigration("v23: run history", migrate: PublicationSchema.createRunHistory)
         migrator.registerMigration("v24: couple closings", migrate: PublicationSchema.createCoupleClosings)
         migrator.registerMigration("v25: rows set aside keyed by file", migrate: KeyedTable.keySupersededByFile)
+        migrator.registerMigration("v26: key changes and key states", migrate: KeyStates.createTables)
         return migrator
     }
 }

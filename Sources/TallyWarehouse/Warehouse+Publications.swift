@@ -67,10 +67,12 @@ extension Warehouse {
     /// Records `publication` for the out folder at `outPath`, replacing the
     /// previous one, and appends `run` to the run history, in one transaction.
     /// With `closings`, the couples' closing balances of `run`'s month
-    /// replace those recorded for that month before.
+    /// replace those recorded for that month before; with `keyStates`, each
+    /// family's kept results become those the run leaves (``KeyStateUpdate``).
     public func record(_ publication: Publication, outPath: String, run: PublishedRun? = nil,
-                       closings: [CoupleClosing] = []) throws {
+                       closings: [CoupleClosing] = [], keyStates: [KeyStateUpdate] = []) throws {
         try queue.write { db in
+            for update in keyStates { try update.store(db) }
             if let run, !closings.isEmpty {
                 try db.execute(sql: "DELETE FROM couple_closing WHERE month = ?", arguments: [run.period])
                 let loadSeq = try Int64.fetchOne(db, sql: "SELECT coalesce(max(load_seq), 0) FROM input_file") ?? 0

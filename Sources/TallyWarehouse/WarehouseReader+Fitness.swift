@@ -17,6 +17,31 @@ extension WarehouseReader {
     /// `checkin_winner`'s order, each row's fields looked up in the log, read
     /// as bytes (GRDB `Row`s would double the time of a million rows).
     public func forEachChallengeKey(_ body: (ChallengeRows) throws -> Void) throws {
+        try forEachChallengeKey(selection: nil) { rows, _ in try body(rows) }
+    }
+
+    /// Which challenge keys a caller may take without their check-ins (a
+    /// family's kept results, see ``KeyStates``).
+    public struct ChallengeKeySelection {
+        /// Keys streamed beside the challenges (a kept key no challenge has,
+        /// a key whose check-ins changed): every key holding check-ins must be
+        /// a challenge or one of these.
+        public var keys: Set<String>
+        /// Whether a key's check-ins need not be read, given its challenge and memberships.
+        public var withoutCheckins: (ChallengeRows) -> Bool
+
+        public init(keys: Set<String>, withoutCheckins: @escaping (ChallengeRows) -> Bool) {
+            self.keys = keys
+            self.withoutCheckins = withoutCheckins
+        }
+    }
+
+    /// ``forEachChallengeKey(_:)``, or, with a `selection`, the challenges and
+    /// the selection's keys in id byte order, each key's check-ins read by
+    /// key unless the selection goes without them; `body` learns whether
+    /// they were read.
+    public func forEachChallengeKey(selection: ChallengeKeySelection?,
+                                    _ body: (ChallengeRows, _ checkinsRead: Bool) throws -> Void) throws {
         try reading(.checkinWinners)
         let paths = try displayPaths()
         let members = try db.makeStatement(sql: "SELECT user_id, joined_at, left_at FROM group_member WHERE group_id = ?")
@@ -27,12 +52,12 @@ extension WarehouseReader {
             return Challenge(id: c.textValue(0), groupId: c.textValue(1), name: c.textValue(2), startDate: start, endDate: end)
         }
         var repeated = StringCache()   // a challenge's group, users and names recur on many of its rows
-        let checkins = try PartitionCursor(db, sql: """
+        let columns = """
             SELECT w.challenge_id, w.id, r.group_id, r.user_id, r.display_name, r.photo_url, r.workout_entry_id,
                    r.minutes, w.created_at, r.file_id, r.line, w.duplicate_of
             FROM checkin_winner w CROSS JOIN checkin_row r ON r.rowid = w.log_row
-            ORDER BY w.challenge_id, w.created_at, w.id
-            """) { row in
+            """
+        func checkin(_ row: RawCursor) -> CheckinFact {
             let empty = UnsafeRawBufferPointer(start: nil, count: 0)
             return CheckinFact(
                 id: row.string(1) ?? "", groupId: repeated.string(row.bytes(2) ?? empty),
@@ -42,8 +67,7 @@ extension WarehouseReader {
                 minutes: Int(row.int64(7)), createdAt: Timestamp(microseconds: row.int64(8)), duplicateOf: row.string(11),
                 source: SourceRef(file: paths[row.int64(9)] ?? "", line: Int(row.int64(10))))
         }
-        let scans: [any KeyedScan] = [challenges, checkins]
-        while let key = try smallestNextKey(scans) {
+        func rows(of key: [UInt8]) throws -> ChallengeRows {
             var rows = ChallengeRows(key: String(decoding: key, as: UTF8.self), challenge: try challenges.take(key: key).first)
             if let challenge = rows.challenge {
                 rows.memberships = try Row.fetchAll(members, arguments: [challenge.groupId]).map {
@@ -51,10 +75,45 @@ extension WarehouseReader {
                                     leftAt: ($0[2] as Int64?).map { Timestamp(microseconds: $0) })
                 }
             }
-            rows.checkins = try checkins.take(key: key)
-            repeated.removeAll()
-            try body(rows)
+            return rows
         }
+        guard let selection else {
+            let checkins = try PartitionCursor(db, sql: columns + " ORDER BY w.challenge_id, w.created_at, w.id", decode: checkin)
+            let scans: [any KeyedScan] = [challenges, checkins]
+            while let key = try smallestNextKey(scans) {
+                var rows = try rows(of: key)
+                rows.checkins = try checkins.take(key: key)
+                repeated.removeAll()
+                try body(rows, true)
+            }
+            return
+        }
+        var extra = selection.keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }[...]
+        while true {
+            let next: [UInt8]
+            switch (try challenges.nextKey(), extra.first) {
+            case (nil, nil): return
+            case (let c?, nil): next = c
+            case (nil, let e?): next = e
+            case (let c?, let e?): next = e.lexicographicallyPrecedes(c) ? e : c
+            }
+            while let e = extra.first, e == next { extra.removeFirst() }
+            var rows = try rows(of: next)
+            if selection.withoutCheckins(rows) {
+                try body(rows, false)
+                continue
+            }
+            let read = try RawCursor(db, sql: columns + " WHERE w.challenge_id = ? ORDER BY w.created_at, w.id",
+                                     arguments: [rows.key])
+            while try read.next() { rows.checkins.append(checkin(read)) }
+            repeated.removeAll()
+            try body(rows, true)
+        }
+    }
+
+    /// What the refreshes of `checkin_winner` changed, by challenge (see ``KeyStates``).
+    public func checkinChanges() throws -> KeyChanges {
+        try keyChanges(scope: CheckinLogSchema.changeScope)
     }
 
     /// Streams each user's counted activity days within `days` (inclusive),

@@ -27,7 +27,7 @@ struct ReportReuse {
         let hasher = SHA256Hasher()
         func add(_ text: String) { hasher.update(text + "\u{1}") }
         add("tally \(TallyRunner.version)")
-        add(executableDigest())
+        add(buildDigest)
         add(String(reflecting: config))
         add("period \(period) as-of \(request.asOf?.description ?? "-")")
         add(try warehouse.read { try $0.reportInputsDigest() })
@@ -73,7 +73,10 @@ struct ReportReuse {
     }
 
     /// The running executable's SHA-256: a rebuilt tally may compute reports differently.
-    static func executableDigest() -> String {
+    /// The digest of this build's executable, read once per process.
+    static let buildDigest = executableDigest()
+
+    private static func executableDigest() -> String {
         let path = Bundle.main.executablePath ?? CommandLine.arguments[0]
         guard let handle = FileHandle(forReadingAtPath: path) else { return "unknown build" }
         defer { try? handle.close() }

@@ -138,7 +138,7 @@ public struct TallyRunner {
             files: ReportReuse.folderDigest(request.outDirectory, warehousePath: request.resolvedDatabasePath),
             manifest: published, rejects: rejectCount, summary: summary), outPath: outPath,
             run: PublishedRun(period: period.description, figures: try JSONEncoder().encode(manifest.figures ?? [])),
-            closings: reports.flatMap(\.closings))
+            closings: reports.flatMap(\.closings), keyStates: reports.flatMap(\.keyStates))
         return Outcome(manifest: manifest, ingest: ingest, rejects: rejectCount, summary: summary,
                        outDirectory: request.outDirectory)
     }

@@ -46,6 +46,8 @@ struct ReportOutcome {
     var restated: [RunChanges.Restated] = []
     /// The couples' closing balances, for the warehouse to keep (statements only).
     var closings: [CoupleClosing] = []
+    /// The family's kept results as the run leaves them, for the warehouse to keep (``KeyStates``).
+    var keyStates: [KeyStateUpdate] = []
     /// Units of work done (couples, challenges, users), for run.json.
     var rows = 0
     var seconds = 0.0

@@ -64,6 +64,11 @@ extension LeaderboardsFamily {
     public struct KeyResult: Sendable {
         public var board: PartitionResult<Rows, Summary>?
         public var unattached: Summary
+
+        public init(board: PartitionResult<Rows, Summary>?, unattached: Summary) {
+            self.board = board
+            self.unattached = unattached
+        }
     }
 
     /// The family's computation of one key's rows: ``partition(_:)``, then

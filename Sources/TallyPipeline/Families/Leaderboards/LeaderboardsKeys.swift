@@ -39,7 +39,12 @@ struct LeaderboardsKeys: Sendable {
 
     /// Computes the challenge key of `rows` and writes its board's text into `folder`.
     func compute(_ rows: ChallengeRows, folder: URL) throws -> Outcome {
-        let computed = family.compute(key: rows)
+        try outcome(of: family.compute(key: rows), folder: folder)
+    }
+
+    /// What a key's result gives, computed or kept from an earlier run
+    /// (``KeptBoards``): the board's text written into `folder`.
+    func outcome(of computed: LeaderboardsFamily.KeyResult, folder: URL) throws -> Outcome {
         // Check-ins whose challenge does not exist join the family's rejects.
         guard var result = computed.board else { return Outcome(unattached: computed.unattached) }
         result.summary.merge(computed.unattached)

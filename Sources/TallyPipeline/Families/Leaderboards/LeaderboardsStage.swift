@@ -38,27 +38,55 @@ struct LeaderboardsStage: ReportStage {
         defer { sheets.waitForAll() }
         let book = HandedOver(value: output.workbook)
         let folder = output.folder
+        var update: KeyStateUpdate?
+        var reused = 0
         try context.reads.read { reader in
+            // A settled board kept by an earlier run is taken as kept, its check-ins left unread (KeptBoards).
+            let kept = try KeptBoards(reader, settings: keys.family.settings, config: context.config)
+            var keptKeys = Set<String>()
+            var written: [String: KeyStateSet.State] = [:]
             // Per challenge key, in parallel: the family's computation and the board's text
             // file (creating thousands of files is mostly kernel time, so on all cores);
             // in challenge order: the rows written, the sheet queued, the summary merged.
-            let batches = PartitionBatches<ChallengeRows, Result<LeaderboardsKeys.Outcome, Error>>(rows: \.rowCount, compute: { rows in
-                Result { try keys.compute(rows, folder: folder) }
-            }, consume: { computed in
-                let outcome = try computed.get()
-                guard let result = outcome.result else { return output.merge(outcome.unattached) }
-                try output.add(result, text: outcome.text?.value) { board in
-                    try sheets.submit { try book.value.add(board) }
-                }
-                context.progress.update("leaderboards", bytes: 0, rows: output.summary.boards, detail: "challenges")
-            })
-            try reader.forEachChallengeKey { try batches.add($0) }
+            let batches = PartitionBatches<ChallengeWork, Result<(LeaderboardsKeys.Outcome, KeptBoards.Keyed), Error>>(
+                rows: \.rows.rowCount, compute: { work in
+                    Result {
+                        var keyed = try kept.result(work.rows, checkinsRead: work.checkinsRead, family: keys.family)
+                        let outcome = try keys.outcome(of: keyed.result, folder: folder)
+                        keyed.result = .init(board: nil, unattached: .init())   // written: not held while it waits
+                        return (outcome, keyed)
+                    }
+                }, consume: { computed in
+                    let (outcome, keyed) = try computed.get()
+                    if let state = keyed.state {
+                        keptKeys.insert(keyed.key)
+                        if !keyed.reused { written[keyed.key] = state }
+                    }
+                    if keyed.reused { reused += 1 }
+                    guard let result = outcome.result else { return output.merge(outcome.unattached) }
+                    try output.add(result, text: outcome.text?.value) { board in
+                        try sheets.submit { try book.value.add(board) }
+                    }
+                    context.progress.update("leaderboards", bytes: 0, rows: output.summary.boards, detail: "challenges")
+                })
+            try reader.forEachChallengeKey(selection: kept.selection) { rows, read in
+                try batches.add(ChallengeWork(rows: rows, checkinsRead: read))
+            }
             try batches.flush()
             try sheets.finish()
+            update = kept.update(kept: keptKeys, written: written)
         }
-        let outcome = try output.finish(keys.family, started: started)
-        context.progress.step(["stage": "leaderboards", "challenges": "\(outcome.rows)",
+        var outcome = try output.finish(keys.family, started: started)
+        outcome.keyStates = update.map { [$0] } ?? []
+        context.progress.step(["stage": "leaderboards", "challenges": "\(outcome.rows)", "kept": "\(reused)",
                                "seconds": String(format: "%.3f", Date().timeIntervalSince(started))])
         return outcome
     }
+}
+
+/// One challenge key as the warehouse's scan hands it over: its rows, and
+/// whether its check-ins were read (unread: its result is kept, see ``KeptBoards``).
+struct ChallengeWork: Sendable {
+    var rows: ChallengeRows
+    var checkinsRead: Bool
 }
