@@ -76,7 +76,7 @@ bench: release
 	@command -v python3 >/dev/null && command -v bc >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 bc; }
 	scripts/bench.sh
 
-## make bench-growth [SHAPE=studio] [SCALE=small|medium] [HISTORIES="6 12 24 36"] [DUCKDB=0]:
+## make bench-growth [SHAPE=studio] [SCALE=small|medium|0.1] [HISTORIES="6 12 24 36"] [DUCKDB=0]:
 ## how a month's run grows with history: the shape generated over each number
 ## of months (`tally generate --months`, the same customers and a month's
 ## volume each month), split by month; the period's folder run into a

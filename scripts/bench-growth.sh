@@ -13,7 +13,8 @@
 # month folders' files); a mismatch is reported loudly, and the bench goes on.
 # Prints one table, then the month's run's growth from the shortest history
 # to the longest. Numbers live here and in the README, never in timed tests.
-#   SHAPE=studio|default|skewed|many-couples  SCALE=small|medium|large (small by default: medium is
+#   SHAPE=studio|default|skewed|many-couples  SCALE=small|medium|large or a factor of medium such as 0.1
+#   (shapes other than default; small by default: medium is
 #   ~2.5 GB a 7 months of studio, so ~13 GB at 36, plus as much again split)
 #   HISTORIES="6 12 24 36"  BIN=.build/release/tally  DUCKDB=0 skips the baseline
 #   MONTH (last month generated) and PERIOD (the month reported) as in scripts/bench.sh
@@ -22,6 +23,12 @@ cd "$(dirname "$0")/.."
 
 SHAPE=${SHAPE:-studio}
 SCALE=${SCALE:-small}
+# A number is a factor of the shape's medium size (`tally generate --factor`): 0.1 is ten times small.
+case "$SCALE" in
+  small|medium|large) size="--scale $SCALE" ;;
+  *) [[ "$SCALE" =~ ^[0-9]*\.?[0-9]+$ ]] || { echo "SCALE: '$SCALE' is not small, medium, large or a factor like 0.1" >&2; exit 1; }
+     size="--factor $SCALE" ;;
+esac
 HISTORIES=${HISTORIES:-6 12 24 36}
 BIN=${BIN:-.build/release/tally}
 DUCKDB=${DUCKDB:-1}
@@ -87,7 +94,7 @@ for n in $HISTORIES; do
   if [ ! -f "$DATA/.complete" ]; then
     rm -rf "$DATA" "$MONTHS"
     echo "generating the $SHAPE shape at $SCALE with $n months of history to $MONTH in $DATA (once; cached)…"
-    "$BIN" generate --out "$DATA" --shape "$SHAPE" --scale "$SCALE" --seed 1 --month "$MONTH" --months "$n" 2>/dev/null
+    "$BIN" generate --out "$DATA" --shape "$SHAPE" $size --seed 1 --month "$MONTH" --months "$n" 2>/dev/null
     touch "$DATA/.complete"
   fi
   if [ ! -f "$MONTHS/.complete" ]; then

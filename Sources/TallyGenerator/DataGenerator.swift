@@ -35,9 +35,11 @@ public struct DataGenerator: Sendable {
                   profile: ScaleProfile.of(scale, shape: shape), months: months)
     }
 
-    /// A generator of `shape` at `factor` times its `medium` size (tests use tiny factors).
-    init(seed: UInt64, shape: GeneratorShape, factor: Double, anchorMonth: YearMonth = YearMonth(year: 2026, month: 10)!,
-         months: Int? = nil) {
+    /// A generator of `shape` (any but `default`) at `factor` times its `medium` size: `small` is 0.01,
+    /// `large` 5; tests use tiny factors, and a bench may take one between (0.1).
+    public init(seed: UInt64, shape: GeneratorShape, factor: Double, anchorMonth: YearMonth = YearMonth(year: 2026, month: 10)!,
+                months: Int? = nil) {
+        precondition(shape != .default, "the default shape has its own scales, not a factor")
         self.init(seed: seed, scale: .small, shape: shape, anchorMonth: anchorMonth,
                   profile: ScaleProfile.of(.small, shape: shape, factor: factor), months: months)
     }

@@ -35,6 +35,21 @@ struct CommandLineTests {
         #expect(r.err.contains("--period '2026-13' is not a month like 2026-10"))
     }
 
+    @Test func generateSaysWhichSizeOrHistoryItCannotMake() throws {
+        for (arguments, message) in [
+            (["--months", "0"], "--months 0 is not a number of months from 1 to 120"),
+            (["--months", "121"], "--months 121 is not a number of months from 1 to 120"),
+            (["--factor", "0.1"], "--factor needs a shape other than default"),
+            (["--shape", "studio", "--factor", "0"], "--factor 0.0 is not between 0.001 and 10"),
+            (["--shape", "studio", "--factor", "50"], "--factor 50.0 is not between 0.001 and 10"),
+        ] {
+            let r = try tally(["generate", "--out", "/tmp/tally-never-written"] + arguments)
+            #expect(r.code == 64, "\(arguments)")
+            #expect(r.err.contains(message), "\(arguments): \(r.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/tally-never-written"))
+    }
+
     @Test func aMissingDataFolderSaysSo() throws {
         let out = try temporaryFolder("cli")
         defer { try? FileManager.default.removeItem(at: out) }

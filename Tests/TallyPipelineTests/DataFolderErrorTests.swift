@@ -4,7 +4,7 @@ import TallyCore
 @testable import TallyIngest
 @testable import TallyPipeline
 
-/// Issue 15: a data folder that holds no input is an error (exit code 66)
+/// A data folder that holds no input is an error (exit code 66)
 /// that says what was found and what was expected, and creates nothing.
 @Suite("Data folders that hold no input", .serialized)
 struct DataFolderErrorTests {

@@ -5,7 +5,7 @@ import TallyReports
 import TallyTestSupport
 @testable import TallyPipeline
 
-/// Issue 15: text typed by an app's user that a spreadsheet would run as a
+/// Text typed by an app's user that a spreadsheet would run as a
 /// formula is neutralised in every CSV that carries it; ids and numbers are not.
 @Suite("No formulas smuggled through the CSVs")
 struct FormulaInjectionTests {

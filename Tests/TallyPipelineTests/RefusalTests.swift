@@ -4,7 +4,7 @@ import TallyCore
 @testable import TallyPipeline
 import TallyWarehouse
 
-/// Issue 15: a file that cannot be used as a whole is refused (one entry in
+/// A file that cannot be used as a whole is refused (one entry in
 /// rejects.csv and run.json), never unloads the rows loaded before, and never
 /// makes a report emptier; the other datasets and families go on.
 @Suite("Refused input files", .serialized)

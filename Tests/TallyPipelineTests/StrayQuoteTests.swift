@@ -3,7 +3,7 @@ import Testing
 import TallyCore
 @testable import TallyPipeline
 
-/// Issue 15: one stray quote typed into a description (line 501 of the
+/// One stray quote typed into a description (line 501 of the
 /// sample's expenses.csv) must cost that one expense, not the 11 lines after it.
 @Suite("A stray quote in expenses.csv costs one expense")
 struct StrayQuoteTests {

@@ -4,10 +4,10 @@ import TallyCore
 import TallyReports
 @testable import TallyPipeline
 
-/// Issue 15: file-system failures are one line naming the path and the cause
+/// File-system failures are one line naming the path and the cause
 /// in words (no Foundation error domain); the command line's exit codes for
 /// refused input, missing input and bad usage.
-@Suite("System errors in words, and the exit codes of issue 15", .serialized)
+@Suite("System errors in words, and the exit codes scripts rely on", .serialized)
 struct SystemErrorTests {
     let fm = FileManager.default
 
@@ -60,7 +60,7 @@ struct SystemErrorTests {
     }
 }
 
-@Suite("The command line of issue 15", .serialized,
+@Suite("The command line: refused files, empty folders and system errors", .serialized,
        .enabled(if: FileManager.default.isExecutableFile(atPath: repositoryRoot.appendingPathComponent(".build/debug/tally").path)))
 struct RefusalCommandLineTests {
     let fm = FileManager.default

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TallyIngest
 
-/// Issue 15: a CSV header that makes a whole file unusable is judged once,
+/// A CSV header that makes a whole file unusable is judged once,
 /// as a file, with a reason a person can act on.
 @Suite("Header refusals: files unusable as a whole")
 struct HeaderRefusalTests {
