@@ -111,17 +111,7 @@ for n in $HISTORIES; do
   mkdir -p "$W"
   # The last month before the period is run, not only loaded, as the monthly
   # routine leaves the warehouse (with the results it keeps per key).
-  before=$(echo "$months" | tr ' ' '\n' | grep -v "^$PERIOD$" | tail -1)
-  earlier=0
-  for month in $months; do
-    [ "$month" = "$PERIOD" ] && continue
-    if [ "$month" = "$before" ]; then
-      "$BIN" run --data "$MONTHS/$month" --db "$W/months.sqlite" --period "$month" --out "$W/before-out" --quiet
-    else
-      "$BIN" ingest --data "$MONTHS/$month" --db "$W/months.sqlite" --out "$W/ingest-out" --quiet
-    fi
-    earlier=$((earlier + 1))
-  done
+  earlier=$(scripts/load-history.sh "$BIN" "$MONTHS" "$PERIOD" "$W/months.sqlite" "$W/before-out")
   echo "$n months: $earlier month folders ingested before $PERIOD; timing the month's run, the from-scratch run$([ "$DUCKDB" != 0 ] && echo ", the baseline")…"
   /usr/bin/time -f '%e %M' -o "$W/month.time" \
     "$BIN" run --data "$MONTHS/$PERIOD" --db "$W/months.sqlite" --period "$PERIOD" --out "$W/month-out" --quiet

@@ -94,20 +94,11 @@ if [ "$INCREMENTAL" != 0 ]; then
     echo "$months" > "$MONTHS/.months"
     touch "$MONTHS/.complete"
   fi
-  months=$(cat "$MONTHS/.months")
   discard "$WAREHOUSE-months" "$OUT-incremental" "$OUT-before"
   mkdir -p "$WAREHOUSE-months"
   # Every month before the period's is loaded, and the last of them run, as
   # the monthly routine leaves the warehouse (with the results it keeps per key).
-  before=$(echo "$months" | tr ' ' '\n' | grep -v "^$PERIOD$" | tail -1)
-  for month in $months; do
-    [ "$month" = "$PERIOD" ] && continue
-    if [ "$month" = "$before" ]; then
-      "$BIN" run --data "$MONTHS/$month" --db "$WAREHOUSE-months/tally.sqlite" --period "$month" --out "$OUT-before" --quiet
-    else
-      "$BIN" ingest --data "$MONTHS/$month" --db "$WAREHOUSE-months/tally.sqlite" --out "$OUT-incremental" --quiet
-    fi
-  done
+  scripts/load-history.sh "$BIN" "$MONTHS" "$PERIOD" "$WAREHOUSE-months/tally.sqlite" "$OUT-before" > /dev/null
   /usr/bin/time -f '%e %M' -o "$OUT.time-incremental" "$BIN" run --data "$MONTHS/$PERIOD" --out "$OUT-incremental" \
     --db "$WAREHOUSE-months/tally.sqlite" --period "$PERIOD" --quiet
   cp "$OUT-incremental/run.json" "$OUT.run-incremental.json"
