@@ -245,10 +245,31 @@ struct SwipeLogTests {
         #expect(try superseded() == ["s1@a/swipes.ndjson", "s2@a/swipes.ndjson"])
         #expect(try warehouse.read { try Int64.fetchOne($0.db, sql: "SELECT layout FROM swipe_id_filter") } == SwipeIdFilter.layout)
 
-        // Swipes to come that outgrow the kept filter: a larger one, from the stored ids.
+        // Swipes to come that outgrow the kept filter: a new generation beside it, the stored ids not
+        // hashed again; a repeat of an id of the older generation is still found, and so is one of the newer.
         let grown = Int64(SwipeIdFilter.bits(expected: 1) / 16 * 40 * 2)
-        #expect(try load("d", ids: ["s3"], bytes: grown) == false)
+        #expect(try load("d", ids: ["s3", "s5"], bytes: grown) == true)
+        #expect(try warehouse.read { try Int.fetchOne($0.db, sql: "SELECT count(*) FROM swipe_id_filter") } == 2)
         #expect(try superseded() == ["s1@a/swipes.ndjson", "s2@a/swipes.ndjson", "s3@b/swipes.ndjson"])
-        #expect(try load("e", ids: ["s4"]) == true)
+        #expect(try load("e", ids: ["s4", "s5"]) == true)
+        #expect(try superseded() == ["s1@a/swipes.ndjson", "s2@a/swipes.ndjson", "s3@b/swipes.ndjson", "s5@d/swipes.ndjson"])
+        #expect(try warehouse.read { try Int.fetchOne($0.db, sql: "SELECT count(*) FROM swipe_id_filter") } == 2)
+    }
+
+    /// A filter kept by a warehouse of the single-filter layout (v19) becomes the first generation.
+    @Test func aKeptFilterOfTheSingleLayoutBecomesTheFirstGeneration() throws {
+        let path = temporaryWarehousePath()
+        let queue = try DatabaseQueue(path: path)
+        try WarehouseSchema.migrator.migrate(queue, upTo: "v26: key changes and key states")
+        let bits = SwipeIdFilter.bits(expected: 1)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO swipe_id_filter (id, layout, bits) VALUES (1, ?, zeroblob(?))",
+                           arguments: [SwipeIdFilter.layout, bits / 8])
+        }
+        try WarehouseSchema.migrator.migrate(queue)
+        let row = try queue.read { try Row.fetchOne($0, sql: "SELECT generation, layout, ids, length(bits) FROM swipe_id_filter") }
+        #expect(row?[0] == 1 && row?[1] == SwipeIdFilter.layout && row?[2] == 0 && row?[3] == bits / 8)
+        let kept = try queue.read { try SwipeIdFilters.stored($0) }
+        #expect(kept?.generations == 1)
     }
 }

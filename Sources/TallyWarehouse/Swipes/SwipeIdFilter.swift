@@ -57,29 +57,33 @@ struct SwipeIdFilter {
             """)
     }
 
-    /// The filter kept in the warehouse, when it is of this ``layout`` and
-    /// has at least `bits` bits; nil otherwise (the caller hashes the
-    /// stored ids again). A kept filter holds every id stored since it was
-    /// first kept (``store(_:)``, in the transaction of each ingest that
-    /// adds swipes), and perhaps ids since removed, which only cost a
-    /// candidate each.
-    static func stored(_ db: Database, bits: Int) throws -> SwipeIdFilter? {
-        let read = try RawCursor(db, sql: "SELECT bits FROM swipe_id_filter WHERE id = 1 AND layout = ? AND length(bits) >= ?",
-                                 arguments: [layout, bits / 8])
-        guard try read.next(), let blob = read.blob(0), blob.count % 64 == 0,
-              (blob.count * 8).nonzeroBitCount == 1 else { return nil }
+    /// The filter of a stored blob, when it has a filter's shape.
+    init?(blob: UnsafeRawBufferPointer) {
+        guard blob.count % 64 == 0, blob.count > 0, (blob.count * 8).nonzeroBitCount == 1 else { return nil }
         var words = [UInt64](repeating: 0, count: blob.count / 8)
         words.withUnsafeMutableBytes { $0.copyMemory(from: blob) }
-        return SwipeIdFilter(words: words)
+        self.init(words: words)
     }
 
-    /// Keeps the filter in the warehouse, replacing the one kept.
-    func store(_ db: Database) throws {
-        let write = try BulkStatement(db, sql: "INSERT OR REPLACE INTO swipe_id_filter (id, layout, bits) VALUES (1, ?, ?)")
-        write.bind(1, Self.layout)
-        try words.withUnsafeBytes { bytes in
-            write.bind(2, blob: bytes)
-            try write.step()
+    /// The filter's bits, for storing.
+    func withBits<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        try words.withUnsafeBytes(body)
+    }
+
+    /// How many ids the filter holds at the false-positive rate it is sized for.
+    var capacity: Int { words.count * 64 / 16 }
+
+    /// Whether the id whose ``ByteHash`` is `hash` may have been added (sets nothing).
+    func contains(hash: UInt64) -> Bool {
+        let block = Int((hash >> 32) & blockMask) * 8
+        var bits = (hash ^ (hash >> 29)) &* 0x9e37_79b9_7f4a_7c15
+        return words.withUnsafeBufferPointer { words in
+            for _ in 0..<Self.probes {
+                let bit = Int(bits & 511)
+                bits = (bits >> 9) | (bits << 55)
+                if words[block + bit >> 6] & (UInt64(1) << UInt64(bit & 63)) == 0 { return false }
+            }
+            return true
         }
     }
 

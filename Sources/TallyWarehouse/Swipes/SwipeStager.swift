@@ -12,37 +12,39 @@ import TallyIngest
 /// a time (the reading thread of the file being loaded).
 public final class SwipeStager: @unchecked Sendable {   // used by one thread at a time (the loading file's reading thread), handed over by the load
     var persons = SwipePersonIndex()
-    var ids: SwipeIdFilter
+    var ids: SwipeIdFilters
 
-    /// Whether the id filter was the one kept in the warehouse (``SwipeIdFilter/stored(_:bits:)``),
+    /// Whether the id filter was the one kept in the warehouse (``SwipeIdFilters/stored(_:)``),
     /// not one made by hashing every stored id again.
     let restoredFilter: Bool
 
-    /// Restores the people and the ids already stored, with a filter sized
-    /// for them plus about `incomingBytes` of new swipes: the filter kept in
-    /// the warehouse when it is that large, else a new one fed every stored id.
+    /// Restores the people and the ids already stored: the filter kept in
+    /// the warehouse, with a new generation when about `incomingBytes` of
+    /// new swipes would outgrow its newest (``SwipeIdFilters``), else a new
+    /// one fed every stored id.
     init(_ db: Database, incomingBytes: Int64) throws {
         // No fewer than the rows stored (removed rows leave gaps in the rowids), without counting them.
         let stored = try Int.fetchOne(db, sql: "SELECT max(rowid) FROM swipe_row") ?? 0
         // A swipe line takes ≥ 40 bytes even gzipped (typically ~78), so this
         // over-counts rows: the filter errs on the roomy side.
-        let expected = stored + Int(incomingBytes / 40)
-        let kept = try SwipeIdFilter.stored(db, bits: SwipeIdFilter.bits(expected: expected))
-        ids = kept ?? SwipeIdFilter(expected: expected)
+        let incoming = Int(incomingBytes / 40)
+        let kept = try SwipeIdFilters.stored(db)
+        ids = kept ?? SwipeIdFilters(expected: stored + incoming)
         restoredFilter = kept != nil
+        ids.prepare(for: incoming, stored: stored)
         let people = try RawCursor(db, sql: "SELECT id, name FROM swipe_person ORDER BY id")
         while try people.next() {
             persons.restore(id: people.int64(0), name: people.withText(1) { String(decoding: $0, as: UTF8.self) })
         }
         guard kept == nil else { return }
         let rows = try RawCursor(db, sql: "SELECT id FROM swipe_row")
-        while try rows.next() { _ = rows.withText(0) { ids.insert($0) } }
+        while try rows.next() { _ = rows.withText(0) { ids.insert(hash: ByteHash.of($0)) } }
     }
 
     /// Keeps the id filter in the warehouse for the next ingest; called in
     /// the transaction that stores this stager's swipes.
     func keepFilter(_ db: Database) throws {
-        try ids.store(db)
+        try ids.store(db, replacing: !restoredFilter)
     }
 
     /// Adds swipe `r`, read at `line`, to `batch`; ``seal(_:)`` then numbers
