@@ -1,7 +1,8 @@
 import GRDB
 
-/// A Bloom filter of the swipe ids loaded so far, to find repeated ids
-/// without sorting every swipe.
+/// A Bloom filter of swipe ids, to find repeated ids without sorting every
+/// swipe: one generation of ``SwipeIdFilters``, the filter of the ids
+/// loaded so far.
 ///
 /// A repeated swipe id is rare (a re-sent export row), but finding them with
 /// SQL means sorting every id of a month (10M at medium). The filter
