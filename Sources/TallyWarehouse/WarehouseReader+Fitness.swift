@@ -17,31 +17,32 @@ extension WarehouseReader {
     /// `checkin_winner`'s order, each row's fields looked up in the log, read
     /// as bytes (GRDB `Row`s would double the time of a million rows).
     public func forEachChallengeKey(_ body: (ChallengeRows) throws -> Void) throws {
-        try forEachChallengeKey(selection: nil) { rows, _ in try body(rows) }
+        try forEachChallengeKey(selection: nil as ChallengeKeySelection<Never>?) { rows, _ in try body(rows) }
     }
 
-    /// Which challenge keys a caller may take without their check-ins (a
-    /// family's kept results, see ``KeyStates``).
-    public struct ChallengeKeySelection {
+    /// Which challenge keys a caller takes without their check-ins (a
+    /// family's kept results, see ``KeyStates``), and what it takes instead.
+    public struct ChallengeKeySelection<Kept> {
         /// Keys streamed beside the challenges (a kept key no challenge has,
         /// a key whose check-ins changed): every key holding check-ins must be
         /// a challenge or one of these.
         public var keys: Set<String>
-        /// Whether a key's check-ins need not be read, given its challenge and memberships.
-        public var withoutCheckins: (ChallengeRows) -> Bool
+        /// What a key is taken as instead of its check-ins, given its challenge
+        /// and memberships; nil when its check-ins are to be read.
+        public var kept: (ChallengeRows) -> Kept?
 
-        public init(keys: Set<String>, withoutCheckins: @escaping (ChallengeRows) -> Bool) {
+        public init(keys: Set<String>, kept: @escaping (ChallengeRows) -> Kept?) {
             self.keys = keys
-            self.withoutCheckins = withoutCheckins
+            self.kept = kept
         }
     }
 
     /// ``forEachChallengeKey(_:)``, or, with a `selection`, the challenges and
     /// the selection's keys in id byte order, each key's check-ins read by
-    /// key unless the selection goes without them; `body` learns whether
-    /// they were read.
-    public func forEachChallengeKey(selection: ChallengeKeySelection?,
-                                    _ body: (ChallengeRows, _ checkinsRead: Bool) throws -> Void) throws {
+    /// key unless the selection takes the key as kept; `body` gets what it
+    /// was taken as (nil when its check-ins were read).
+    public func forEachChallengeKey<Kept>(selection: ChallengeKeySelection<Kept>?,
+                                          _ body: (ChallengeRows, Kept?) throws -> Void) throws {
         try reading(.checkinWinners)
         let paths = try displayPaths()
         let members = try db.makeStatement(sql: "SELECT user_id, joined_at, left_at FROM group_member WHERE group_id = ?")
@@ -84,7 +85,7 @@ extension WarehouseReader {
                 var rows = try rows(of: key)
                 rows.checkins = try checkins.take(key: key)
                 repeated.removeAll()
-                try body(rows, true)
+                try body(rows, nil)
             }
             return
         }
@@ -99,15 +100,15 @@ extension WarehouseReader {
             }
             while let e = extra.first, e == next { extra.removeFirst() }
             var rows = try rows(of: next)
-            if selection.withoutCheckins(rows) {
-                try body(rows, false)
+            if let kept = selection.kept(rows) {
+                try body(rows, kept)
                 continue
             }
             let read = try RawCursor(db, sql: columns + " WHERE w.challenge_id = ? ORDER BY w.created_at, w.id",
                                      arguments: [rows.key])
             while try read.next() { rows.checkins.append(checkin(read)) }
             repeated.removeAll()
-            try body(rows, true)
+            try body(rows, nil)
         }
     }
 

@@ -72,8 +72,8 @@ struct ReportReuse {
         return hasher.hexDigest()
     }
 
-    /// The running executable's SHA-256: a rebuilt tally may compute reports differently.
-    /// The digest of this build's executable, read once per process.
+    /// The running executable's SHA-256, read once per process: a rebuilt
+    /// tally may compute reports differently.
     static let buildDigest = executableDigest()
 
     private static func executableDigest() -> String {

@@ -20,8 +20,8 @@ import TallyWire
 ///
 /// ```swift
 /// let kept = try KeptBoards(reader, settings: keys.family.settings, config: config)
-/// try reader.forEachChallengeKey(selection: kept.selection) { rows, read in
-///     let result = try kept.result(rows, checkinsRead: read, family: keys.family)
+/// try reader.forEachChallengeKey(selection: kept.selection) { rows, taken in
+///     let keyed = kept.result(rows, taken: taken, family: keys.family)
 ///     …
 /// }
 /// ```
@@ -50,47 +50,49 @@ struct KeptBoards: Sendable {
         usable = set.flatMap { $0.settings == settings && changes.allSince <= $0.seq ? $0 : nil }
     }
 
-    /// What the warehouse's scan may leave unread: nil (read every key)
-    /// without a usable set.
-    var selection: WarehouseReader.ChallengeKeySelection? {
+    /// What the warehouse's scan may leave unread, and the kept result it
+    /// takes instead: nil (read every key) without a usable set.
+    var selection: WarehouseReader.ChallengeKeySelection<LeaderboardsFamily.KeyResult>? {
         guard let usable else { return nil }
         let changedSince = changes.changed.compactMap { $0.value > usable.seq ? $0.key : nil }
-        return .init(keys: Set(usable.states.keys).union(changedSince)) { rows in self.kept(rows) != nil }
+        return .init(keys: Set(usable.states.keys).union(changedSince)) { rows in self.kept(rows) }
     }
 
-    /// The kept result of `rows`' key, when it holds for this run.
-    private func kept(_ rows: ChallengeRows) -> KeyStateSet.State? {
+    /// The kept result of `rows`' key, as stored, when it holds for this run
+    /// (one that cannot be read back is computed again).
+    private func kept(_ rows: ChallengeRows) -> LeaderboardsFamily.KeyResult? {
         guard let state = usable?.states[rows.key], changes.unchanged(rows.key, since: state.seq),
               state.fingerprint == Self.fingerprint(rows),
-              let day = Self.asOf(of: state.state), day <= asOf,
-              (try? Self.decode(state.state)) != nil else { return nil }   // one that cannot be read is computed again
-        return state
+              let day = Self.asOf(of: state.state), day <= asOf else { return nil }
+        return try? Self.decode(state.state)
     }
 
-    /// One key's result, and its state when it is to be kept.
+    /// One key's result, and whether the set keeps the key.
     struct Keyed: Sendable {
         var key: String
         var result: LeaderboardsFamily.KeyResult
-        /// The state to keep (nil: the key is not kept).
-        var state: KeyStateSet.State?
-        /// Whether the result was taken as kept.
+        /// Whether the result was taken as kept (the set keeps it as stored).
         var reused: Bool
+        /// The state to keep for a result computed in this run (nil: taken as kept, or not settled).
+        var written: KeyStateSet.State?
+
+        /// Whether the set keeps the key after this run.
+        var kept: Bool { reused || written != nil }
     }
 
-    /// The result of `rows`' key: taken as kept when its check-ins were not
-    /// read, else computed by `family`, and kept when settled.
-    func result(_ rows: ChallengeRows, checkinsRead: Bool, family: LeaderboardsFamily) throws -> Keyed {
-        if !checkinsRead {
-            guard let state = kept(rows) else { preconditionFailure("challenge key \(rows.key): check-ins left unread without a kept result") }
-            let stored = try Self.decode(state.state)
-            return Keyed(key: rows.key, result: SettledBoard.rebased(stored, settings: family.settings), state: state, reused: true)
+    /// The result of `rows`' key: `taken` (the kept result the scan took
+    /// instead of its check-ins), its days moved, else computed by `family`,
+    /// and kept when settled.
+    func result(_ rows: ChallengeRows, taken: LeaderboardsFamily.KeyResult?, family: LeaderboardsFamily) -> Keyed {
+        if let taken {
+            return Keyed(key: rows.key, result: SettledBoard.rebased(taken, settings: family.settings), reused: true)
         }
         let result = family.compute(key: rows)
         guard SettledBoard.isSettled(result, rows: rows, settings: family.settings) else {
-            return Keyed(key: rows.key, result: result, state: nil, reused: false)
+            return Keyed(key: rows.key, result: result, reused: false)
         }
         let state = KeyStateSet.State(seq: seq, fingerprint: Self.fingerprint(rows), state: Self.encode(result, asOf: asOf))
-        return Keyed(key: rows.key, result: result, state: state, reused: false)
+        return Keyed(key: rows.key, result: result, reused: false, written: state)
     }
 
     /// The update the run leaves: the keys kept (`kept`), with those computed in this run (`written`).

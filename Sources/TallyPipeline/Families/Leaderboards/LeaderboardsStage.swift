@@ -51,17 +51,15 @@ struct LeaderboardsStage: ReportStage {
             let batches = PartitionBatches<ChallengeWork, Result<(LeaderboardsKeys.Outcome, KeptBoards.Keyed), Error>>(
                 rows: \.rows.rowCount, compute: { work in
                     Result {
-                        var keyed = try kept.result(work.rows, checkinsRead: work.checkinsRead, family: keys.family)
+                        var keyed = kept.result(work.rows, taken: work.taken, family: keys.family)
                         let outcome = try keys.outcome(of: keyed.result, folder: folder)
                         keyed.result = .init(board: nil, unattached: .init())   // written: not held while it waits
                         return (outcome, keyed)
                     }
                 }, consume: { computed in
                     let (outcome, keyed) = try computed.get()
-                    if let state = keyed.state {
-                        keptKeys.insert(keyed.key)
-                        if !keyed.reused { written[keyed.key] = state }
-                    }
+                    if keyed.kept { keptKeys.insert(keyed.key) }
+                    if let state = keyed.written { written[keyed.key] = state }
                     if keyed.reused { reused += 1 }
                     guard let result = outcome.result else { return output.merge(outcome.unattached) }
                     try output.add(result, text: outcome.text?.value) { board in
@@ -69,8 +67,8 @@ struct LeaderboardsStage: ReportStage {
                     }
                     context.progress.update("leaderboards", bytes: 0, rows: output.summary.boards, detail: "challenges")
                 })
-            try reader.forEachChallengeKey(selection: kept.selection) { rows, read in
-                try batches.add(ChallengeWork(rows: rows, checkinsRead: read))
+            try reader.forEachChallengeKey(selection: kept.selection) { rows, taken in
+                try batches.add(ChallengeWork(rows: rows, taken: taken))
             }
             try batches.flush()
             try sheets.finish()
@@ -85,8 +83,8 @@ struct LeaderboardsStage: ReportStage {
 }
 
 /// One challenge key as the warehouse's scan hands it over: its rows, and
-/// whether its check-ins were read (unread: its result is kept, see ``KeptBoards``).
+/// the kept result taken instead of its check-ins, if any (``KeptBoards``).
 struct ChallengeWork: Sendable {
     var rows: ChallengeRows
-    var checkinsRead: Bool
+    var taken: LeaderboardsFamily.KeyResult?
 }
