@@ -32,7 +32,7 @@ esac
 HISTORIES=${HISTORIES:-6 12 24 36}
 BIN=${BIN:-.build/release/tally}
 DUCKDB=${DUCKDB:-1}
-DUCKDB_VERSION=2.0.1
+. scripts/bench-common.sh
 # The studio shape runs to mid-July and reports June, its last whole month, as scripts/bench.sh does.
 if [ "$SHAPE" = studio ]; then MONTH=${MONTH:-2026-07}; PERIOD=${PERIOD:-2026-06}; fi
 PERIOD=${PERIOD:-2026-10}
@@ -42,10 +42,7 @@ MONTH=${MONTH:-$PERIOD}
 for n in $HISTORIES; do
   [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] && [ "$n" -le 120 ] || { echo "HISTORIES: '$n' is not 1 to 120 months" >&2; exit 1; }
 done
-if [ "$DUCKDB" != 0 ] && ! python3 -c 'import duckdb' 2>/dev/null; then
-  echo "installing duckdb $DUCKDB_VERSION for the baseline (pip)…"
-  python3 -m pip install -q "duckdb==$DUCKDB_VERSION"
-fi
+ensure_duckdb
 
 # Everything made for the runs (warehouses, report folders, timings) lives in
 # WORK and goes at the end. As in scripts/bench.sh, no report folder is
@@ -80,9 +77,7 @@ same_csvs() {
   echo "equal ($(cd "$a" && find . -name '*.csv' ! -name rejects.csv | wc -l) CSVs)"
 }
 
-# A fixed CPU task, before and after (this VM's CPU speed varies over the day: scripts/bench.sh).
-probe() { /usr/bin/time -f '%e' python3 -c 's = 0
-for i in range(20_000_000): s += i' 2>&1 >/dev/null | tail -1; }
+# The CPU probe before the runs (probe, scripts/bench-common.sh).
 probe_before=$(probe)
 
 RESULTS=$WORK/results

@@ -24,7 +24,7 @@ MONTH=${MONTH:-$PERIOD}
 DUCKDB=${DUCKDB:-1}
 INCREMENTAL=${INCREMENTAL:-1}
 WORKBOOKS=${WORKBOOKS:-1}
-DUCKDB_VERSION=2.0.1
+. scripts/bench-common.sh
 BIN=.build/release/tally
 DATA=bench-data/$SHAPE-$SCALE
 OUT=bench-data/out-$SHAPE-$SCALE
@@ -34,10 +34,7 @@ WAREHOUSE=bench-data/warehouse-$SHAPE-$SCALE
 MONTHS=bench-data/$SHAPE-$SCALE-months
 
 scripts/bench-data.sh "$SHAPE" "$SCALE" "$MONTH" "$BIN"
-if [ "$DUCKDB" != 0 ] && ! python3 -c 'import duckdb' 2>/dev/null; then
-  echo "installing duckdb $DUCKDB_VERSION for the baseline (pip)…"
-  python3 -m pip install -q "duckdb==$DUCKDB_VERSION"
-fi
+ensure_duckdb
 
 # The floor: reading every input byte once (warm page cache, as the runs see it).
 cat $(find "$DATA" -type f ! -name .complete) > /dev/null
@@ -45,11 +42,7 @@ start=$(date +%s.%N)
 cat $(find "$DATA" -type f ! -name .complete) > /dev/null
 floor=$(echo "$(date +%s.%N) - $start" | bc)
 
-# A fixed CPU task, timed before and after the runs: this machine is a VM
-# whose CPU speed varies by up to ~1.7× over the day (the same loop took
-# 1.25–2.2 s), so runs compare only at similar probes.
-probe() { /usr/bin/time -f '%e' python3 -c 's = 0
-for i in range(20_000_000): s += i' 2>&1 >/dev/null | tail -1; }
+# The CPU probe before the runs (probe, scripts/bench-common.sh).
 probe_before=$(probe)
 
 # Outputs of earlier runs are moved aside (discard) and deleted once every
