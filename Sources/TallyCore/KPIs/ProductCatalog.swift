@@ -39,6 +39,9 @@ public struct ProductCatalog: Sendable {
     public subscript(productId: String) -> Entry? { entries[productId] }
 
     public var count: Int { entries.count }
+
+    /// Every product, by product id (byte order).
+    public var all: [Entry] { entries.values.sorted { ByteOrder.precedes($0.productId, $1.productId) } }
 }
 
 extension ProductCatalog.Entry {
