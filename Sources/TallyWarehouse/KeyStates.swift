@@ -53,6 +53,12 @@ public enum KeyStates {
             """)
     }
 
+    /// v28: key changes looked up by refresh, so that a run reads the keys
+    /// changed since its kept results, not every key its scope ever changed.
+    static func indexChangesByRefresh(_ db: Database) throws {
+        try db.execute(sql: "CREATE INDEX key_change_by_seq ON key_change (scope, seq)")
+    }
+
     /// Starts a refresh of `scope`'s keys: returns its number. Called in the
     /// transaction of the derivation that refreshes them.
     static func beginRefresh(_ db: Database, scope: String) throws -> Int64 {
@@ -161,14 +167,16 @@ public struct KeyStateUpdate: Sendable {
 }
 
 extension WarehouseReader {
-    /// What the refreshes of `scope` changed.
-    public func keyChanges(scope: String) throws -> KeyChanges {
+    /// What the refreshes of `scope` changed: every key, or with `since`,
+    /// the keys changed after refresh `since` (enough to ask
+    /// ``KeyChanges/unchanged(_:since:)`` about any refresh from `since` on).
+    public func keyChanges(scope: String, since: Int64 = 0) throws -> KeyChanges {
         var changes = KeyChanges()
         if let row = try Row.fetchOne(db, sql: "SELECT seq, all_since FROM key_change_scope WHERE scope = ?", arguments: [scope]) {
             changes.seq = row[0]
             changes.allSince = row[1]
         }
-        let rows = try RawCursor(db, sql: "SELECT key, seq FROM key_change WHERE scope = ?", arguments: [scope])
+        let rows = try RawCursor(db, sql: "SELECT key, seq FROM key_change WHERE scope = ? AND seq > ?", arguments: [scope, since])
         while try rows.next() { changes.changed[rows.textValue(0)] = rows.int64(1) }
         return changes
     }

@@ -85,7 +85,23 @@ enum SubscriptionLogSchema {
     /// the log is large, so memory stays bounded); only the rows whose
     /// hashes collide are then read by id, one id's rows at a time, and
     /// handed to the rule. SQLite never sorts the ids themselves.
+    ///
+    /// Each refresh records the subscribers whose counted events it changed
+    /// (``KeyStates``, scope ``changeScope``): after an ingest that only
+    /// appended rows, those of the appended rows and of the rows whose
+    /// verdict moved; after any other, every subscriber.
     static let events = Derivation(.subscriptionEvents, inputs: inputs) { db in
+        let since = try DerivationMarks.lastRow(db, .subscriptionEvents)
+        let refresh = try KeyStates.beginRefresh(db, scope: changeScope)
+        var supersededBefore = Set<Int64>()
+        if let since {
+            // Before the repeats within a file are dropped: their subscribers changed too.
+            try KeyStates.changed(db, scope: changeScope, seq: refresh,
+                                  select: "SELECT \(subscriberKeySQL) FROM subscription_event_row WHERE rowid > ?", arguments: [since])
+            supersededBefore = Set(try Int64.fetchAll(db, sql: "SELECT row FROM subscription_event_superseded"))
+        } else {
+            try KeyStates.changedAll(db, scope: changeScope, seq: refresh)
+        }
         try listRepeatCandidates(db)
         defer { try? db.execute(sql: "DROP TABLE temp.event_candidate") }
         struct Judged { var row: SubscriptionEventVersionRule.Row; var id: String; var userId: String }
@@ -121,6 +137,15 @@ enum SubscriptionLogSchema {
             insert.bind(1, row)
             try insert.step()
         }
+        if since != nil {
+            let keyOf = try db.makeStatement(sql: "SELECT \(subscriberKeySQL) FROM subscription_event_row WHERE rowid = ?")
+            var moved = Set<String>()
+            for row in supersededBefore.symmetricDifference(superseded) {
+                if let key = try String.fetchOne(keyOf, arguments: [row]) { moved.insert(key) }
+            }
+            try KeyStates.changed(db, scope: changeScope, seq: refresh, keys: moved)
+        }
+        try DerivationMarks.record(db, .subscriptionEvents, log: "subscription_event_row")
         // CROSS JOIN: from the superseded rows (usually none) to the log, not a scan of the log per file.
         try db.execute(sql: """
             UPDATE input_file SET rows_superseded =
@@ -129,6 +154,13 @@ enum SubscriptionLogSchema {
             WHERE table_name IN ('events', 'appStoreConnectReport')
             """)
     }
+
+    /// The scope of `subscription_event`'s keys in ``KeyStates``: its rows by
+    /// subscriber (``WarehouseReader/subscriberKey(app:userId:)``).
+    static let changeScope = "subscriptions"
+
+    /// ``WarehouseReader/subscriberKey(app:userId:)`` in SQL, of a row's `app` and `user_id`.
+    static let subscriberKeySQL = "length(CAST(app AS BLOB)) || ':' || app || user_id"
 
     /// Lists in `temp.event_candidate` the log rows whose id hashes like
     /// another row's: every row of a repeated id, and a few others. The log

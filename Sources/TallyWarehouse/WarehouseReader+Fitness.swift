@@ -112,9 +112,10 @@ extension WarehouseReader {
         }
     }
 
-    /// What the refreshes of `checkin_winner` changed, by challenge (see ``KeyStates``).
-    public func checkinChanges() throws -> KeyChanges {
-        try keyChanges(scope: CheckinLogSchema.changeScope)
+    /// What the refreshes of `checkin_winner` changed, by challenge (see
+    /// ``KeyStates``): every challenge, or those changed after refresh `since`.
+    public func checkinChanges(since: Int64 = 0) throws -> KeyChanges {
+        try keyChanges(scope: CheckinLogSchema.changeScope, since: since)
     }
 
     /// Streams each user's counted activity days within `days` (inclusive),

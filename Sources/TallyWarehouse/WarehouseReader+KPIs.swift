@@ -59,41 +59,134 @@ extension WarehouseReader {
     /// per thread, and merging 4 MiB runs is faster than sorting in larger
     /// ones, with the least memory (docs/performance.md).
     public func forEachSubscriber(_ body: (_ app: String, _ userId: String, _ events: [SubscriptionEvent], _ ids: [String]) throws -> Void) throws {
+        try forEachSubscriber(skipping: [], gather: false, body)
+    }
+
+    /// ``forEachSubscriber(_:)``, leaving out every subscriber whose key's
+    /// hash (``subscriberKeyHash(_:)``) `skipping` holds: their events are
+    /// not decoded. With `gather`, the counted events are read in the log's
+    /// order, not sorted by SQLite, and the other subscribers' events are
+    /// held and sorted in memory: no sort of the whole log, and memory for
+    /// the events read (for when `skipping` leaves out most subscribers).
+    public func forEachSubscriber(skipping: Set<UInt64>, gather: Bool,
+                                  _ body: (_ app: String, _ userId: String, _ events: [SubscriptionEvent], _ ids: [String]) throws -> Void) throws {
         try reading(.subscriptionEvents)
         let paths = try displayPaths()
         let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
         try db.execute(sql: "PRAGMA cache_size = -4096")
         defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
         let rows = try RawCursor(db, sql: """
-            SELECT app, user_id, event, product_id, context, at, file_id, line, id
-            FROM subscription_event ORDER BY app, user_id, \(Self.subscriptionEventOrder)
+            SELECT app, user_id, event, product_id, context, at, file_id, line, id, load_seq
+            FROM subscription_event\(gather ? "" : " ORDER BY app, user_id, \(Self.subscriptionEventOrder)")
             """)
         var strings = StringCache()
-        var app = "", user = ""
-        var started = false
-        var events: [SubscriptionEvent] = []
-        var ids: [String] = []
-        while try rows.next() {
-            let appBytes = rows.text(0)!, userBytes = rows.text(1)!
-            if !started || !StringCache.equal(user, userBytes) || !StringCache.equal(app, appBytes) {
-                if started { try body(app, user, events, ids) }
-                events.removeAll(keepingCapacity: true)
-                ids.removeAll(keepingCapacity: true)
-                app = strings.string(appBytes)
-                user = String(decoding: userBytes, as: UTF8.self)
-                started = true
-            }
+        func event(_ rows: RawCursor) throws -> SubscriptionEvent {
             guard let kind = SubscriptionEventKind(utf8: rows.text(2)!) else {
                 throw WarehouseError("stored subscription event '\(String(decoding: rows.text(8)!, as: UTF8.self))' has the kind '\(String(decoding: rows.text(2)!, as: UTF8.self))', which this tally does not know: the warehouse was written by another version; run again with a new --db")
             }
-            let file = rows.int64(6)
-            events.append(SubscriptionEvent(kind: kind, timestamp: Timestamp(microseconds: rows.int64(5)),
-                                            productId: rows.text(3).map { strings.string($0) },
-                                            context: rows.text(4).map { strings.string($0) },
-                                            source: SourceRef(file: paths[file] ?? "", line: Int(rows.int64(7)))))
-            ids.append(String(decoding: rows.text(8)!, as: UTF8.self))
+            return SubscriptionEvent(kind: kind, timestamp: Timestamp(microseconds: rows.int64(5)),
+                                     productId: rows.text(3).map { strings.string($0) },
+                                     context: rows.text(4).map { strings.string($0) },
+                                     source: SourceRef(file: paths[rows.int64(6)] ?? "", line: Int(rows.int64(7))))
         }
-        if started { try body(app, user, events, ids) }
+        guard gather else {
+            var app = "", user = ""
+            var started = false, skipped = false
+            var events: [SubscriptionEvent] = []
+            var ids: [String] = []
+            while try rows.next() {
+                let appBytes = rows.text(0)!, userBytes = rows.text(1)!
+                if !started || !StringCache.equal(user, userBytes) || !StringCache.equal(app, appBytes) {
+                    if started && !skipped { try body(app, user, events, ids) }
+                    events.removeAll(keepingCapacity: true)
+                    ids.removeAll(keepingCapacity: true)
+                    app = strings.string(appBytes)
+                    user = String(decoding: userBytes, as: UTF8.self)
+                    started = true
+                    skipped = !skipping.isEmpty && skipping.contains(Self.subscriberKeyHash(app: appBytes, userId: userBytes))
+                }
+                if skipped { continue }
+                events.append(try event(rows))
+                ids.append(String(decoding: rows.text(8)!, as: UTF8.self))
+            }
+            if started && !skipped { try body(app, user, events, ids) }
+            return
+        }
+        // The log's order: each row's subscriber looked up by its key's hash, the others' events held
+        // per subscriber; then the subscribers sorted, and each one's few events.
+        struct Subscriber: Hashable {
+            var app: String
+            var user: String
+        }
+        struct Held {
+            var position: SubscriptionEventOrder.Position
+            var event: SubscriptionEvent
+            var id: String
+        }
+        var index: [Subscriber: Int] = [:]
+        var subscribers: [Subscriber] = []
+        var held: [[Held]] = []
+        while try rows.next() {
+            let appBytes = rows.text(0)!, userBytes = rows.text(1)!
+            if skipping.contains(Self.subscriberKeyHash(app: appBytes, userId: userBytes)) { continue }
+            let subscriber = Subscriber(app: strings.string(appBytes), user: String(decoding: userBytes, as: UTF8.self))
+            let i = index[subscriber] ?? {
+                index[subscriber] = subscribers.count
+                subscribers.append(subscriber)
+                held.append([])
+                return subscribers.count - 1
+            }()
+            held[i].append(Held(position: .init(instant: Timestamp(microseconds: rows.int64(5)), loadOrder: rows.int64(9),
+                                                line: Int(rows.int64(7))),
+                                event: try event(rows), id: String(decoding: rows.text(8)!, as: UTF8.self)))
+        }
+        index = [:]
+        // The scan's order (SQLite's BINARY collation compares text as bytes).
+        let order = subscribers.indices.sorted { a, b in
+            let x = subscribers[a], y = subscribers[b]
+            return x.app != y.app ? ByteOrder.precedes(x.app, y.app) : ByteOrder.precedes(x.user, y.user)
+        }
+        for i in order {
+            let events = held[i].sorted { SubscriptionEventOrder.precedes($0.position, $1.position) }
+            held[i] = []
+            try body(subscribers[i].app, subscribers[i].user, events.map(\.event), events.map(\.id))
+        }
+    }
+
+    /// A subscriber's key in the subscriptions' key changes
+    /// (``subscriptionChanges(since:)``): the app's length in UTF-8 bytes, `:`,
+    /// the app, then the user id, so that no two pairs share one.
+    public static func subscriberKey(app: String, userId: String) -> String { "\(app.utf8.count):\(app)\(userId)" }
+
+    /// The 64-bit FNV-1a hash of a subscriber's key (``subscriberKey(app:userId:)``).
+    public static func subscriberKeyHash(_ key: String) -> UInt64 {
+        var hash = KeyHash()
+        hash.add(key.utf8)
+        return hash.value
+    }
+
+    /// ``subscriberKeyHash(_:)`` of the key of the app and user id a row holds.
+    static func subscriberKeyHash(app: UnsafeBufferPointer<UInt8>, userId: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash = KeyHash()
+        hash.add(String(app.count).utf8)
+        hash.add(CollectionOfOne(UInt8(ascii: ":")))
+        hash.add(app)
+        hash.add(userId)
+        return hash.value
+    }
+
+    /// FNV-1a, 64 bits.
+    private struct KeyHash {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        mutating func add(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+    }
+
+    /// What the refreshes of the counted subscription events changed, by
+    /// subscriber (``subscriberKey(app:userId:)``): every subscriber, or those changed after refresh `since`.
+    public func subscriptionChanges(since: Int64 = 0) throws -> KeyChanges {
+        try keyChanges(scope: SubscriptionLogSchema.changeScope, since: since)
     }
 
     /// The columns of `subscription_event` that sort one subscriber's events

@@ -149,6 +149,75 @@ struct SubscriptionEventLogTests {
                                           "u1 cancelled z/events.csv:9", "u1 renewed a/events.csv:2"])
     }
 
+    @Test("the scan leaving subscribers out gives every other one as the full scan does, sorted by SQLite or in memory")
+    func skippingScans() throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        try warehouse.ingest { s in
+            let z = try s.beginFile(file(.events, "z/events.csv"), absolutePath: "/z/events.csv", bytes: 1, sha256: "z")
+            for (i, user) in ["u3", "u1", "u2", "u10", "u1"].enumerated() {
+                try s.insert(event("z\(i)", user: user, .subscribed, at: 100), file: z, line: 9 - i)
+            }
+            try s.finishFile(z, read: 5, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        try warehouse.ingest { s in
+            let a = try s.beginFile(file(.events, "a/events.csv"), absolutePath: "/a/events.csv", bytes: 1, sha256: "a")
+            for (i, user) in ["u2", "u1", "u3", "u1"].enumerated() {
+                try s.insert(event("a\(i)", user: user, .renewed, at: 100 - Int64(i % 2) * 60), file: a, line: i + 2)
+            }
+            try s.finishFile(a, read: 4, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        func scan(skipping: Set<String>, gather: Bool) throws -> [String] {
+            try warehouse.read { (r: WarehouseReader) throws in
+                var out: [String] = []
+                let hashes = Set(skipping.map { WarehouseReader.subscriberKeyHash(WarehouseReader.subscriberKey(app: "FisioFlow", userId: $0)) })
+                try r.forEachSubscriber(skipping: hashes, gather: gather) { _, user, events, ids in
+                    out.append("\(user): " + zip(events, ids).map { "\($1)@\($0.timestamp.microseconds / 1_000_000)" }.joined(separator: " "))
+                }
+                return out
+            }
+        }
+        let all = try scan(skipping: [], gather: false)
+        // Users in byte order; events by instant, then load order (z/ first), then line.
+        #expect(all == ["u1: a1@40 a3@40 z4@100 z1@100", "u10: z3@100", "u2: z2@100 a0@100", "u3: z0@100 a2@100"])
+        #expect(try scan(skipping: [], gather: true) == all)
+        for gather in [false, true] {
+            #expect(try scan(skipping: ["u1", "u3"], gather: gather) == all.filter { $0.hasPrefix("u10:") || $0.hasPrefix("u2:") })
+            #expect(try scan(skipping: ["u1", "u10", "u2", "u3"], gather: gather).isEmpty)
+            #expect(try scan(skipping: ["u9"], gather: gather) == all)
+        }
+    }
+
+    @Test("each refresh records the subscribers it changed: appended rows' and those whose rows' verdicts moved; a vanished file, every one")
+    func keyChanges() throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        func key(_ user: String) -> String { WarehouseReader.subscriberKey(app: "FisioFlow", userId: user) }
+        func changes() throws -> KeyChanges { try warehouse.read { try $0.subscriptionChanges() } }
+        try warehouse.ingest { s in
+            let f = try s.beginFile(file(.events, "a/events.csv"), absolutePath: "/a/events.csv", bytes: 1, sha256: "a")
+            try s.insert(event("e1", user: "u1", .subscribed, at: 100), file: f, line: 2)
+            try s.insert(event("e2", user: "u2", .subscribed, at: 100), file: f, line: 3)
+            try s.finishFile(f, read: 2, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        let first = try changes()
+        #expect(first.allSince == first.seq)
+        try warehouse.ingest { s in
+            let f = try s.beginFile(file(.events, "b/events.csv"), absolutePath: "/b/events.csv", bytes: 1, sha256: "b")
+            try s.insert(event("e3", user: "u3", .subscribed, at: 100), file: f, line: 2)
+            // e2 again, for another user: u2's row is superseded, u4's counts.
+            try s.insert(event("e2", user: "u4", .renewed, at: 200), file: f, line: 3)
+            try s.finishFile(f, read: 2, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        let second = try changes()
+        #expect(second.seq == first.seq + 1 && second.allSince == first.seq)
+        #expect(second.changed.filter { $0.value == second.seq }.keys.sorted() == [key("u2"), key("u3"), key("u4")])
+        #expect(second.unchanged(key("u1"), since: first.seq))
+        #expect(try warehouse.read { try $0.subscriptionChanges(since: second.seq) }.changed.isEmpty)
+        try warehouse.ingest { s in _ = try s.unloadVanished(under: "/b", present: []) }
+        let third = try changes()
+        #expect(third.allSince == third.seq)
+        #expect(!third.unchanged(key("u1"), since: second.seq))
+    }
+
     @Test func aVanishedFileTakesItsEventsAlong() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         try warehouse.ingest { s in
