@@ -24,17 +24,21 @@ struct KPIStage: ReportStage {
     func run(_ context: ReportContext) throws -> ReportOutcome {
         let started = Date()
         context.progress.begin("kpis")
-        let (family, total) = try context.reads.read { reader in try build(reader, context) }
+        let (family, total, kept) = try context.reads.read { reader in try build(reader, context) }
         var outcome = try KPIOutput.write(family, total, locale: context.locale, outDirectory: context.outDirectory, outputs: context.outputs,
                                           started: started, previousRun: context.previousRun)
         outcome.name = name
-        context.progress.step(["stage": "kpis", "users": "\(outcome.rows)", "seconds": String(format: "%.3f", outcome.seconds)])
+        outcome.keyStates = [kept.update()]
+        context.progress.step(["stage": "kpis", "users": "\(outcome.rows)", "kept": "\(kept.takenCount)",
+                               "seconds": String(format: "%.3f", outcome.seconds)])
         return outcome
     }
 
     /// Reads the warehouse and folds the family's partitions (``KPIsKeys/Fold``):
-    /// the swipes in batches, the matches, then one subscriber at a time.
-    func build(_ reader: WarehouseReader, _ context: ReportContext) throws -> (KPIsFamily, KPIsFamily.Summary) {
+    /// the swipes in batches, the matches, then one subscriber at a time,
+    /// the settled ones counted by the month of their last event, and those
+    /// an earlier run counted taken as kept, their events unread (``KeptSubscribers``).
+    func build(_ reader: WarehouseReader, _ context: ReportContext) throws -> (KPIsFamily, KPIsFamily.Summary, KeptSubscribers) {
         let (period, tz) = (context.period, context.timezone)
         let window = KPIsFamily.swipeWindow(period, tz)
         let keys = try Self.keys(reader, config: context.config, period: period, timezone: tz)
@@ -55,13 +59,17 @@ struct KPIStage: ReportStage {
         swipes = []
         fold.add(.matches(batch: 0, try reader.matchInstants(from: window.lowerBound, to: window.upperBound)))
 
+        var kept = try KeptSubscribers(reader, family: keys.family)
         var subscribers = 0
-        try reader.forEachSubscriber { app, user, events, ids in
-            fold.add(.subscriber(app: app, userId: user, events: events, ids: ids))
+        try reader.forEachSubscriber(skipping: kept.skipping, gather: kept.gathers) { app, user, events, ids in
+            let partition = KPIsFamily.Partition.subscriber(app: app, userId: user, events: events, ids: ids)
+            if !kept.counts(partition) { fold.add(partition) }
             subscribers += 1
             if subscribers % 1000 == 0 { context.progress.update("kpis", bytes: 0, rows: subscribers, detail: "subscribers") }
         }
-        return (keys.family, fold.finish())
+        var summary = fold.finish()
+        kept.add(to: &summary)
+        return (keys.family, summary, kept)
     }
 
     /// The KPIs of `period`, with what every partition shares read from

@@ -39,10 +39,11 @@ struct KeptBoards: Sendable {
     let asOf: LocalDate
 
     init(_ reader: WarehouseReader, settings family: LeaderboardsFamily.Settings, config: TallyConfig) throws {
-        let changes = try reader.checkinChanges()
         let settings = "tally \(TallyRunner.version) \(ReportReuse.buildDigest) tz \(family.timezone.identifier) "
             + String(reflecting: config.leaderboards)
         let set = try reader.keyStates(family: Self.family)
+        // The challenges changed since the set was kept only: every kept result held until then.
+        let changes = try reader.checkinChanges(since: set?.seq ?? .max)
         self.changes = changes
         self.settings = settings
         seq = changes.seq
