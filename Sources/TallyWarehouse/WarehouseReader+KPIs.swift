@@ -40,10 +40,13 @@ extension WarehouseReader {
             }
     }
 
-    /// The earliest subscription event, if any.
+    /// The earliest subscription event, if any: of the log's rows that
+    /// count (the view's rows, without its join to their files).
     public func firstSubscriptionEvent() throws -> Timestamp? {
         try reading(.subscriptionEvents)
-        return try Int64.fetchOne(db, sql: "SELECT min(at) FROM subscription_event").map(Timestamp.init(microseconds:))
+        return try Int64.fetchOne(db, sql: """
+            SELECT min(at) FROM subscription_event_row WHERE rowid NOT IN (SELECT row FROM subscription_event_superseded)
+            """).map(Timestamp.init(microseconds:))
     }
 
     /// Streams every user's subscription events, one (app, user) at a time
