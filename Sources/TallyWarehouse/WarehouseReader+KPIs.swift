@@ -41,9 +41,18 @@ extension WarehouseReader {
     }
 
     /// The earliest subscription event, if any: of the log's rows that
-    /// count (the view's rows, without its join to their files).
-    public func firstSubscriptionEvent() throws -> Timestamp? {
+    /// count (the view's rows, without its join to their files). With
+    /// `before`, the instant of any counted event before it when there is
+    /// one (the scan stops at the first, which a log loaded month by month
+    /// holds near its start), else the earliest.
+    public func firstSubscriptionEvent(before: Timestamp? = nil) throws -> Timestamp? {
         try reading(.subscriptionEvents)
+        if let before, let early = try Int64.fetchOne(db, sql: """
+            SELECT at FROM subscription_event_row
+            WHERE at < ? AND rowid NOT IN (SELECT row FROM subscription_event_superseded) LIMIT 1
+            """, arguments: [before.microseconds]) {
+            return Timestamp(microseconds: early)
+        }
         return try Int64.fetchOne(db, sql: """
             SELECT min(at) FROM subscription_event_row WHERE rowid NOT IN (SELECT row FROM subscription_event_superseded)
             """).map(Timestamp.init(microseconds:))

@@ -35,28 +35,9 @@ struct KeptBoardsTests {
         return request
     }
 
-    /// A second month's folder holding `files` (path → lines); `sample-data/`'s `tally.yml` comes along.
-    func month(_ work: URL, _ files: [String: [String]]) throws -> URL {
-        let folder = work.appendingPathComponent("month-two")
-        try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-        try fm.copyItem(at: repositoryRoot.appendingPathComponent("sample-data/tally.yml"), to: folder.appendingPathComponent("tally.yml"))
-        for (path, lines) in files {
-            let file = folder.appendingPathComponent(path)
-            try fm.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
-        }
-        return folder
-    }
-
-    /// `sample-data/`'s lines of `path`.
-    func sample(_ path: String) throws -> [String] {
-        try String(contentsOf: repositoryRoot.appendingPathComponent("sample-data/\(path)"), encoding: .utf8)
-            .split(separator: "\n").map(String.init)
-    }
-
     /// A copy of the first check-in of `challenge` in `sample-data/`, as a new check-in `id` on `createdAt`.
     func checkin(of challenge: String, id: String, createdAt: String) throws -> String {
-        let line = try #require(try sample("checkins/checkins.ndjson").first { $0.contains("\"challengeId\":\"\(challenge)\"") })
+        let line = try #require(try sampleLines("checkins/checkins.ndjson").first { $0.contains("\"challengeId\":\"\(challenge)\"") })
         var object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         object["id"] = id
         object["workoutEntryId"] = "W-" + id
@@ -97,7 +78,7 @@ struct KeptBoardsTests {
     func activeOnly() throws {
         let work = try temporaryFolder("kept-active")
         defer { try? fm.removeItem(at: work) }
-        let second = try month(work, ["checkins/checkins.ndjson": [
+        let second = try secondMonthFolder(work, ["checkins/checkins.ndjson": [
             try checkin(of: Self.active, id: "kept-new-1", createdAt: "2026-10-28T10:00:00-03:00"),
         ]])
         let (set, changes) = try compare(work, second: second)
@@ -113,7 +94,7 @@ struct KeptBoardsTests {
     func lateCheckin() throws {
         let work = try temporaryFolder("kept-late")
         defer { try? fm.removeItem(at: work) }
-        let second = try month(work, ["checkins/checkins.ndjson": [
+        let second = try secondMonthFolder(work, ["checkins/checkins.ndjson": [
             try checkin(of: Self.settled[0], id: "kept-late-1", createdAt: "2026-06-01T10:00:00-03:00"),
         ]])
         let (set, changes) = try compare(work, second: second)
@@ -126,7 +107,7 @@ struct KeptBoardsTests {
     func checkinAfterTheDay() throws {
         let work = try temporaryFolder("kept-ahead")
         defer { try? fm.removeItem(at: work) }
-        let second = try month(work, ["checkins/checkins.ndjson": [
+        let second = try secondMonthFolder(work, ["checkins/checkins.ndjson": [
             try checkin(of: Self.settled[1], id: "kept-ahead-1", createdAt: "2026-11-20T10:00:00-03:00"),
         ]])
         let (set, _) = try compare(work, second: second)
@@ -137,14 +118,14 @@ struct KeptBoardsTests {
     func membershipChanged() throws {
         let work = try temporaryFolder("kept-member")
         defer { try? fm.removeItem(at: work) }
-        var members = try sample("checkins/members.ndjson")
+        var members = try sampleLines("checkins/members.ndjson")
         let index = try #require(members.firstIndex { $0.contains("\"groupId\":\"KdXHIYl5CVKGtWK8PyYQ\"") && $0.contains("joinedAt") })
         // The member leaves the group before the challenge began: their check-ins stop counting.
         var object = try #require(try JSONSerialization.jsonObject(with: Data(members[index].utf8)) as? [String: Any])
         object["leftAt"] = "2026-03-01T00:00:00.000Z"
         object["joinedAt"] = "2026-01-01T00:00:00.000Z"
         members[index] = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
-        let second = try month(work, ["checkins/members.ndjson": members])
+        let second = try secondMonthFolder(work, ["checkins/members.ndjson": members])
         let (set, changes) = try compare(work, second: second)
         #expect(set?.states[Self.settled[0]]?.seq == changes.seq)
     }
@@ -153,11 +134,11 @@ struct KeptBoardsTests {
     func challengeChanged() throws {
         let work = try temporaryFolder("kept-challenge")
         defer { try? fm.removeItem(at: work) }
-        let challenges = try sample("checkins/challenges.ndjson").map {
+        let challenges = try sampleLines("checkins/challenges.ndjson").map {
             $0.contains(Self.settled[1]) ? $0.replacingOccurrences(of: "\"endDate\":\"2026-09-14\"", with: "\"endDate\":\"2026-08-20\"") : $0
         }
-        #expect(challenges != (try sample("checkins/challenges.ndjson")))
-        let second = try month(work, ["checkins/challenges.ndjson": challenges])
+        #expect(challenges != (try sampleLines("checkins/challenges.ndjson")))
+        let second = try secondMonthFolder(work, ["checkins/challenges.ndjson": challenges])
         let (set, changes) = try compare(work, second: second)
         #expect(set?.states[Self.settled[1]]?.seq == changes.seq)
     }
@@ -170,7 +151,7 @@ struct KeptBoardsTests {
             #expect(changed != sampleConfig)
             let work = try temporaryFolder("kept-settings-\(name)")
             defer { try? fm.removeItem(at: work) }
-            let second = try month(work, ["checkins/checkins.ndjson": [
+            let second = try secondMonthFolder(work, ["checkins/checkins.ndjson": [
                 try checkin(of: Self.active, id: "kept-new-2", createdAt: "2026-10-28T10:00:00-03:00"),
             ]])
             let (set, changes) = try compare(work, second: second, first: Setting(config: sampleConfig), then: Setting(config: changed))
@@ -182,7 +163,7 @@ struct KeptBoardsTests {
     func earlierDay() throws {
         let work = try temporaryFolder("kept-earlier")
         defer { try? fm.removeItem(at: work) }
-        let second = try month(work, ["checkins/checkins.ndjson": [
+        let second = try secondMonthFolder(work, ["checkins/checkins.ndjson": [
             try checkin(of: Self.active, id: "kept-new-3", createdAt: "2026-10-28T10:00:00-03:00"),
         ]])
         let (set, changes) = try compare(work, second: second, then: Setting(asOf: LocalDate(year: 2026, month: 10, day: 25)))
@@ -193,7 +174,7 @@ struct KeptBoardsTests {
     func damagedState() throws {
         let work = try temporaryFolder("kept-damaged")
         defer { try? fm.removeItem(at: work) }
-        let second = try month(work, ["checkins/checkins.ndjson": [
+        let second = try secondMonthFolder(work, ["checkins/checkins.ndjson": [
             try checkin(of: Self.active, id: "kept-new-4", createdAt: "2026-10-28T10:00:00-03:00"),
         ]])
         // After month one, the kept board's result is damaged (its day is still readable).
@@ -215,7 +196,7 @@ struct KeptBoardsTests {
         try fm.copyItem(at: repositoryRoot.appendingPathComponent("sample-data"), to: data)
         let db = work.appendingPathComponent("kept.sqlite")
         _ = try runner.run(request(data, out: work.appendingPathComponent("one"), db: db))
-        var lines = try sample("checkins/checkins.ndjson")
+        var lines = try sampleLines("checkins/checkins.ndjson")
         lines.removeAll { $0.contains("\"challengeId\":\"\(Self.settled[0])\"") && $0.contains("2026-04-19") }
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: data.appendingPathComponent("checkins/checkins.ndjson"))
         _ = try runner.run(request(data, out: work.appendingPathComponent("two"), db: db))

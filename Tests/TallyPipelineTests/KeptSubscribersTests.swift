@@ -37,22 +37,9 @@ struct KeptSubscribersTests {
         return request
     }
 
-    /// A second month's folder holding `files` (path → lines); `sample-data/`'s `tally.yml` comes along.
-    func month(_ work: URL, _ files: [String: [String]]) throws -> URL {
-        let folder = work.appendingPathComponent("month-two")
-        try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-        try fm.copyItem(at: repositoryRoot.appendingPathComponent("sample-data/tally.yml"), to: folder.appendingPathComponent("tally.yml"))
-        for (path, lines) in files {
-            let file = folder.appendingPathComponent(path)
-            try fm.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
-        }
-        return folder
-    }
-
     /// A month-two events file of `lines` (after the header).
     func events(_ work: URL, _ lines: [String]) throws -> URL {
-        try month(work, ["subscriptions/events.csv": [Self.header] + lines])
+        try secondMonthFolder(work, ["subscriptions/events.csv": [Self.header] + lines])
     }
 
     static var sampleConfig: String {
@@ -158,10 +145,10 @@ struct KeptSubscribersTests {
         }
         let work = try temporaryFolder("kept-subs-products")
         defer { try? fm.removeItem(at: work) }
-        var products = try String(contentsOf: repositoryRoot.appendingPathComponent("sample-data/subscriptions/products.csv"),
-                                  encoding: .utf8).split(separator: "\n").map(String.init)
-        products = products.map { $0.hasPrefix("fisioflow.gold.monthly,") ? $0.replacingOccurrences(of: "197.00", with: "207.00") : $0 }
-        let second = try month(work, ["subscriptions/products.csv": products])
+        let products = try sampleLines("subscriptions/products.csv").map {
+            $0.hasPrefix("fisioflow.gold.monthly,") ? $0.replacingOccurrences(of: "197.00", with: "207.00") : $0
+        }
+        let second = try secondMonthFolder(work, ["subscriptions/products.csv": products])
         let (set, changes) = try compare(work, second: second)
         #expect(split(set, changes).taken.isEmpty, "products: every month counted again")
     }

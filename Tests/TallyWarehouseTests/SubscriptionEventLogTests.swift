@@ -218,6 +218,30 @@ struct SubscriptionEventLogTests {
         #expect(!third.unchanged(key("u1"), since: second.seq))
     }
 
+    @Test("the first event: the earliest counted one, or with a bound any counted one before it")
+    func firstEvent() throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        try warehouse.ingest { s in
+            let f = try s.beginFile(file(.events, "a/events.csv"), absolutePath: "/a/events.csv", bytes: 1, sha256: "a")
+            try s.insert(event("e1", user: "u1", .subscribed, at: 300), file: f, line: 2)
+            try s.insert(event("e2", user: "u2", .subscribed, at: 100), file: f, line: 3)
+            try s.insert(event("e3", user: "u3", .subscribed, at: 200), file: f, line: 4)
+            try s.finishFile(f, read: 3, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        try warehouse.ingest { s in
+            // e2 again, later: the row at 100 no longer counts.
+            let g = try s.beginFile(file(.events, "b/events.csv"), absolutePath: "/b/events.csv", bytes: 1, sha256: "b")
+            try s.insert(event("e2", user: "u2", .renewed, at: 400), file: g, line: 2)
+            try s.finishFile(g, read: 1, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        try warehouse.read { (r: WarehouseReader) throws in
+            #expect(try r.firstSubscriptionEvent() == Timestamp(seconds: 200))
+            #expect(try r.firstSubscriptionEvent(before: Timestamp(seconds: 350)).map { $0 < Timestamp(seconds: 350) } == true)
+            #expect(try r.firstSubscriptionEvent(before: Timestamp(seconds: 350)) != Timestamp(seconds: 100))
+            #expect(try r.firstSubscriptionEvent(before: Timestamp(seconds: 150)) == Timestamp(seconds: 200))
+        }
+    }
+
     @Test func aVanishedFileTakesItsEventsAlong() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         try warehouse.ingest { s in

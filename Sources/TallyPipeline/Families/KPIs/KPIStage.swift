@@ -81,7 +81,8 @@ struct KPIStage: ReportStage {
         let appStore = AppStoreDailyCounts.rows(
             try reader.appStoreEventCounts(first: period.firstDay, last: period.lastDay).lazy.map(row), period: period)
         return KPIsKeys(config: config, period: period, timezone: tz,
-                        firstMonth: KPIsFamily.firstMonth(of: try reader.firstSubscriptionEvent(), period: period, timezone: tz),
+                        firstMonth: KPIsFamily.firstMonth(of: try reader.firstSubscriptionEvent(
+                            before: tz.startOfDay(KPIsFamily.earliestFirstMonth(period).firstDay)), period: period, timezone: tz),
                         products: try reader.products(), connections: try reader.partnerConnections(), appStoreEvents: appStore,
                         fxRates: config.kpis.reportingCurrency == nil ? [] : try reader.fxRates())
     }
