@@ -78,15 +78,22 @@ public enum KeyStates {
     /// Records that refresh `seq` of `scope` changed the keys `select` lists
     /// (an SQL query of one column, never null; duplicates are fine).
     static func changed(_ db: Database, scope: String, seq: Int64, select: String, arguments: StatementArguments = []) throws {
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO key_change (scope, key, seq) SELECT ?, changed.*, ? FROM (\(select)) AS changed
-            """, arguments: [scope, seq] + arguments)
+        var keys = Set<String>()
+        let rows = try RawCursor(db, sql: select, arguments: arguments)
+        while try rows.next() { keys.insert(rows.textValue(0)) }
+        try changed(db, scope: scope, seq: seq, keys: keys)
     }
 
-    /// Records that refresh `seq` of `scope` changed `keys`.
+    /// Records that refresh `seq` of `scope` changed `keys`: one row each,
+    /// updated in place or added. Single-row statements that undo nothing
+    /// need no statement journal (`INSERT OR REPLACE … SELECT` would keep
+    /// one in a temporary file for as many rows as it replaces).
     static func changed(_ db: Database, scope: String, seq: Int64, keys: some Sequence<String>) throws {
-        let insert = try BulkStatement(db, sql: "INSERT OR REPLACE INTO key_change (scope, key, seq) VALUES (?, ?, ?)")
-        for key in Set(keys) {
+        let update = try BulkStatement(db, sql: "UPDATE OR FAIL key_change SET seq = ? WHERE scope = ? AND key = ?")
+        let insert = try BulkStatement(db, sql: "INSERT OR FAIL INTO key_change (scope, key, seq) VALUES (?, ?, ?)")
+        for key in Set(keys).sorted(by: ByteOrder.precedes) {
+            update.bind(1, seq); update.bind(2, scope); update.bind(3, key)
+            if try update.step() > 0 { continue }
             insert.bind(1, scope); insert.bind(2, key); insert.bind(3, seq)
             try insert.step()
         }
