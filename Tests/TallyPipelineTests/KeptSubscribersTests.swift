@@ -127,6 +127,35 @@ struct KeptSubscribersTests {
         #expect(set?.states["2026-03"] == nil || split(set, changes).counted.contains("2026-03"))
     }
 
+    /// `sample-data/`'s subscription events, as lines (after the header).
+    func sampleEvents() throws -> [String] {
+        try gunzipLines(repositoryRoot.appendingPathComponent("sample-data/subscriptions/events.csv.gz")).dropFirst().map { $0 }
+    }
+
+    @Test("random late events of earlier months, for subscribers settled or not, some repeating an event's id",
+          arguments: 0..<6)
+    func randomLateEvents(seed: UInt64) throws {
+        let work = try temporaryFolder("kept-subs-random-\(seed)")
+        defer { try? fm.removeItem(at: work) }
+        var rng = SplitMix64(seed: 0x5eed_0000 + seed)
+        let sample = try sampleEvents().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let kinds = ["subscribed", "renewed", "cancelled", "expired", "refunded", "paywall_shown", "signup", "upgraded"]
+        var lines: [String] = []
+        for i in 0..<Int.random(in: 1...5, using: &rng) {
+            let row = sample.randomElement(using: &rng)!
+            let (app, user) = (row[1], row[2])
+            let products = sample.filter { $0[1] == app && !$0[4].isEmpty }.map { $0[4] }
+            let kind = kinds.randomElement(using: &rng)!
+            let product = kind == "signup" || kind == "paywall_shown" ? "" : products.randomElement(using: &rng) ?? ""
+            let day = LocalDate(year: 2026, month: 3, day: 1)!.adding(days: Int.random(in: 0...220, using: &rng))
+            // One in three repeats an event id of the sample (a later file's row counts instead).
+            let id = Int.random(in: 0..<3, using: &rng) == 0 ? sample.randomElement(using: &rng)![0] : "kept-r\(seed)-\(i)"
+            lines.append("\(id),\(app),\(user),\(kind),\(product),,\(day)T12:00:00-03:00")
+        }
+        let second = try events(work, lines)
+        try compare(work, second: second)
+    }
+
     @Test("other products, KPI windows or time zone: nothing kept is taken, and the set is kept anew")
     func settingsChanged() throws {
         let config = try Self.sampleConfig
