@@ -7,10 +7,10 @@ import TallyCore
 ///
 /// - **Key changes** (`key_change_scope`, `key_change`): a derivation that
 ///   refreshes a table keyed by report partition (`checkin_winner`, by
-///   challenge) numbers each of its refreshes (`seq`) and records, per key,
-///   the last refresh that changed the key's rows; a refresh from scratch
-///   changes every key (`all_since`). A key unchanged since refresh `s` has
-///   the rows it had then.
+///   challenge; `subscription_event`, by subscriber) numbers each of its
+///   refreshes (`seq`) and logs the keys each refresh changed; a refresh
+///   from scratch changes every key (`all_since`). A key unchanged since
+///   refresh `s` has the rows it had then.
 /// - **Key states** (`key_state`, `key_state_set`): a family's results per
 ///   key, each with the refresh of its rows' scope it was computed at, the
 ///   fingerprint of what else it read (its reference rows, as the family
@@ -28,6 +28,11 @@ import TallyCore
 /// if let state = set?.states["ch1"], changes.unchanged("ch1", since: state.seq) { … }
 /// ```
 public enum KeyStates {
+    /// The scope of `checkin_winner`'s keys: its rows by challenge.
+    public static let checkinScope = CheckinLogSchema.changeScope
+    /// The scope of `subscription_event`'s keys: its rows by subscriber (``WarehouseReader/subscriberKey(app:userId:)``).
+    public static let subscriptionScope = SubscriptionLogSchema.changeScope
+
     /// v26: key changes and key states, empty (the next derivation of each
     /// scope is counted from here; no family has a set yet).
     static func createTables(_ db: Database) throws {
@@ -53,10 +58,26 @@ public enum KeyStates {
             """)
     }
 
-    /// v28: key changes looked up by refresh, so that a run reads the keys
-    /// changed since its kept results, not every key its scope ever changed.
-    static func indexChangesByRefresh(_ db: Database) throws {
-        try db.execute(sql: "CREATE INDEX key_change_by_seq ON key_change (scope, seq)")
+    /// v28: key changes as a log by refresh, each refresh's keys appended
+    /// (no row updated in place), so that recording a refresh costs its
+    /// keys and a run reads the keys changed since its kept results, not
+    /// every key its scope ever changed; a kept set names the scope it
+    /// reads, and storing it drops the changes no set of that scope reads
+    /// any more. The changes held until then are dropped, and each scope
+    /// counts as changed in full at its last refresh (every kept result is
+    /// computed again, once).
+    static func logChangesByRefresh(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE key_change;
+            -- Per scope and refresh: the keys whose rows the refresh changed (none
+            -- at or before every kept set of the scope: those are no longer read).
+            CREATE TABLE key_change (
+                scope TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL, PRIMARY KEY (scope, seq, key)
+            ) WITHOUT ROWID;
+            UPDATE key_change_scope SET all_since = seq;
+            -- The scope whose changes a family's kept results read.
+            ALTER TABLE key_state_set ADD COLUMN scope TEXT NOT NULL DEFAULT '';
+            """)
     }
 
     /// Starts a refresh of `scope`'s keys: returns its number. Called in the
@@ -85,16 +106,13 @@ public enum KeyStates {
     }
 
     /// Records that refresh `seq` of `scope` changed `keys`: one row each,
-    /// updated in place or added. Single-row statements that undo nothing
-    /// need no statement journal (`INSERT OR REPLACE … SELECT` would keep
-    /// one in a temporary file for as many rows as it replaces).
+    /// appended in key order at the end of the log. Single-row inserts that
+    /// undo nothing need no statement journal (an `INSERT … SELECT` that may
+    /// conflict keeps one in a temporary file for as many rows as it writes).
     static func changed(_ db: Database, scope: String, seq: Int64, keys: some Sequence<String>) throws {
-        let update = try BulkStatement(db, sql: "UPDATE OR FAIL key_change SET seq = ? WHERE scope = ? AND key = ?")
-        let insert = try BulkStatement(db, sql: "INSERT OR FAIL INTO key_change (scope, key, seq) VALUES (?, ?, ?)")
+        let insert = try BulkStatement(db, sql: "INSERT OR IGNORE INTO key_change (scope, seq, key) VALUES (?, ?, ?)")
         for key in Set(keys).sorted(by: ByteOrder.precedes) {
-            update.bind(1, seq); update.bind(2, scope); update.bind(3, key)
-            if try update.step() > 0 { continue }
-            insert.bind(1, scope); insert.bind(2, key); insert.bind(3, seq)
+            insert.bind(1, scope); insert.bind(2, seq); insert.bind(3, key)
             try insert.step()
         }
     }
@@ -153,10 +171,12 @@ public struct KeyStateSet: Sendable {
 }
 
 /// A family's kept results as a run leaves them: its set written at `seq`
-/// under `settings`, holding exactly `kept` keys: those in `written` with
-/// their new results, the others as stored.
+/// of the key changes of `scope` under `settings`, holding exactly `kept`
+/// keys: those in `written` with their new results, the others as stored.
 public struct KeyStateUpdate: Sendable {
     public var family: String
+    /// The scope of the key changes the family's kept results read (``KeyStates``).
+    public var scope: String
     public var seq: Int64
     public var settings: String
     /// Every key the set holds after the run.
@@ -164,8 +184,10 @@ public struct KeyStateUpdate: Sendable {
     /// The keys computed in this run, with their results.
     public var written: [String: KeyStateSet.State]
 
-    public init(family: String, seq: Int64, settings: String, kept: Set<String>, written: [String: KeyStateSet.State]) {
+    public init(family: String, scope: String, seq: Int64, settings: String, kept: Set<String>,
+                written: [String: KeyStateSet.State]) {
         self.family = family
+        self.scope = scope
         self.seq = seq
         self.settings = settings
         self.kept = kept
@@ -183,7 +205,9 @@ extension WarehouseReader {
             changes.seq = row[0]
             changes.allSince = row[1]
         }
-        let rows = try RawCursor(db, sql: "SELECT key, seq FROM key_change WHERE scope = ? AND seq > ?", arguments: [scope, since])
+        // By refresh: a key's last change comes last.
+        let rows = try RawCursor(db, sql: "SELECT key, seq FROM key_change WHERE scope = ? AND seq > ? ORDER BY seq",
+                                 arguments: [scope, since])
         while try rows.next() { changes.changed[rows.textValue(0)] = rows.int64(1) }
         return changes
     }
@@ -206,8 +230,12 @@ extension KeyStateUpdate {
     /// Writes the update in `db`'s transaction: the set's record, the keys it
     /// no longer holds removed, the written ones replaced.
     func store(_ db: Database) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO key_state_set (family, seq, settings) VALUES (?, ?, ?)",
-                       arguments: [family, seq, settings])
+        try db.execute(sql: "INSERT OR REPLACE INTO key_state_set (family, seq, settings, scope) VALUES (?, ?, ?, ?)",
+                       arguments: [family, seq, settings, scope])
+        // The changes at or before every kept set of the scope are read by none of them any more.
+        try db.execute(sql: """
+            DELETE FROM key_change WHERE scope = ?1 AND seq <= (SELECT min(seq) FROM key_state_set WHERE scope = ?1)
+            """, arguments: [scope])
         var gone: [String] = []
         let keys = try RawCursor(db, sql: "SELECT key FROM key_state WHERE family = ?", arguments: [family])
         while try keys.next() {

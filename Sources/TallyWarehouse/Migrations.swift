@@ -79,7 +79,7 @@ enum Migrations {
         migrator.registerMigration("v25: rows set aside keyed by file", migrate: KeyedTable.keySupersededByFile)
         migrator.registerMigration("v26: key changes and key states", migrate: KeyStates.createTables)
         migrator.registerMigration("v27: swipe id filter generations", migrate: SwipeIdFilters.keepGenerations)
-        migrator.registerMigration("v28: key changes by refresh", migrate: KeyStates.indexChangesByRefresh)
+        migrator.registerMigration("v28: key changes logged by refresh", migrate: KeyStates.logChangesByRefresh)
         return migrator
     }
 }

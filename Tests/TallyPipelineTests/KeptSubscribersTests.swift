@@ -100,6 +100,9 @@ struct KeptSubscribersTests {
         let (counted, taken) = split(set, changes)
         #expect(taken.isSuperset(of: ["2026-03", "2026-04", "2026-05", "2026-06", "2026-07"]))
         #expect(!counted.contains("2026-03"))
+        // The set is kept at the last refresh: the changes before it are read by no set, and dropped.
+        #expect(set?.seq == changes.seq)
+        #expect(changes.changed.isEmpty)
     }
 
     @Test("a late event of a settled subscriber: its month is counted again, the others are taken")

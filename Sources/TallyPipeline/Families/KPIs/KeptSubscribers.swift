@@ -154,7 +154,8 @@ struct KeptSubscribers {
         }
         let read = months.values.reduce(live.count) { $0 + $1.members.count }
         written[Self.subscribersKey] = KeyStateSet.State(seq: seq, fingerprint: period, state: Array(String(read).utf8))
-        return KeyStateUpdate(family: Self.family, seq: seq, settings: settings, kept: Set(written.keys), written: written)
+        return KeyStateUpdate(family: Self.family, scope: KeyStates.subscriptionScope, seq: seq, settings: settings,
+                              kept: Set(written.keys), written: written)
     }
 
     // MARK: - The stored form

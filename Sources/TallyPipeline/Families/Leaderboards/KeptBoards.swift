@@ -98,7 +98,8 @@ struct KeptBoards: Sendable {
 
     /// The update the run leaves: the keys kept (`kept`), with those computed in this run (`written`).
     func update(kept: Set<String>, written: [String: KeyStateSet.State]) -> KeyStateUpdate {
-        KeyStateUpdate(family: Self.family, seq: seq, settings: settings, kept: kept, written: written)
+        KeyStateUpdate(family: Self.family, scope: KeyStates.checkinScope, seq: seq, settings: settings, kept: kept,
+                       written: written)
     }
 
     // MARK: - Fingerprints and the stored form
