@@ -111,7 +111,8 @@ public enum KeyStates {
     /// conflict keeps one in a temporary file for as many rows as it writes).
     static func changed(_ db: Database, scope: String, seq: Int64, keys: some Sequence<String>) throws {
         let insert = try BulkStatement(db, sql: "INSERT OR IGNORE INTO key_change (scope, seq, key) VALUES (?, ?, ?)")
-        for key in Set(keys).sorted(by: ByteOrder.precedes) {
+        // Sorted (String order, which is byte order for the ASCII ids keys are made of; any order is correct).
+        for key in Set(keys).sorted() {
             insert.bind(1, scope); insert.bind(2, seq); insert.bind(3, key)
             try insert.step()
         }
