@@ -109,10 +109,10 @@ public enum KeyStates {
     /// appended in key order at the end of the log. Single-row inserts that
     /// undo nothing need no statement journal (an `INSERT … SELECT` that may
     /// conflict keeps one in a temporary file for as many rows as it writes).
-    static func changed(_ db: Database, scope: String, seq: Int64, keys: some Sequence<String>) throws {
+    static func changed(_ db: Database, scope: String, seq: Int64, keys: Set<String>) throws {
         let insert = try BulkStatement(db, sql: "INSERT OR IGNORE INTO key_change (scope, seq, key) VALUES (?, ?, ?)")
         // Sorted (String order, which is byte order for the ASCII ids keys are made of; any order is correct).
-        for key in Set(keys).sorted() {
+        for key in keys.sorted() {
             insert.bind(1, scope); insert.bind(2, seq); insert.bind(3, key)
             try insert.step()
         }

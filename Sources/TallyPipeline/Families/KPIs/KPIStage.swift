@@ -68,7 +68,7 @@ struct KPIStage: ReportStage {
             if subscribers % 1000 == 0 { context.progress.update("kpis", bytes: 0, rows: subscribers, detail: "subscribers") }
         }
         var summary = fold.finish()
-        kept.add(to: &summary)
+        kept.finish(into: &summary)
         return (keys.family, summary, kept)
     }
 

@@ -39,7 +39,7 @@ import TallyWire
 ///     if !kept.counts(partition) { fold.add(partition) }
 /// }
 /// var summary = fold.finish()
-/// kept.add(to: &summary)
+/// kept.finish(into: &summary)
 /// let update = kept.update()
 /// ```
 struct KeptSubscribers {
@@ -53,8 +53,9 @@ struct KeptSubscribers {
     let settings: String
     /// The refresh of the subscription events this run reads.
     let seq: Int64
-    /// The months whose kept counts this run takes, as kept.
-    private var taken: [YearMonth: Month] = [:]
+    /// The months whose kept counts this run takes, as kept; after
+    /// ``finish(into:)``, every month this run leaves.
+    private var months: [YearMonth: Month] = [:]
     /// The subscribers settled as of this run's period, counted in this run, by the month of their last event.
     private var counted: [YearMonth: Month] = [:]
     /// The hashes of the subscribers this run counts but does not settle.
@@ -97,7 +98,7 @@ struct KeptSubscribers {
                 clean[month] = nil
             }
             for (month, counts) in clean {
-                taken[month] = counts
+                months[month] = counts
                 skipping.formUnion(counts.members)
             }
             read = kept.subscribers
@@ -124,21 +125,22 @@ struct KeptSubscribers {
         return true
     }
 
-    /// Adds every month's counts, kept and counted in this run, to `summary`.
-    func add(to summary: inout KPIsFamily.Summary) {
-        for month in months.values { summary.merge(month.summary) }
-    }
-
-    /// The months as this run leaves them: each taken month with the
-    /// subscribers of that month counted in this run, and the others'.
-    private var months: [YearMonth: Month] {
-        taken.merging(counted) { kept, new in
-            var month = kept
-            month.seq = new.seq
-            month.members.formUnion(new.members)
-            month.summary.merge(new.summary)
-            return month
+    /// Merges the months counted in this run into those taken (a taken
+    /// month gains the subscribers of that month counted in this run), then
+    /// adds every month's counts to `summary`. Called once, after the scan.
+    mutating func finish(into summary: inout KPIsFamily.Summary) {
+        for (month, new) in counted {
+            guard var kept = months[month] else {
+                months[month] = new
+                continue
+            }
+            kept.seq = new.seq
+            kept.members.formUnion(new.members)
+            kept.summary.merge(new.summary)
+            months[month] = kept
         }
+        counted = [:]
+        for month in months.values { summary.merge(month.summary) }
     }
 
     /// The set this run leaves: every month's counts under this run's period
@@ -146,7 +148,6 @@ struct KeptSubscribers {
     /// the refresh it was counted at), but those holding the hash of a
     /// subscriber this run did not settle.
     func update() -> KeyStateUpdate {
-        let months = months
         var written: [String: KeyStateSet.State] = [:]
         let period = family.settings.period.description
         for (month, counts) in months where counts.members.isDisjoint(with: live) {
