@@ -46,7 +46,7 @@ extension WireRecord {
 
 /// Every record kind of the domain (TallyCore's types), for dispatch and for the format's documentation.
 public enum WireKinds {
-    /// The keyed input records, then the partial results.
+    /// The keyed input records, the partial results, then the results a run keeps for the next.
     public static var all: [any WireRecord.Type] {
         [
             Couple.self, Member.self, ExpenseFact.self, SettlementFact.self, Agreement.self, FxRate.self,
@@ -57,6 +57,7 @@ public enum WireKinds {
             MatchRule.PairPartial.self,
             Reject.self, StatementsFamily.Summary.self, LeaderboardsFamily.Summary.self, ActivityFamily.Summary.self,
             KPIsFamily.SummaryState.self,
+            LedgerOpening.self,
         ]
     }
 }

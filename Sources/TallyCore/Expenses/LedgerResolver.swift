@@ -12,11 +12,21 @@ public enum LedgerResolver {
         public var rejects: [Reject]
         /// The rejected rows as entered, each with its code, in the order of ``rejects``.
         public var leftOut: [LeftOutRow]
+        /// Whether a row was left out for taking the couple's totals past ``CoupleLimits/maxTotal``.
+        public var reachedLimit = false
+
+        /// The rejects of the expenses dated before `day` (an opening of its month holds them, ``LedgerOpening``).
+        public func expenseRejects(before day: LocalDate) -> [Reject] {
+            zip(rejects, leftOut).compactMap { reject, row in row.kind == .expense && row.date < day ? reject : nil }
+        }
     }
 
     /// Resolves one couple. `members` may come in any order; the ledger lists them by id (byte order).
+    /// `openingTotal` is what the expenses an opening holds add to the couple's totals
+    /// (``LedgerOpening/expenseTotal``), when `expenses` are only those after it.
     public static func resolve(couple: Couple, members: [Member], expenses: [ExpenseFact],
-                               settlements: [SettlementFact], agreements: [Agreement], fx: FxTable) -> Resolution {
+                               settlements: [SettlementFact], agreements: [Agreement], fx: FxTable,
+                               openingTotal: Int128 = 0) -> Resolution {
         let sortedMembers = members.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         let memberIds = sortedMembers.map(\.id)
         let membership = CoupleMembership(couple: couple.id, memberIds: memberIds)
@@ -44,9 +54,10 @@ public enum LedgerResolver {
         }
 
         // The magnitudes of the valid expenses and settlements, bounded (see CoupleLimits).
-        var total: Int128 = 0
+        var total = openingTotal
+        var reachedLimit = false
         func fits(_ amount: Int64) -> Bool {
-            guard total + Int128(amount.magnitude) <= CoupleLimits.maxTotal else { return false }
+            guard total + Int128(amount.magnitude) <= CoupleLimits.maxTotal else { reachedLimit = true; return false }
             total += Int128(amount.magnitude)
             return true
         }
@@ -113,6 +124,6 @@ public enum LedgerResolver {
 
         let ledger = CoupleLedger(couple: couple, members: sortedMembers, expenses: validExpenses,
                                   settlements: validSettlements, agreements: validAgreements)
-        return Resolution(ledger: ledger, rejects: rejects, leftOut: leftOut)
+        return Resolution(ledger: ledger, rejects: rejects, leftOut: leftOut, reachedLimit: reachedLimit)
     }
 }

@@ -45,6 +45,27 @@ public enum StatementBuilder {
     ///     conversions and its audit notes are listed either way.
     public static func build(_ ledger: CoupleLedger, period: YearMonth, fx: FxTable,
                              trendMonths: Int = 6, exactTransferLimit: Int = 20, itemised: Bool = false) -> CoupleStatement {
+        build(ledger, period: period, fx: fx, trendMonths: trendMonths, exactTransferLimit: exactTransferLimit,
+              itemised: itemised, from: nil).statement
+    }
+
+    /// What a statement carries to the opening of the month after its period (``LedgerOpening``).
+    struct Carried {
+        /// Per member: paid − share of the expenses and agreements' months up to the period's end.
+        var balances: [Int64]
+        var trend: [YearMonth: Int64]
+        var expenseTotal: Int128
+        var agreementTotal: Int128
+        /// Whether an expense or agreement reached a limit of ``CoupleLimits`` (no opening is carried).
+        var reachedLimit: Bool
+    }
+
+    /// The statement, built from every row of the ledger or, with `opening`,
+    /// from it and the ledger's rows dated from its month on (`ledger` then
+    /// holds no expense dated earlier; its settlements and agreements are
+    /// all the couple's), and what it carries to the month after.
+    static func build(_ ledger: CoupleLedger, period: YearMonth, fx: FxTable, trendMonths: Int, exactTransferLimit: Int,
+                      itemised: Bool, from opening: LedgerOpening?) -> (statement: CoupleStatement, carried: Carried) {
         let members = ledger.members.sorted { ByteOrder.precedes($0.id, $1.id) }
         let memberIds = members.map(\.id)
         let indexById = MemberPositions(memberIds)
@@ -55,11 +76,15 @@ public enum StatementBuilder {
         let membership = CoupleMembership(couple: ledger.couple.id, memberIds: memberIds)
 
         var rejects: [Reject] = []
-        let agreementMonths = agreementMonths(ledger, through: period, fx: fx)
+        let agreementMonths = agreementMonths(ledger, through: period, fx: fx, from: opening)
         rejects += agreementMonths.rejects
 
         let count = memberIds.count
-        var opening = [Int64](repeating: 0, count: count)
+        // The opening of expenses and agreements' months, and of settlements, apart: an opening carried
+        // to the next month holds the first only.
+        var ledgerOpening = opening?.balances ?? [Int64](repeating: 0, count: count)
+        var settlementOpening = [Int64](repeating: 0, count: count)
+        var expenseTotal = opening?.expenseTotal ?? 0
         var paid = [Int64](repeating: 0, count: count)
         var share = [Int64](repeating: 0, count: count)
         var sent = [Int64](repeating: 0, count: count)
@@ -67,7 +92,7 @@ public enum StatementBuilder {
 
         var categoryAmount: [String: Int64] = [:]
         var categoryShares: [String: [Int64]] = [:]
-        var trend: [YearMonth: Int64] = [:]
+        var trend = (opening?.trend ?? [:]).filter { $0.key >= trendStart }
         var expenseCount = 0
         var lines: [ItemisedExpense] = []
         var monthSettlements: [Settlement] = []
@@ -86,9 +111,10 @@ public enum StatementBuilder {
             SplitCalculator.allocate(expense.amount, rule: expense.split, memberIds: memberIds, expenseId: expense.id, into: &shares)
             let month = expense.date.yearMonth
             if month >= trendStart { trend[month, default: 0] += expense.amount }
+            if !fromAgreement { expenseTotal += Int128(expense.amount.magnitude) }
             if expense.date < first {
-                opening[payer] += expense.amount
-                for i in 0..<count { opening[i] -= shares[i] }
+                ledgerOpening[payer] += expense.amount
+                for i in 0..<count { ledgerOpening[i] -= shares[i] }
             } else {
                 expenseCount += 1
                 paid[payer] += expense.amount
@@ -109,8 +135,8 @@ public enum StatementBuilder {
             }
             let (from, to) = (indexById[settlement.fromMember]!, indexById[settlement.toMember]!)
             if settlement.date < first {
-                opening[from] += settlement.amount
-                opening[to] -= settlement.amount
+                settlementOpening[from] += settlement.amount
+                settlementOpening[to] -= settlement.amount
             } else {
                 sent[from] += settlement.amount
                 received[to] += settlement.amount
@@ -118,10 +144,11 @@ public enum StatementBuilder {
             }
         }
 
+        let openingBalances = (0..<count).map { ledgerOpening[$0] + settlementOpening[$0] }
         let balances = members.enumerated().map { i, member in
-            MemberBalance(memberId: member.id, displayName: member.displayName, opening: opening[i],
+            MemberBalance(memberId: member.id, displayName: member.displayName, opening: openingBalances[i],
                           paid: paid[i], share: share[i], settlementsSent: sent[i], settlementsReceived: received[i],
-                          closing: opening[i] + paid[i] - share[i] + sent[i] - received[i])
+                          closing: openingBalances[i] + paid[i] - share[i] + sent[i] - received[i])
         }
         let plan = SettlementPlanner.plan(balances.map { (memberId: $0.memberId, amount: $0.closing) },
                                           exactLimit: exactTransferLimit)
@@ -147,14 +174,17 @@ public enum StatementBuilder {
         statement.leftOut = agreementMonths.leftOut
         statement.agreementsInForce = AgreementInForce.list(ledger.agreements.filter { indexById[$0.paidBy] != nil }, in: period)
         statement.conversions = CurrencyConversions.of(lines.map(\.expense))
-        statement.auditNotes = StatementAudit.notes(memberIds: memberIds, opening: opening, expenses: lines,
+        statement.auditNotes = StatementAudit.notes(memberIds: memberIds, opening: openingBalances, expenses: lines,
                                                     settlements: monthSettlements)
         if itemised {
             statement.itemised = ItemisedMonth(
                 expenses: DateThenId.sorted(lines) { DateThenId($0.expense.date, id: $0.expense.id) },
                 settlements: DateThenId.sorted(monthSettlements) { DateThenId($0.date, id: $0.id) })
         }
-        return statement
+        let carried = Carried(balances: (0..<count).map { ledgerOpening[$0] + paid[$0] - share[$0] }, trend: trend,
+                              expenseTotal: expenseTotal, agreementTotal: agreementMonths.total,
+                              reachedLimit: agreementMonths.reachedLimit)
+        return (statement, carried)
     }
 
     private static func add(_ shares: [Int64], to total: inout [Int64]) {
@@ -176,8 +206,10 @@ public enum StatementBuilder {
 
     /// ``agreementExpenses(_:through:fx:)`` with `period`'s months left out for want of an fx rate, as the
     /// couple's statement lists them.
-    static func agreementMonths(_ ledger: CoupleLedger, through period: YearMonth, fx: FxTable)
-        -> (expenses: [Expense], rejects: [Reject], leftOut: [LeftOutRow])
+    ///
+    /// From `opening`, only the months from its month on, its total of the earlier months carried.
+    static func agreementMonths(_ ledger: CoupleLedger, through period: YearMonth, fx: FxTable, from opening: LedgerOpening? = nil)
+        -> (expenses: [Expense], rejects: [Reject], leftOut: [LeftOutRow], total: Int128, reachedLimit: Bool)
     {
         var leftOut: [LeftOutRow] = []
         // An agreement's month of `period` as a row the statement leaves out for `reason`.
@@ -197,7 +229,8 @@ public enum StatementBuilder {
         var expenses: [Expense] = []
         var rejects: [Reject] = []
         // The magnitudes of the synthetic expenses, bounded (see CoupleLimits).
-        var total: Int128 = 0
+        var total = opening?.agreementTotal ?? 0
+        var reachedLimit = false
         agreements: for agreement in ledger.agreements {
             let startMonth = agreement.startDate.yearMonth
             let endMonth = min(agreement.endDate?.yearMonth ?? period, period)
@@ -209,13 +242,14 @@ public enum StatementBuilder {
             }
             let months = startMonth.months(until: endMonth) + 1
             guard months <= CoupleLimits.maxAgreementMonths else {
+                reachedLimit = true
                 rejects.append(Reject(
                     dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: "agreement:\(agreement.id)",
                     reason: .agreementTooLong(months: months, upTo: period).leaving("it is left out of the statement")))
                 if endMonth == period { leftOut.append(periodMonth(agreement, .agreementTooLong)) }
                 continue
             }
-            var month = startMonth
+            var month = max(startMonth, opening?.month ?? startMonth)
             while month <= endMonth {
                 defer { month = month.adding(months: 1) }
                 if covered.contains(AgreementMonth(agreementId: agreement.id, month: month)) { continue }
@@ -235,6 +269,7 @@ public enum StatementBuilder {
                     continue
                 }
                 guard total + Int128(amount.magnitude) <= CoupleLimits.maxTotal else {
+                    reachedLimit = true
                     rejects.append(Reject(
                         dataset: "expenses", file: agreement.sourceFile, line: agreement.sourceLine, id: id,
                         reason: .overTotal("agreement '\(agreement.id)'", couple: couple.id)
@@ -248,7 +283,7 @@ public enum StatementBuilder {
                                         agreementId: agreement.id, split: agreement.split, conversion: conversion))
             }
         }
-        return (expenses, rejects, leftOut)
+        return (expenses, rejects, leftOut, total, reachedLimit)
     }
 
     private struct AgreementMonth: Hashable {

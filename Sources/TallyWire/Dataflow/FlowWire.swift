@@ -27,9 +27,7 @@ extension FlowRecord: WireRecord {
         case .winningExpense(let v, let origin):
             w.string("winning-expense"); v.encode(into: &w); origin.encode(into: &w)
         case .refusedRow(let r):
-            w.string("refused-row"); w.string(r.kind.rawValue); w.string(r.id); w.string(r.written.coupleId)
-            w.string(r.written.date); w.string(r.written.description); w.string(r.written.amount); w.string(r.written.currency)
-            w.string(r.reason.rawValue)
+            w.string("refused-row"); r.encode(into: &w)
         case .groupChallenge(let c):
             w.string("group-challenge"); c.encode(into: &w)
         case .groupMembership(let m):
@@ -80,15 +78,7 @@ extension FlowRecord: WireRecord {
         case "checkin": self = .checkin(try CheckinRecord(fields: &f), try RowOrigin(fields: &f))
         case "couple-row": self = .coupleRow(try ReferenceRow(fields: &f))
         case "winning-expense": self = .winningExpense(try ExpenseVersion(fields: &f), try RowOrigin(fields: &f))
-        case "refused-row":
-            let kind = try f.string("kind")
-            guard let rowKind = LeftOutRow.Kind(rawValue: kind), rowKind != .agreementMonth else {
-                throw f.error("'\(kind)' is not one of expense, settlement")
-            }
-            self = .refusedRow(RefusedRow(kind: rowKind, id: try f.string("id"), written: WrittenRow(
-                coupleId: try f.optionalString("coupleId"), date: try f.optionalString("date"),
-                description: try f.optionalString("description"), amount: try f.optionalString("amount"),
-                currency: try f.optionalString("currency")), reason: try f.enumeration("code", RejectCode.self)))
+        case "refused-row": self = .refusedRow(try RefusedRow(fields: &f))
         case "group-challenge": self = .groupChallenge(try Challenge(fields: &f))
         case "group-membership": self = .groupMembership(try GroupMembership(fields: &f))
         case "counted-checkin": self = .countedCheckin(try CheckinFact(fields: &f))

@@ -195,3 +195,78 @@ extension FxRate: WireRecord {
         self.init(date: try fields.date("date"), currency: currency, base: base, rate: try fields.decimal("rate"))
     }
 }
+
+extension RefusedRow {
+    /// `kind  id  coupleId?  date?  description?  amount?  currency?  code`: the row as written.
+    func encode(into writer: inout WireWriter) {
+        writer.string(kind.rawValue)
+        writer.string(id)
+        writer.string(written.coupleId)
+        writer.string(written.date)
+        writer.string(written.description)
+        writer.string(written.amount)
+        writer.string(written.currency)
+        writer.string(reason.rawValue)
+    }
+
+    init(fields f: inout WireFields) throws(WireError) {
+        let kind = try f.string("kind")
+        guard let rowKind = LeftOutRow.Kind(rawValue: kind), rowKind != .agreementMonth else {
+            throw f.error("'\(kind)' is not one of expense, settlement")
+        }
+        self.init(kind: rowKind, id: try f.string("id"), written: WrittenRow(
+            coupleId: try f.optionalString("coupleId"), date: try f.optionalString("date"),
+            description: try f.optionalString("description"), amount: try f.optionalString("amount"),
+            currency: try f.optionalString("currency")), reason: try f.enumeration("code", RejectCode.self))
+    }
+}
+
+extension LedgerOpening: WireRecord {
+    public static let wireKind = "ledger-opening"
+    public static let wireVersion = 1
+    public static let wireKeyFieldCount = 0
+
+    /// `ledger-opening.v1  month  [memberId, balance]  [month, amount]  expenseTotal  agreementTotal  [reject fields]  [refused row]`.
+    public func encode(into writer: inout WireWriter) {
+        writer.month(month)
+        writer.count(memberIds.count)
+        for (id, balance) in zip(memberIds, balances) {
+            writer.string(id)
+            writer.int(balance)
+        }
+        let months = trend.keys.sorted()
+        writer.count(months.count)
+        for month in months {
+            writer.month(month)
+            writer.int(trend[month]!)
+        }
+        writer.string(String(expenseTotal))
+        writer.string(String(agreementTotal))
+        RejectList(rejects).encode(into: &writer)
+        let undated = undated.sorted(by: RefusedRow.precedes)
+        writer.count(undated.count)
+        for row in undated { row.encode(into: &writer) }
+    }
+
+    public init(fields f: inout WireFields) throws(WireError) {
+        let month = try f.month("month")
+        var memberIds: [String] = []
+        var balances: [Int64] = []
+        for _ in 0..<(try f.count("memberCount")) {
+            memberIds.append(try f.string("memberId"))
+            balances.append(try f.int64("balance"))
+        }
+        var trend: [YearMonth: Int64] = [:]
+        for _ in 0..<(try f.count("trendCount")) {
+            let month = try f.month("trendMonth")
+            trend[month] = try f.int64("amount")
+        }
+        guard let expenseTotal = Int128(try f.string("expenseTotal")), let agreementTotal = Int128(try f.string("agreementTotal"))
+        else { throw f.error("a total is not an integer") }
+        let rejects = try RejectList(fields: &f).sorted
+        var undated: [RefusedRow] = []
+        for _ in 0..<(try f.count("undatedCount")) { undated.append(try RefusedRow(fields: &f)) }
+        self.init(month: month, memberIds: memberIds, balances: balances, trend: trend, expenseTotal: expenseTotal,
+                  agreementTotal: agreementTotal, rejects: rejects, undated: undated)
+    }
+}

@@ -65,6 +65,11 @@ public struct CoupleRows: Sendable {
     /// What the statement of the month before said, when it was published
     /// from the same warehouse (a lookup of the transport, not a row).
     public var published: PublishedClosing?
+    /// What the couple's expenses dated before a month add up to, when the
+    /// transport kept it and holds it true (a lookup, not a row): `expenses`
+    /// then holds only the winning versions dated from its month on
+    /// (``LedgerOpening/isOnOrAfter(_:month:)``), every other row as always.
+    public var opening: LedgerOpening?
 
     public init(key: String, couple: Couple? = nil) {
         self.key = key
@@ -83,6 +88,10 @@ public struct CoupleRows: Sendable {
     public struct Assembly: Sendable {
         public var partition: CouplePartition?
         public var rejects: [Reject]
+        /// Of the couple's expenses that failed validation, those an opening
+        /// of the month `partition(_:carryingBefore:)` names holds: their
+        /// rejects, and those without a readable month.
+        public var carried: (rejects: [Reject], undated: [RefusedRow]) = ([], [])
     }
 }
 
@@ -92,7 +101,10 @@ extension StatementsFamily {
     /// couple every other row is an orphan (``WinningExpenseRejectRule``,
     /// ``OrphanRule``); with one, the live rows make its partition, each
     /// kind in id byte order.
-    public static func partition(_ rows: CoupleRows) -> CoupleRows.Assembly {
+    ///
+    /// With `month`, the assembly also lists what an opening of that month
+    /// holds of the failed versions (``CoupleRows/Assembly/carried``).
+    public static func partition(_ rows: CoupleRows, carryingBefore month: YearMonth? = nil) -> CoupleRows.Assembly {
         let exists = rows.couple != nil
         var rejects: [Reject] = []
         func reject(_ source: SourceRef, _ id: String, _ reason: RejectReason?) {
@@ -101,15 +113,23 @@ extension StatementsFamily {
         }
         var expenses: [ExpenseFact] = []
         var refused: [RefusedRow] = []
+        var carried: (rejects: [Reject], undated: [RefusedRow]) = ([], [])
         for expense in rows.expenses {
             if let fact = expense.fact, expense.error == nil, !expense.deleted, exists {
                 expenses.append(fact)
             } else {
+                var row: RefusedRow?
                 if exists, !expense.deleted, let error = expense.error, let written = expense.written {
-                    refused.append(RefusedRow(kind: .expense, id: expense.id, written: written, reason: error.code))
+                    row = RefusedRow(kind: .expense, id: expense.id, written: written, reason: error.code)
+                    refused.append(row!)
                 }
+                let count = rejects.count
                 reject(expense.source, expense.id, WinningExpenseRejectRule.reject(
                     error: expense.error, deleted: expense.deleted, coupleId: rows.key, coupleExists: exists))
+                if exists, let month, !LedgerOpening.isOnOrAfter(expense.written?.date, month: month) {
+                    carried.rejects += rejects[count...]
+                    if let row, row.month == nil { carried.undated.append(row) }
+                }
             }
         }
         guard let couple = rows.couple else {
@@ -131,7 +151,7 @@ extension StatementsFamily {
                                         expenses: byId(expenses, \.id), settlements: byId(rows.settlements, \.id),
                                         agreements: byId(rows.agreements, \.id),
                                         refused: (refused + rows.refused).sorted(by: RefusedRow.precedes))
-        return CoupleRows.Assembly(partition: partition, rejects: rejects)
+        return CoupleRows.Assembly(partition: partition, rejects: rejects, carried: carried)
     }
 
     /// One key's outcome: the couple's statement, when it exists, and the
@@ -139,20 +159,54 @@ extension StatementsFamily {
     public struct KeyResult: Sendable {
         public var statement: PartitionResult<Rows, Summary>?
         public var unattached: Summary
+        /// The opening of the month after the period (``LedgerOpening``), for
+        /// the transport to keep; nil without a couple, or when a row reached
+        /// a limit of ``CoupleLimits``.
+        public var closing: LedgerOpening?
+        /// Whether the rows came with an opening that cannot stand for the
+        /// rows before it (other members, a later month, a limit reached
+        /// counting from it): nothing was computed, and the key's every row is needed.
+        public var needsAllRows = false
     }
 
     /// The family's computation of one key's rows: ``partition(_:)``, then
     /// ``compute(_:)`` of the couple's partition. Every schedule (the
     /// warehouse's scan, the dataflow's partitions, one couple's statement)
-    /// computes keys through here.
+    /// computes keys through here. With ``CoupleRows/opening``, the rows
+    /// before its month are those it holds.
     public func compute(key rows: CoupleRows) -> KeyResult {
-        let assembly = Self.partition(rows)
+        let next = settings.period.adding(months: 1)
+        let assembly = Self.partition(rows, carryingBefore: next)
         var unattached = Summary()
         unattached.rejects = RejectList(assembly.rejects)
-        var statement = assembly.partition.map(compute)
-        if let published = rows.published, let result = statement {
-            statement?.rows.statement.restated = RestatedOpening.of(result.rows.statement, published: published, rows: rows)
+        guard var partition = assembly.partition else { return KeyResult(statement: nil, unattached: unattached) }
+        let opening = rows.opening
+        if let opening {
+            let memberIds = partition.members.map(\.id).sorted(by: ByteOrder.precedes)
+            guard opening.month <= settings.period, opening.memberIds == memberIds else {
+                return KeyResult(statement: nil, unattached: Summary(), needsAllRows: true)
+            }
+            partition.refused = (partition.refused + opening.undated).sorted(by: RefusedRow.precedes)
+            unattached.rejects.merge(RejectList(opening.rejects))
         }
-        return KeyResult(statement: statement, unattached: unattached)
+        let (computed, resolution, carried) = compute(partition, from: opening)
+        if opening != nil, resolution.reachedLimit || carried.reachedLimit {
+            return KeyResult(statement: nil, unattached: Summary(), needsAllRows: true)
+        }
+        var statement = computed
+        if let published = rows.published {
+            statement.rows.statement.restated = RestatedOpening.of(computed.rows.statement, published: published, rows: rows)
+        }
+        var closing: LedgerOpening?
+        if !resolution.reachedLimit, !carried.reachedLimit {
+            closing = LedgerOpening(
+                month: next, memberIds: statement.rows.statement.balances.map(\.memberId), balances: carried.balances,
+                trend: carried.trend.filter { $0.key.adding(months: max(settings.trendMonths, 1) - 1) >= next },
+                expenseTotal: carried.expenseTotal, agreementTotal: carried.agreementTotal,
+                rejects: RejectList((opening?.rejects ?? []) + assembly.carried.rejects
+                                    + resolution.expenseRejects(before: next.firstDay)).sorted,
+                undated: ((opening?.undated ?? []) + assembly.carried.undated).sorted(by: RefusedRow.precedes))
+        }
+        return KeyResult(statement: statement, unattached: unattached, closing: closing)
     }
 }

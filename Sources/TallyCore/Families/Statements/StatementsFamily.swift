@@ -88,12 +88,22 @@ public struct StatementsFamily: ReportFamily {
     public func key(of partition: CouplePartition) -> PartitionKey { PartitionKey(partition.couple.id) }
 
     public func compute(_ partition: CouplePartition) -> PartitionResult<Rows, Summary> {
+        compute(partition, from: nil).result
+    }
+
+    /// ``compute(_:)`` of a partition whose expenses are every one of the
+    /// couple's, or with `opening` those dated from its month on; with the
+    /// ledger's resolution and what the statement carries to the month after.
+    func compute(_ partition: CouplePartition, from opening: LedgerOpening?)
+        -> (result: PartitionResult<Rows, Summary>, resolution: LedgerResolver.Resolution, carried: StatementBuilder.Carried)
+    {
         let resolution = LedgerResolver.resolve(
             couple: partition.couple, members: partition.members, expenses: partition.expenses,
-            settlements: partition.settlements, agreements: partition.agreements, fx: settings.fx)
-        var statement = StatementBuilder.build(resolution.ledger, period: settings.period, fx: settings.fx,
-                                               trendMonths: settings.trendMonths,
-                                               exactTransferLimit: settings.exactTransferLimit, itemised: settings.itemised)
+            settlements: partition.settlements, agreements: partition.agreements, fx: settings.fx,
+            openingTotal: opening?.expenseTotal ?? 0)
+        var (statement, carried) = StatementBuilder.build(
+            resolution.ledger, period: settings.period, fx: settings.fx, trendMonths: settings.trendMonths,
+            exactTransferLimit: settings.exactTransferLimit, itemised: settings.itemised, from: opening)
         statement.leftOut = Self.leftOut(resolution.leftOut + statement.leftOut, of: partition, in: settings.period)
         statement.refused = RefusedRow.listed(partition.refused, in: settings.period)
         let rejects = resolution.rejects + statement.rejects
@@ -102,7 +112,7 @@ public struct StatementsFamily: ReportFamily {
         summary.rejects = RejectList(rejects)
         let key = key(of: partition)
         if let problem = StatementReconciliation.problem(statement) { summary.problems = [Problem(key: key, detail: problem)] }
-        return PartitionResult(key: key, rows: Rows(statement: statement, rejects: rejects), summary: summary)
+        return (PartitionResult(key: key, rows: Rows(statement: statement, rejects: rejects), summary: summary), resolution, carried)
     }
 
     public func emptySummary() -> Summary { Summary() }
