@@ -106,6 +106,12 @@ enum ExpensesSchema {
     /// ranking every wide version row in a window sorted by id. After an
     /// ingest that only appended versions, only the new versions and the
     /// ids they repeat are listed again (``WinnerTable``).
+    ///
+    /// Each refresh records which couples' winners it changed, and how far
+    /// back (``KeyStates``, scope ``changeScope``, keys ``changeKeySQL``):
+    /// after an ingest that only appended versions, those of the appended
+    /// versions and of every version of the ids they repeat (the winners
+    /// before and after); after any other, every couple.
     static let winners = Derivation(.expenseWinners, inputs: ["expenses"]) { db in
         var ids = KeyHashes()
         try RawCursor(db, sql: "SELECT rowid, id FROM expense_version").forEach { row in
@@ -119,10 +125,41 @@ enum ExpensesSchema {
                 ExpenseVersionRule.Version(updatedAt: Timestamp(microseconds: c.int64(2)), loadSeq: c.int64(3),
                                            line: c.int64(4), row: rowid)
             })
-        try winnerTable.refresh(db, superseded: superseded, candidates: candidates,
-                                since: DerivationMarks.lastRow(db, .expenseWinners))
+        let since = try DerivationMarks.lastRow(db, .expenseWinners)
+        let refresh = try KeyStates.beginRefresh(db, scope: changeScope)
+        if let since {
+            var keys = Set<String>()
+            let key = try db.makeStatement(sql: "SELECT \(changeKeySQL) FROM expense_version WHERE rowid = ?")
+            for rowid in candidates.filter({ ($0.max() ?? 0) > since }).joined() {
+                if let changed = try String.fetchOne(key, arguments: [rowid]) { keys.insert(changed) }
+            }
+            let appended = try RawCursor(db, sql: "SELECT \(changeKeySQL) FROM expense_version WHERE rowid > ?", arguments: [since])
+            while try appended.next() { keys.insert(appended.textValue(0)) }
+            try KeyStates.changed(db, scope: changeScope, seq: refresh, keys: keys)
+        } else {
+            try KeyStates.changedAll(db, scope: changeScope, seq: refresh)
+        }
+        try winnerTable.refresh(db, superseded: superseded, candidates: candidates, since: since)
         try DerivationMarks.record(db, .expenseWinners, log: "expense_version")
         try superseded.storeCounts(db, table: "expenses")
+    }
+
+    /// The scope of the expense winners' changes in ``KeyStates``: by couple,
+    /// and by how far back a change reaches (``changeKeySQL``).
+    static let changeScope = "couples"
+
+    /// A changed version's key in ``changeScope``: `YYYY-MM|coupleId`, the
+    /// month its date text starts with, or `|coupleId` when it starts with
+    /// none (``TallyCore/LedgerOpening/changeMonth(_:)``, the same rule).
+    static let changeKeySQL = """
+        CASE WHEN date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]*' THEN substr(date, 1, 7) ELSE '' END || '|' || coalesce(couple_id, '')
+        """
+
+    /// v29: expense versions indexed by date, so that a couple's statement
+    /// can read the winners dated from a month on
+    /// (``WarehouseReader/forEachCoupleKey(only:opening:_:)``).
+    static func indexVersionsByDate(_ db: Database) throws {
+        try db.execute(sql: "CREATE INDEX expense_version_date ON expense_version(date)")
     }
 
     /// `expense_winner` as a ``WinnerTable`` of the versions.

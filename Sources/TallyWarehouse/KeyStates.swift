@@ -32,6 +32,9 @@ public enum KeyStates {
     public static let checkinScope = CheckinLogSchema.changeScope
     /// The scope of `subscription_event`'s keys: its rows by subscriber (``WarehouseReader/subscriberKey(app:userId:)``).
     public static let subscriptionScope = SubscriptionLogSchema.changeScope
+    /// The scope of `expense_winner`'s keys: its rows by couple and by how far back a change reaches
+    /// (`YYYY-MM|coupleId`, see ``WarehouseReader/coupleChanges(since:)``).
+    public static let coupleScope = ExpensesSchema.changeScope
 
     /// v26: key changes and key states, empty (the next derivation of each
     /// scope is counted from here; no family has a set yet).

@@ -80,6 +80,7 @@ enum Migrations {
         migrator.registerMigration("v26: key changes and key states", migrate: KeyStates.createTables)
         migrator.registerMigration("v27: swipe id filter generations", migrate: SwipeIdFilters.keepGenerations)
         migrator.registerMigration("v28: key changes logged by refresh", migrate: KeyStates.logChangesByRefresh)
+        migrator.registerMigration("v29: expense versions by date", migrate: ExpensesSchema.indexVersionsByDate)
         return migrator
     }
 }

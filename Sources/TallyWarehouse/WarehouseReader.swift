@@ -85,7 +85,15 @@ public struct WarehouseReader {
     /// orphans); a failed winning version with no couple id is under the key
     /// `""`. The scans only group rows by key: ``TallyCore/StatementsFamily/partition(_:)``
     /// decides what counts. Memory holds one key at a time.
-    public func forEachCoupleKey(only: String? = nil, _ body: (CoupleRows) throws -> Void) throws {
+    ///
+    /// With `openings`, the couples it names have only their expenses
+    /// dated from its month on read (``TallyCore/LedgerOpening/isOnOrAfter(_:month:)``:
+    /// the caller holds an opening of that month for each), by one scan of
+    /// the versions' dates; every other key has all its rows read, by key;
+    /// the keys it lists beside are streamed whether or not a row of the
+    /// other tables names them.
+    public func forEachCoupleKey(only: String? = nil, openings: CoupleOpenings? = nil,
+                                 _ body: (CoupleRows) throws -> Void) throws {
         try reading(.expenseWinners)
         let paths = try displayPaths()
         func source(_ c: RawCursor, _ file: Int32) -> SourceRef {
@@ -111,7 +119,7 @@ public struct WarehouseReader {
             FROM card k \(onlyCouple("k.couple_id", where: "WHERE"))
             ORDER BY k.couple_id, k.id
             """, arguments: arguments) { c in CoupleRows.Sourced(c.textValue(1), source: source(c, 2)) }
-        let expenses = try winningExpenses(only: only, paths: paths)
+        let expenses = try winningExpenses(only: only, from: openings?.month, paths: paths)
         let settlements = try PartitionCursor(db, sql: """
             SELECT s.couple_id, s.id, s.from_member, s.to_member, s.amount, s.currency, s.date, s.file_id, s.line
             FROM settlement s \(onlyCouple("s.couple_id", where: "WHERE"))
@@ -144,12 +152,17 @@ public struct WarehouseReader {
                     currency: c.string(6)), reason: RejectCode(stored: c.textValue(7)))
             }
         }
-        let scans: [any KeyedScan] = [couples, members, cards, expenses, settlements, agreements, refused]
+        let listed = KeyList(openings?.keys ?? [])
+        let scans: [any KeyedScan] = [couples, members, cards, expenses, settlements, agreements, refused, listed]
         while let key = try smallestNextKey(scans) {
             var rows = CoupleRows(key: String(decoding: key, as: UTF8.self), couple: try couples.take(key: key).first)
             rows.members = try members.take(key: key)
             rows.cards = try cards.take(key: key)
             rows.expenses = try expenses.take(key: key)
+            listed.take(key: key)
+            if let openings, !openings.couples.contains(rows.key) {
+                rows.expenses = try winningExpenses(only: rows.key, paths: paths).take(key: key)
+            }
             rows.settlements = try settlements.take(key: key)
             rows.agreements = try agreements.take(key: key)
             rows.refused = try refused.take(key: key)
@@ -157,16 +170,56 @@ public struct WarehouseReader {
         }
     }
 
-    /// The winning version of every expense id (or of couple `only`'s), by
-    /// couple then id (bytes), live, deleted or failed, as read; files named by `paths` (``displayPaths()``).
-    func winningExpenses(only: String?, paths: [Int64: String]) throws -> PartitionCursor<CoupleRows.WinningExpense> {
-        let arguments: StatementArguments = only.map { [$0] } ?? []
-        let onlyCouple = only == nil ? "" : "WHERE w.couple_id = ?"
+    /// What the refreshes of the expense winners changed (``KeyStates/coupleScope``):
+    /// every couple, or the keys `YYYY-MM|coupleId` changed after refresh
+    /// `since`, each naming the earliest month its change reaches back to
+    /// (`|coupleId`: any month; ``TallyCore/LedgerOpening/change(reachingBack:isBefore:)``).
+    public func coupleChanges(since: Int64 = 0) throws -> KeyChanges {
+        try keyChanges(scope: ExpensesSchema.changeScope, since: since)
+    }
+
+    /// The couples ``forEachCoupleKey(only:openings:_:)`` reads from a
+    /// month on, and the keys it streams beside the tables' keys.
+    public struct CoupleOpenings: Sendable {
+        /// The first month of the expenses read for ``couples``.
+        public var month: YearMonth
+        /// The couples whose expenses are read from ``month`` on.
+        public var couples: Set<String>
+        /// Keys streamed even when no couple, member, card, agreement,
+        /// settlement, refused row or expense of ``month`` on names them
+        /// (keys a caller knows hold expenses dated earlier, such as orphans').
+        public var keys: Set<String>
+
+        public init(month: YearMonth, couples: Set<String>, keys: Set<String>) {
+            self.month = month
+            self.couples = couples
+            self.keys = keys
+        }
+    }
+
+    /// The winning version of every expense id (or of couple `only`'s; or
+    /// those whose date text is at least `YYYY-MM` of `from`), by couple then
+    /// id (bytes), live, deleted or failed, as read; files named by `paths` (``displayPaths()``).
+    func winningExpenses(only: String?, from month: YearMonth? = nil, paths: [Int64: String]) throws
+        -> PartitionCursor<CoupleRows.WinningExpense>
+    {
+        var arguments: StatementArguments = only.map { [$0] } ?? []
+        var filter = only == nil ? "" : "WHERE w.couple_id = ?"
+        var from = "expense_winner w CROSS JOIN expense_version e ON e.rowid = w.version_row"
+        if let month {
+            // From the versions' dates (their index) to their winners; a version that lost has no winner row.
+            from = """
+                expense_version e CROSS JOIN expense_winner w
+                ON w.couple_id = coalesce(e.couple_id, '') AND w.id = e.id AND w.version_row = e.rowid
+                """
+            filter += (filter.isEmpty ? "WHERE " : " AND ") + "e.date >= ?"
+            arguments += [month.description]
+        }
         return try PartitionCursor(db, sql: """
             SELECT w.couple_id, w.id, e.paid_by, e.amount, e.currency, e.date, e.description, e.tag,
                    e.agreement_id, e.split_type, e.split, e.file_id, e.line, e.deleted_at IS NOT NULL, e.error,
                    e.error_code, e.written_amount
-            FROM expense_winner w CROSS JOIN expense_version e ON e.rowid = w.version_row \(onlyCouple)
+            FROM \(from) \(filter)
             ORDER BY w.couple_id, w.id
             """, arguments: arguments) { c -> CoupleRows.WinningExpense in
             let deleted = c.int64(13) != 0
@@ -255,6 +308,22 @@ final class PartitionCursor<Value>: KeyedScan {
 /// cursors a merge of several scans by key advances together).
 protocol KeyedScan: AnyObject {
     func nextKey() throws -> [UInt8]?
+}
+
+/// Keys given as a set, as a scan in byte order (keys to stream beside a table's).
+final class KeyList: KeyedScan {
+    private var keys: ArraySlice<[UInt8]>
+
+    init(_ keys: Set<String>) {
+        self.keys = keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }[...]
+    }
+
+    func nextKey() throws -> [UInt8]? { keys.first }
+
+    /// Passes `key` and any smaller keys.
+    func take(key: [UInt8]) {
+        while let first = keys.first, !key.lexicographicallyPrecedes(first) { keys.removeFirst() }
+    }
 }
 
 /// The smallest next key (bytes) of `scans`, nil once every scan has ended:
