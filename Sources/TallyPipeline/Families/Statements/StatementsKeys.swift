@@ -44,6 +44,11 @@ struct StatementsKeys: Sendable {
         var workbook: HandedOver<AtomicFile>?
         /// The time the workbook took to write.
         var workbookSeconds = 0.0
+        /// The couple's opening of the month after the period (``TallyCore/LedgerOpening``).
+        var closing: LedgerOpening?
+        /// Whether the rows came with an opening that does not stand: nothing
+        /// was computed, and the key's every row is needed.
+        var needsAllRows = false
     }
 
     /// Computes the couple key of `rows` and writes its files into `folder`
@@ -52,10 +57,11 @@ struct StatementsKeys: Sendable {
     /// it is written already.
     func compute(_ rows: CoupleRows, folder: String, folderExists: Bool = false, folderIsNew: Bool = false) throws -> Outcome {
         let computed = family.compute(key: rows)
+        if computed.needsAllRows { return Outcome(needsAllRows: true) }
         // Rows that belong to no statement join the family's rejects.
         guard var result = computed.statement else { return Outcome(unattached: computed.unattached) }
         result.summary.merge(computed.unattached)
-        var outcome = Outcome()
+        var outcome = Outcome(closing: computed.closing)
         if coupleWorkbooks {
             let started = DispatchTime.now().uptimeNanoseconds
             outcome.workbook = HandedOver(value: try CoupleStatementFiles.workbook(

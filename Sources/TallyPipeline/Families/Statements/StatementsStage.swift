@@ -34,7 +34,12 @@ struct StatementsStage: ReportStage {
         let folder = CoupleStatementFiles.folder(in: context.outDirectory).path
         // A folder this run makes holds no earlier statement to compare with.
         let folderIsNew = !FileManager.default.fileExists(atPath: folder)
-        let keys = StatementsKeys(config: config, locale: locale, period: period, fx: try reader.fxRates())
+        let fx = try reader.fxRates()
+        let keys = StatementsKeys(config: config, locale: locale, period: period, fx: fx)
+        // A couple's opening kept by an earlier run stands for its expenses before its month (KeptLedgers).
+        let kept = try KeptLedgers(reader, settings: keys.family.settings, fx: fx)
+        var written: [String: KeyStateSet.State] = [:]
+        var fromOpenings = 0
         let output = try StatementsOutput(outDirectory: context.outDirectory, locale: locale, categories: keys.labels, period: period,
                                           outputs: context.outputs, coupleWorkbooks: keys.coupleWorkbooks)
         progress.begin("statements")
@@ -43,26 +48,50 @@ struct StatementsStage: ReportStage {
         // files; in couple order: the rows written, the summary merged.
         // What each couple was sent the month before, to say when its opening differs.
         let published = try reader.publishedClosings(month: period.adding(months: -1))
-        let batches = PartitionBatches<CoupleRows, Result<StatementsKeys.Outcome, Error>>(rows: \.rowCount, compute: { rows in
+        // `rows` as the scan read them: from the month of the kept openings for a couple it reads so.
+        @Sendable func compute(_ rows: CoupleRows, fromOpening: Bool) -> Result<(StatementsKeys.Outcome, KeyStateSet.State?), Error> {
             var rows = rows
             rows.published = published[rows.key]
-            return Result { try keys.compute(rows, folder: folder, folderExists: true, folderIsNew: folderIsNew) }
-        }, consume: { computed in
-            let outcome = try computed.get()
+            if fromOpening {
+                guard let opening = kept.opening(rows) else { return .success((StatementsKeys.Outcome(needsAllRows: true), nil)) }
+                rows.opening = opening
+            }
+            return Result {
+                var outcome = try keys.compute(rows, folder: folder, folderExists: true, folderIsNew: folderIsNew)
+                let state = outcome.needsAllRows ? nil : kept.state(rows, closing: outcome.closing)
+                outcome.closing = nil   // kept as its state: not held while the result waits to be consumed
+                return (outcome, state)
+            }
+        }
+        let batches = PartitionBatches<CoupleRows, (key: String, computed: Result<(StatementsKeys.Outcome, KeyStateSet.State?), Error>)>(
+            rows: \.rowCount, compute: { rows in (rows.key, compute(rows, fromOpening: kept.readsFromMonth(rows.key))) },
+            consume: { key, computed in
+            var (outcome, state) = try computed.get()
+            if outcome.needsAllRows {
+                // The kept opening does not stand for this couple: its every row, read again.
+                var all: CoupleRows?
+                try reader.forEachCoupleKey(only: key) { all = $0 }
+                (outcome, state) = try compute(all ?? CoupleRows(key: key), fromOpening: false).get()
+            } else if kept.readsFromMonth(key) {
+                fromOpenings += 1
+            }
+            if let state { written[key] = state }
             guard let result = outcome.result, let text = outcome.text else { return output.merge(outcome.unattached) }
             try output.add(result, textFile: text.value, workbook: outcome.workbook?.value, workbookSeconds: outcome.workbookSeconds)
             progress.update("statements", bytes: 0, rows: output.couples, detail: "couples")
         })
-        try reader.forEachCoupleKey { try batches.add($0) }
+        try reader.forEachCoupleKey(openings: kept.openings) { try batches.add($0) }
         try batches.flush()
-        let outcome = try output.finish(keys.family, started: started)
+        var outcome = try output.finish(keys.family, started: started)
+        outcome.keyStates = [kept.update(written)]
         let seconds = String(format: "%.3f", Date().timeIntervalSince(started))
         if coupleWorkbooks {
-            progress.step(["stage": "statements", "couples": "\(output.couples)", "seconds": seconds,
-                           "couple_workbooks": "\(output.workbooks)",
+            progress.step(["stage": "statements", "couples": "\(output.couples)", "from_openings": "\(fromOpenings)",
+                           "seconds": seconds, "couple_workbooks": "\(output.workbooks)",
                            "couple_workbook_seconds": String(format: "%.3f", output.workbookSeconds)])
         } else {
-            progress.step(["stage": "statements", "couples": "\(output.couples)", "seconds": seconds])
+            progress.step(["stage": "statements", "couples": "\(output.couples)", "from_openings": "\(fromOpenings)",
+                           "seconds": seconds])
         }
         return outcome
     }
