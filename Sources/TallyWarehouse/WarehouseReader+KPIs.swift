@@ -124,8 +124,10 @@ extension WarehouseReader {
             if started && !skipped { try body(app, user, events, ids) }
             return
         }
-        // The log's order: each row's subscriber looked up by its key's hash, the others' events held
-        // per subscriber; then the subscribers sorted, and each one's few events.
+        // The log's order: each row's subscriber looked up by its key's hash (the one the skip
+        // already computed; a subscriber whose hash another one has goes by its names), its event
+        // held in one array in the log's order; then the events grouped by subscriber (a counting
+        // sort), the subscribers sorted, and each one's few events.
         struct Subscriber: Hashable {
             var app: String
             var user: String
@@ -135,33 +137,61 @@ extension WarehouseReader {
             var event: SubscriptionEvent
             var id: String
         }
-        var index: [Subscriber: Int] = [:]
+        var byHash: [UInt64: Int32] = [:]
+        var sharingHash: [Subscriber: Int32] = [:]
         var subscribers: [Subscriber] = []
-        var held: [[Held]] = []
+        var owners: [Int32] = []
+        var held: [Held] = []
+        func add(_ subscriber: Subscriber) -> Int32 {
+            subscribers.append(subscriber)
+            return Int32(subscribers.count - 1)
+        }
         while try rows.next() {
             let appBytes = rows.text(0)!, userBytes = rows.text(1)!
-            if skipping.contains(Self.subscriberKeyHash(app: appBytes, userId: userBytes)) { continue }
-            let subscriber = Subscriber(app: strings.string(appBytes), user: String(decoding: userBytes, as: UTF8.self))
-            let i = index[subscriber] ?? {
-                index[subscriber] = subscribers.count
-                subscribers.append(subscriber)
-                held.append([])
-                return subscribers.count - 1
-            }()
-            held[i].append(Held(position: .init(instant: Timestamp(microseconds: rows.int64(5)), loadOrder: rows.int64(9),
-                                                line: Int(rows.int64(7))),
-                                event: try event(rows), id: String(decoding: rows.text(8)!, as: UTF8.self)))
+            let hash = Self.subscriberKeyHash(app: appBytes, userId: userBytes)
+            if skipping.contains(hash) { continue }
+            let owner: Int32
+            if let found = byHash[hash] {
+                let known = subscribers[Int(found)]
+                if StringCache.equal(known.user, userBytes) && StringCache.equal(known.app, appBytes) {
+                    owner = found
+                } else {
+                    let subscriber = Subscriber(app: strings.string(appBytes), user: String(decoding: userBytes, as: UTF8.self))
+                    owner = sharingHash[subscriber] ?? add(subscriber)
+                    sharingHash[subscriber] = owner
+                }
+            } else {
+                owner = add(Subscriber(app: strings.string(appBytes), user: String(decoding: userBytes, as: UTF8.self)))
+                byHash[hash] = owner
+            }
+            owners.append(owner)
+            held.append(Held(position: .init(instant: Timestamp(microseconds: rows.int64(5)), loadOrder: rows.int64(9),
+                                             line: Int(rows.int64(7))),
+                             event: try event(rows), id: String(decoding: rows.text(8)!, as: UTF8.self)))
         }
-        index = [:]
+        byHash = [:]
+        sharingHash = [:]
+        // Each subscriber's events: `grouped[start[i]..<start[i + 1]]` (indexes into `held`, in the log's order).
+        var start = [Int](repeating: 0, count: subscribers.count + 1)
+        for owner in owners { start[Int(owner) + 1] += 1 }
+        for i in subscribers.indices { start[i + 1] += start[i] }
+        var grouped = [Int32](repeating: 0, count: held.count)
+        var next = start
+        for (row, owner) in owners.enumerated() {
+            grouped[next[Int(owner)]] = Int32(row)
+            next[Int(owner)] += 1
+        }
+        owners = []
         // The scan's order (SQLite's BINARY collation compares text as bytes).
         let order = subscribers.indices.sorted { a, b in
             let x = subscribers[a], y = subscribers[b]
             return x.app != y.app ? ByteOrder.precedes(x.app, y.app) : ByteOrder.precedes(x.user, y.user)
         }
         for i in order {
-            let events = held[i].sorted { SubscriptionEventOrder.precedes($0.position, $1.position) }
-            held[i] = []
-            try body(subscribers[i].app, subscribers[i].user, events.map(\.event), events.map(\.id))
+            let rows = grouped[start[i]..<start[i + 1]].sorted {
+                SubscriptionEventOrder.precedes(held[Int($0)].position, held[Int($1)].position)
+            }
+            try body(subscribers[i].app, subscribers[i].user, rows.map { held[Int($0)].event }, rows.map { held[Int($0)].id })
         }
     }
 
