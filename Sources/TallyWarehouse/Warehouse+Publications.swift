@@ -144,16 +144,19 @@ extension WarehouseReader {
 
     /// The agreements counting now from a file loaded after `load_seq` `seq`
     /// whose content no file loaded by then gave (new, or changed), by couple.
-    /// The files loaded by then are few (a month's folder each), and the rows
-    /// they set aside are keyed by file: one look-up per agreement and file.
+    /// The agreements files loaded by then are few (a month's folder each),
+    /// listed once, and the rows they set aside are keyed by file: one
+    /// look-up per agreement and file (joined to the files per agreement,
+    /// SQLite would scan every row set aside for each agreement).
     private func changedAgreements(since seq: Int64, only couple: String?) throws -> [String: Set<String>] {
         let same = ["couple_id", "description", "amount", "currency", "paid_by", "split_type", "split", "tag", "day_of_month",
                     "start_date"].map { "s.\($0) = a.\($0)" }.joined(separator: " AND ")
         let rows = try Row.fetchCursor(db, sql: """
             SELECT a.couple_id, a.id FROM agreement a JOIN input_file f ON f.id = a.file_id
             WHERE f.load_seq > ?1 AND (?2 IS NULL OR a.couple_id = ?2) AND NOT EXISTS (
-                SELECT 1 FROM input_file g JOIN agreement_superseded s ON s.file_id = g.id AND s.id = a.id
-                WHERE g.load_seq <= ?1 AND \(same) AND s.end_date IS a.end_date)
+                SELECT 1 FROM agreement_superseded s
+                WHERE s.file_id IN (SELECT id FROM input_file WHERE load_seq <= ?1 AND table_name = 'agreements')
+                  AND s.id = a.id AND \(same) AND s.end_date IS a.end_date)
             """, arguments: [seq, couple])
         var changed: [String: Set<String>] = [:]
         while let row = try rows.next() { changed[row[0], default: []].insert(row[1]) }
