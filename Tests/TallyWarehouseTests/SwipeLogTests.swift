@@ -172,6 +172,59 @@ struct SwipeLogTests {
         }
     }
 
+    /// The matches, the superseded rows and each swipes file's superseded count.
+    func derivedSwipes(_ warehouse: Warehouse) throws -> [String] {
+        try warehouse.read { r in
+            try String.fetchAll(r.db, sql: """
+                SELECT 'm ' || p.name || '/' || q.name || '@' || m.formed_at FROM swipe_match m
+                JOIN swipe_person p ON p.id = m.user_a JOIN swipe_person q ON q.id = m.user_b
+                UNION ALL SELECT 's ' || row FROM swipe_superseded
+                UNION ALL SELECT 'f ' || display_path || ' ' || rows_superseded FROM input_file WHERE table_name = 'swipes'
+                ORDER BY 1
+                """)
+        }
+    }
+
+    @Test("after each month's ingest, the matches brought up to date for the month's pairs equal a derivation from scratch",
+          arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    func incrementalMatchesEqualAFullDerivation(seed: UInt64) throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        var random = SplitMix64(seed: seed &* 7919)
+        let users = ["ana", "bia", "caio", "dani", "edu", "fer"]
+        let actions: [SwipeAction] = [.like, .like, .superLike, .pass, .report]
+        var nextId = 0
+        for month in 1...12 {
+            // Now and then a month's folder is exported again: its file is replaced (a derivation from scratch).
+            let folder = month > 2 && Int.random(in: 0..<5, using: &random) == 0
+                ? "m\(Int.random(in: 1..<month, using: &random))" : "m\(month)"
+            try warehouse.ingest { s in
+                let f = try s.beginFile(file(.swipes, "\(folder)/swipes.ndjson"), absolutePath: "/\(folder)/swipes.ndjson",
+                                        bytes: 100, sha256: "\(folder)-\(month)")
+                var ids = Set<String>()
+                let count = Int.random(in: 0...14, using: &random)
+                for line in 1...max(count, 1) where count > 0 {
+                    // Mostly new ids; some repeat an earlier month's (a re-sent row).
+                    let id = nextId > 0 && Int.random(in: 0..<3, using: &random) == 0
+                        ? "s\(Int.random(in: 0..<nextId, using: &random))" : "s\(nextId)"
+                    if id == "s\(nextId)" { nextId += 1 }
+                    guard ids.insert(id).inserted else { continue }
+                    let from = users[Int.random(in: 0..<users.count, using: &random)]
+                    let to = users[Int.random(in: 0..<users.count, using: &random)]
+                    try insert(s, id, from, to, actions[Int.random(in: 0..<actions.count, using: &random)],
+                               at: Int64(month * 100 + Int.random(in: 0..<90, using: &random)), file: f, line: line)
+                }
+                try s.finishFile(f, read: ids.count, rejected: 0, superseded: 0, unknownFields: [])
+            }
+            let incremental = try derivedSwipes(warehouse)
+            try warehouse.queue.write { db in
+                try db.execute(sql: "DELETE FROM derivation_mark")
+                try SwipeLogSchema.derive(db, budget: 1 << 20)
+            }
+            #expect(try derivedSwipes(warehouse) == incremental, "seed \(seed), month \(month) (\(folder))")
+        }
+        #expect(try warehouse.integrityCheck() == "ok")
+    }
+
     @Test func aWarehouseOfTheTextLayoutReloadsItsSwipes() throws {
         let path = try legacyWarehouse(upTo: "v3: swipes and subscriptions", """
             INSERT INTO input_file (id, path, display_path, dataset, table_name, bytes, sha256, load_seq)

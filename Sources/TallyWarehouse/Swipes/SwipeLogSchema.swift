@@ -101,7 +101,17 @@ enum SwipeLogSchema {
     /// pass too, which then need not scan the log again: their sort and fold
     /// are left as a tail. Otherwise the pass reads the log partition by
     /// partition (``deriveMatches(_:budget:likesAndReports:)``).
+    ///
+    /// After an ingest that only appended rows (a ``DerivationMarks`` mark),
+    /// only the pairs of the appended likes and reports, and of the rows
+    /// whose superseded state moved, can match otherwise: the tail sorts and
+    /// folds those pairs' swipes only, and changes only the matches that
+    /// differ (``MatchFold/update(_:)``), not every match and its index.
     private static func deriveLeavingTail(_ db: Database, budget: Int) throws -> DerivationTail? {
+        let since = try DerivationMarks.lastRow(db, .swipeMatches)
+        // Until the matches are stored again, no later derivation may take them as up to date.
+        try db.execute(sql: "DELETE FROM derivation_mark WHERE name = ?", arguments: [DerivedTable.swipeMatches.rawValue])
+        let supersededBefore = since == nil ? [] : Set(try Int64.fetchAll(db, sql: "SELECT row FROM swipe_superseded"))
         var scan = try scanLog(db, budget: budget)
         try storeSupersededRepeats(db)
         try db.execute(sql: """
@@ -110,24 +120,41 @@ enum SwipeLogSchema {
             UPDATE input_file SET rows_superseded =
                 (SELECT count(*) FROM swipe_superseded s CROSS JOIN swipe_row r ON r.rowid = s.row WHERE r.file_id = input_file.id)
             WHERE table_name = 'swipes';
-            DROP INDEX IF EXISTS swipe_match_formed;
-            DELETE FROM swipe_match;
             """)
+        let superseded = Set(try Int64.fetchAll(db, sql: "SELECT row FROM swipe_superseded"))
         guard var pairs = scan.pairs else {
+            try db.execute(sql: "DROP INDEX IF EXISTS swipe_match_formed; DELETE FROM swipe_match")
             try deriveMatches(db, budget: budget, likesAndReports: scan.likesAndReports)
             try indexMatches(db)
+            try DerivationMarks.record(db, .swipeMatches, log: "swipe_row")
             return nil
         }
         scan.pairs = nil  // the one reference: changed in place below, not copied
         // A superseded like or report does not count: the fold skips it.
-        if !scan.candidatePairs.isEmpty {
-            let superseded = Set(try Int64.fetchAll(db, sql: "SELECT row FROM swipe_superseded"))
-            for (rowid, index) in scan.candidatePairs where superseded.contains(rowid) { pairs[index].superseded = true }
+        for (rowid, index) in scan.candidatePairs where superseded.contains(rowid) { pairs[index].superseded = true }
+        guard let since else {
+            try db.execute(sql: "DROP INDEX IF EXISTS swipe_match_formed; DELETE FROM swipe_match")
+            let fold = MatchFold(consume pairs)
+            return DerivationTail(compute: { fold.compute() }, store: { db in
+                try fold.store(db)
+                try indexMatches(db)
+                try DerivationMarks.record(db, .swipeMatches, log: "swipe_row")
+            })
         }
-        let fold = MatchFold(consume pairs)
+        var touched = Set<UInt64>()
+        let appended = try RawCursor(db, sql: "SELECT from_person, to_person FROM swipe_row WHERE rowid > ? AND \(matchActionFilter)",
+                                     arguments: [since])
+        while try appended.next() { touched.insert(PairRow.pair(appended.int64(0), appended.int64(1))) }
+        let moved = try db.makeStatement(sql: "SELECT from_person, to_person FROM swipe_row WHERE rowid = ?")
+        for rowid in superseded.symmetricDifference(supersededBefore) {
+            if let row = try Row.fetchOne(moved, arguments: [rowid]) { touched.insert(PairRow.pair(row[0], row[1])) }
+        }
+        let fold = MatchFold(pairs.filter { touched.contains($0.pair) })
+        pairs = []
+        let folded = touched
         return DerivationTail(compute: { fold.compute() }, store: { db in
-            try fold.store(db)
-            try indexMatches(db)
+            try fold.update(db, pairs: folded)
+            try DerivationMarks.record(db, .swipeMatches, log: "swipe_row")
         })
     }
 
@@ -239,12 +266,16 @@ enum SwipeLogSchema {
         var superseded = false
 
         init(from: Int64, to: Int64, at: Int64, action: SwipeAction) {
-            let from = UInt64(from), to = UInt64(to)
-            let (a, b) = from < to ? (from, to) : (to, from)
-            self.pair = a << 32 | b
+            self.pair = Self.pair(from, to)
             self.at = at
             self.action = action
-            self.forward = from == a
+            self.forward = from <= to
+        }
+
+        /// The pair of two person numbers, either way round: the smaller in the high half.
+        static func pair(_ from: Int64, _ to: Int64) -> UInt64 {
+            let (a, b) = from < to ? (UInt64(from), UInt64(to)) : (UInt64(to), UInt64(from))
+            return a << 32 | b
         }
     }
 
@@ -315,6 +346,29 @@ enum SwipeLogSchema {
         func store(_ db: Database) throws {
             try Self.store(matches, db)
             matches = []
+        }
+
+        /// Makes the stored matches of `pairs` those folded (the folded swipes
+        /// are every swipe of those pairs): one read of the stored matches in
+        /// pair order beside the folded ones, and only those that differ
+        /// deleted or stored. Lets go of the matches.
+        func update(_ db: Database, pairs: Set<UInt64>) throws {
+            var new: [UInt64: Int64] = [:]
+            for m in matches { new[UInt64(m.a) << 32 | UInt64(m.b)] = m.formedAt }
+            matches = []
+            var gone: [UInt64] = []
+            let stored = try RawCursor(db, sql: "SELECT user_a, user_b, formed_at FROM swipe_match")
+            while try stored.next() {
+                let pair = UInt64(stored.int64(0)) << 32 | UInt64(stored.int64(1))
+                guard pairs.contains(pair) else { continue }
+                if new[pair] == stored.int64(2) { new[pair] = nil } else { gone.append(pair) }
+            }
+            let delete = try BulkStatement(db, sql: "DELETE FROM swipe_match WHERE user_a = ? AND user_b = ?")
+            for pair in gone.sorted() {
+                delete.bind(1, Int64(pair >> 32)); delete.bind(2, Int64(pair & 0xffff_ffff))
+                try delete.step()
+            }
+            try Self.store(new.sorted { $0.key < $1.key }.map { (Int64($0.key >> 32), Int64($0.key & 0xffff_ffff), $0.value) }, db)
         }
 
         static func fold(_ rows: inout [PairRow]) -> [Match] {
