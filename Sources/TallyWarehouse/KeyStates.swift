@@ -216,18 +216,40 @@ extension WarehouseReader {
         return changes
     }
 
-    /// `family`'s kept results, or nil when it has none.
-    public func keyStates(family: String) throws -> KeyStateSet? {
+    /// `family`'s kept results, or nil when it has none; with `results:
+    /// false`, each key's refresh and fingerprint only (its result empty:
+    /// read it key by key with ``keyStateCursor(family:)``).
+    public func keyStates(family: String, results: Bool = true) throws -> KeyStateSet? {
         guard let row = try Row.fetchOne(db, sql: "SELECT seq, settings FROM key_state_set WHERE family = ?",
                                          arguments: [family]) else { return nil }
         var set = KeyStateSet(seq: row[0], settings: row[1], states: [:])
-        let rows = try RawCursor(db, sql: "SELECT key, seq, fingerprint, state FROM key_state WHERE family = ?", arguments: [family])
+        let rows = try RawCursor(db, sql: "SELECT key, seq, fingerprint\(results ? ", state" : "") FROM key_state WHERE family = ?",
+                                 arguments: [family])
         while try rows.next() {
-            let state = rows.blob(3).map { [UInt8]($0) } ?? []
+            let state = results ? rows.blob(3).map { [UInt8]($0) } ?? [] : []
             set.states[rows.textValue(0)] = .init(seq: rows.int64(1), fingerprint: rows.textValue(2), state: state)
         }
         return set
     }
+
+    /// `family`'s kept results in key byte order, taken key by key beside a
+    /// scan in the same order (memory for one result at a time).
+    public func keyStateCursor(family: String) throws -> KeyStateCursor {
+        KeyStateCursor(try PartitionCursor(db, sql: "SELECT key, seq, fingerprint, state FROM key_state WHERE family = ? ORDER BY key",
+                                           arguments: [family]) { c in
+            KeyStateSet.State(seq: c.int64(1), fingerprint: c.textValue(2), state: c.blob(3).map { [UInt8]($0) } ?? [])
+        })
+    }
+}
+
+/// A family's kept results in key byte order (``WarehouseReader/keyStateCursor(family:)``).
+public final class KeyStateCursor {
+    private let cursor: PartitionCursor<KeyStateSet.State>
+
+    init(_ cursor: PartitionCursor<KeyStateSet.State>) { self.cursor = cursor }
+
+    /// The result kept for `key`, passing every smaller key; keys must come in byte order.
+    public func take(key: String) throws -> KeyStateSet.State? { try cursor.take(key: key).first }
 }
 
 extension KeyStateUpdate {

@@ -62,8 +62,11 @@ struct KeptLedgersTests {
             let settings = StatementsFamily.Settings(period: period, fx: FxTable(try reader.fxRates()), trendMonths: trendMonths)
             let kept = try KeptLedgers(reader, settings: settings, fx: try reader.fxRates())
             var taken = Set<String>()
+            let stored = try reader.keyStateCursor(family: KeptLedgers.family)
             try reader.forEachCoupleKey(openings: kept.openings) { rows in
-                if kept.readsFromMonth(rows.key), kept.opening(rows) != nil { taken.insert(rows.key) }
+                if kept.readsFromMonth(rows.key), kept.opening(rows, stored: try stored.take(key: rows.key)) != nil {
+                    taken.insert(rows.key)
+                }
             }
             return taken
         }

@@ -31,11 +31,17 @@ import TallyWire
 /// When fewer than half the set's keys have an opening that holds, every
 /// couple's rows are read, as without a set.
 ///
+/// The set's results are read key by key beside the couples' scan, not
+/// held all at once (``WarehouseReader/keyStateCursor(family:)``).
+///
 /// ```swift
 /// let kept = try KeptLedgers(reader, settings: keys.family.settings, fx: fx)
+/// let stored = try reader.keyStateCursor(family: KeptLedgers.family)
 /// try reader.forEachCoupleKey(openings: kept.openings) { rows in
 ///     var rows = rows
-///     if kept.readsFromMonth(rows.key) { rows.opening = kept.opening(rows) }   // nil: read every row again
+///     if kept.readsFromMonth(rows.key) {
+///         rows.opening = kept.opening(rows, stored: try stored.take(key: rows.key))   // nil: read every row again
+///     }
 /// }
 /// ```
 struct KeptLedgers: Sendable {
@@ -49,20 +55,18 @@ struct KeptLedgers: Sendable {
     let seq: Int64
     /// What the scan reads from a month on; nil: every couple's every row.
     let openings: WarehouseReader.CoupleOpenings?
-    private let usable: KeyStateSet?
 
     init(_ reader: WarehouseReader, settings family: StatementsFamily.Settings, fx: [FxRate]) throws {
         let base = "tally \(TallyRunner.version) \(ReportReuse.buildDigest) trend \(family.trendMonths)"
         let next = family.period.adding(months: 1)
         settings = Self.settings(base, month: next, fx: fx)
-        let set = try reader.keyStates(family: Self.family)
+        let set = try reader.keyStates(family: Self.family, results: false)
         // The couples changed since the set was kept only: every opening held until then.
         let changes = try reader.coupleChanges(since: set?.seq ?? .max)
         seq = changes.seq
         guard let set, changes.allSince <= set.seq, let month = Self.month(of: set.settings), month <= family.period,
               set.settings == Self.settings(base, month: month, fx: fx) else {
             openings = nil
-            usable = nil
             return
         }
         var stale = Set<String>()
@@ -73,24 +77,23 @@ struct KeptLedgers: Sendable {
             changed.insert(couple)
             if LedgerOpening.change(reachingBack: String(key[..<bar]), isBefore: month) { stale.insert(couple) }
         }
-        let couples = Set(set.states.compactMap { !$0.value.state.isEmpty && !stale.contains($0.key) ? $0.key : nil })
+        // A couple's kept result has its fingerprint; a key of orphan rows has none.
+        let couples = Set(set.states.compactMap { !$0.value.fingerprint.isEmpty && !stale.contains($0.key) ? $0.key : nil })
         guard !couples.isEmpty, 2 * couples.count >= set.states.count else {
             openings = nil
-            usable = nil
             return
         }
         openings = .init(month: month, couples: couples, keys: Set(set.states.keys).union(changed))
-        usable = set
     }
 
     /// Whether the scan read only `key`'s expenses from the openings' month on.
     func readsFromMonth(_ key: String) -> Bool { openings?.couples.contains(key) ?? false }
 
-    /// The kept opening of `rows`' couple, when its fingerprint is the one
-    /// it was kept with and it reads back; nil otherwise (every row of the
-    /// couple is then read again).
-    func opening(_ rows: CoupleRows) -> LedgerOpening? {
-        guard let openings, let state = usable?.states[rows.key], state.fingerprint == Self.fingerprint(rows),
+    /// The kept opening of `rows`' couple (`stored`, its kept result), when
+    /// its fingerprint is the one it was kept with and it reads back; nil
+    /// otherwise (every row of the couple is then read again).
+    func opening(_ rows: CoupleRows, stored: KeyStateSet.State?) -> LedgerOpening? {
+        guard let openings, let state = stored, state.fingerprint == Self.fingerprint(rows),
               let opening = try? WireLineReader.records(LedgerOpening.self, in: state.state).first,
               opening.month == openings.month else { return nil }
         return opening

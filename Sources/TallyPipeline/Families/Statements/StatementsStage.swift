@@ -48,12 +48,17 @@ struct StatementsStage: ReportStage {
         // files; in couple order: the rows written, the summary merged.
         // What each couple was sent the month before, to say when its opening differs.
         let published = try reader.publishedClosings(month: period.adding(months: -1))
-        // `rows` as the scan read them: from the month of the kept openings for a couple it reads so.
-        @Sendable func compute(_ rows: CoupleRows, fromOpening: Bool) -> Result<(StatementsKeys.Outcome, KeyStateSet.State?), Error> {
+        // `rows` as the scan read them: from the month of the kept openings for a couple it reads so
+        // (`fromMonth`), with what the set kept for it (`stored`).
+        @Sendable func compute(_ rows: CoupleRows, fromMonth: Bool, stored: KeyStateSet.State?)
+            -> Result<(StatementsKeys.Outcome, KeyStateSet.State?), Error>
+        {
             var rows = rows
             rows.published = published[rows.key]
-            if fromOpening {
-                guard let opening = kept.opening(rows) else { return .success((StatementsKeys.Outcome(needsAllRows: true), nil)) }
+            if fromMonth {
+                guard let opening = kept.opening(rows, stored: stored) else {
+                    return .success((StatementsKeys.Outcome(needsAllRows: true), nil))
+                }
                 rows.opening = opening
             }
             return Result {
@@ -63,15 +68,15 @@ struct StatementsStage: ReportStage {
                 return (outcome, state)
             }
         }
-        let batches = PartitionBatches<CoupleRows, (key: String, computed: Result<(StatementsKeys.Outcome, KeyStateSet.State?), Error>)>(
-            rows: \.rowCount, compute: { rows in (rows.key, compute(rows, fromOpening: kept.readsFromMonth(rows.key))) },
+        let batches = PartitionBatches<CoupleWork, (key: String, computed: Result<(StatementsKeys.Outcome, KeyStateSet.State?), Error>)>(
+            rows: \.rows.rowCount, compute: { work in (work.rows.key, compute(work.rows, fromMonth: work.fromMonth, stored: work.stored)) },
             consume: { key, computed in
             var (outcome, state) = try computed.get()
             if outcome.needsAllRows {
                 // The kept opening does not stand for this couple: its every row, read again.
                 var all: CoupleRows?
                 try reader.forEachCoupleKey(only: key) { all = $0 }
-                (outcome, state) = try compute(all ?? CoupleRows(key: key), fromOpening: false).get()
+                (outcome, state) = try compute(all ?? CoupleRows(key: key), fromMonth: false, stored: nil).get()
             } else if kept.readsFromMonth(key) {
                 fromOpenings += 1
             }
@@ -80,7 +85,11 @@ struct StatementsStage: ReportStage {
             try output.add(result, textFile: text.value, workbook: outcome.workbook?.value, workbookSeconds: outcome.workbookSeconds)
             progress.update("statements", bytes: 0, rows: output.couples, detail: "couples")
         })
-        try reader.forEachCoupleKey(openings: kept.openings) { try batches.add($0) }
+        let stored = try reader.keyStateCursor(family: KeptLedgers.family)
+        try reader.forEachCoupleKey(openings: kept.openings) { rows in
+            let fromMonth = kept.readsFromMonth(rows.key)
+            try batches.add(CoupleWork(rows: rows, fromMonth: fromMonth, stored: fromMonth ? try stored.take(key: rows.key) : nil))
+        }
         try batches.flush()
         var outcome = try output.finish(keys.family, started: started)
         outcome.keyStates = [kept.update(written)]
@@ -95,4 +104,13 @@ struct StatementsStage: ReportStage {
         }
         return outcome
     }
+}
+
+/// One couple key as the warehouse's scan hands it over: its rows, whether
+/// the scan read its expenses from the kept openings' month on, and then
+/// what the set kept for it (``KeptLedgers``).
+struct CoupleWork: Sendable {
+    var rows: CoupleRows
+    var fromMonth: Bool
+    var stored: KeyStateSet.State?
 }
