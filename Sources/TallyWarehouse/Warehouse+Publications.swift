@@ -113,33 +113,23 @@ extension Warehouse {
 
 extension WarehouseReader {
     /// The couples' statements of `month` as published from this warehouse,
-    /// by couple id: each member's closing balance, and the input files
-    /// (display paths) loaded after publication. Empty when none was.
-    /// `only`: that couple's alone.
-    public func publishedClosings(month: YearMonth, only couple: String? = nil) throws -> [String: PublishedClosing] {
-        var closings: [String: [String: Int64]] = [:]
-        var loadSeqs: [String: Int64] = [:]
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT couple_id, member_id, closing, load_seq FROM couple_closing WHERE month = ?1 AND (?2 IS NULL OR couple_id = ?2)
-            """, arguments: [month.description, couple])
-        while let row = try rows.next() {
-            let couple: String = row[0]
-            closings[couple, default: [:]][row[1]] = row[2]
-            loadSeqs[couple] = row[3]
-        }
+    /// couple by couple in couple id byte order, taken beside a scan in the
+    /// same order (``PublishedClosingCursor/take(key:)``): each member's
+    /// closing balance, and the input files (display paths) loaded after
+    /// publication. `only`: that couple's alone.
+    public func publishedClosingCursor(month: YearMonth, only couple: String? = nil) throws -> PublishedClosingCursor {
         var since: [Int64: Set<String>] = [:]
         var changed: [Int64: [String: Set<String>]] = [:]
-        for seq in Set(loadSeqs.values) {
+        for seq in try Int64.fetchAll(db, sql: "SELECT DISTINCT load_seq FROM couple_closing WHERE month = ?1 AND (?2 IS NULL OR couple_id = ?2)",
+                                      arguments: [month.description, couple]) {
             since[seq] = Set(try String.fetchAll(db, sql: "SELECT display_path FROM input_file WHERE load_seq > ?", arguments: [seq]))
             changed[seq] = try changedAgreements(since: seq, only: couple)
         }
-        var published: [String: PublishedClosing] = [:]
-        for (couple, closing) in closings {
-            let seq = loadSeqs[couple]!
-            published[couple] = PublishedClosing(month: month, closing: closing, filesSince: since[seq] ?? [],
-                                                 changedAgreements: changed[seq]?[couple] ?? [])
-        }
-        return published
+        let rows = try PartitionCursor(db, sql: """
+            SELECT couple_id, member_id, closing, load_seq FROM couple_closing WHERE month = ?1 AND (?2 IS NULL OR couple_id = ?2)
+            ORDER BY couple_id
+            """, arguments: [month.description, couple]) { c in (member: c.textValue(1), closing: c.int64(2), loadSeq: c.int64(3)) }
+        return PublishedClosingCursor(month: month, rows: rows, since: since, changed: changed)
     }
 
     /// The agreements counting now from a file loaded after `load_seq` `seq`
@@ -173,5 +163,34 @@ extension WarehouseReader {
             FROM input_file ORDER BY path
             """)
         return files.joined(separator: "\n")
+    }
+}
+
+/// The couples' published closings of a month in couple id order
+/// (``WarehouseReader/publishedClosingCursor(month:only:)``): memory for
+/// one couple's at a time, beside the files and agreements loaded since.
+public final class PublishedClosingCursor {
+    private let month: YearMonth
+    private let rows: PartitionCursor<(member: String, closing: Int64, loadSeq: Int64)>
+    private let since: [Int64: Set<String>]
+    private let changed: [Int64: [String: Set<String>]]
+
+    init(month: YearMonth, rows: PartitionCursor<(member: String, closing: Int64, loadSeq: Int64)>,
+         since: [Int64: Set<String>], changed: [Int64: [String: Set<String>]]) {
+        self.month = month
+        self.rows = rows
+        self.since = since
+        self.changed = changed
+    }
+
+    /// What couple `key`'s statement of the month was published with, nil
+    /// when none was, passing every smaller key; keys must come in byte order.
+    public func take(key: String) throws -> PublishedClosing? {
+        let members = try rows.take(key: key)
+        guard let seq = members.last?.loadSeq else { return nil }
+        var closing: [String: Int64] = [:]
+        for member in members { closing[member.member] = member.closing }
+        return PublishedClosing(month: month, closing: closing, filesSince: since[seq] ?? [],
+                                changedAgreements: changed[seq]?[key] ?? [])
     }
 }

@@ -49,7 +49,7 @@ extension TallyRunner {
             var found: CoupleRows?
             try reader.forEachCoupleKey(only: coupleId) { found = $0 }
             // As in a run: the closing the couple was sent the month before, to say when the opening differs.
-            found?.published = try reader.publishedClosings(month: period.adding(months: -1), only: coupleId)[coupleId]
+            found?.published = try reader.publishedClosingCursor(month: period.adding(months: -1), only: coupleId).take(key: coupleId)
             return (try reader.fxRates(), found)
         }
         let keys = StatementsKeys(config: config, locale: locale, period: period, fx: fx, coupleWorkbooks: true)

@@ -46,15 +46,15 @@ struct StatementsStage: ReportStage {
 
         // Per couple, in parallel: the family's computation and the couple's own
         // files; in couple order: the rows written, the summary merged.
-        // What each couple was sent the month before, to say when its opening differs.
-        let published = try reader.publishedClosings(month: period.adding(months: -1))
+        // What each couple was sent the month before, to say when its opening differs: taken couple by
+        // couple beside the scan, as the kept openings are.
+        let published = try reader.publishedClosingCursor(month: period.adding(months: -1))
         // `rows` as the scan read them: from the month of the kept openings for a couple it reads so
         // (`fromMonth`), with what the set kept for it (`stored`).
         @Sendable func compute(_ rows: CoupleRows, fromMonth: Bool, stored: KeyStateSet.State?)
             -> Result<(StatementsKeys.Outcome, KeyStateSet.State?), Error>
         {
             var rows = rows
-            rows.published = published[rows.key]
             if fromMonth {
                 guard let opening = kept.opening(rows, stored: stored) else {
                     return .success((StatementsKeys.Outcome(needsAllRows: true), nil))
@@ -68,15 +68,17 @@ struct StatementsStage: ReportStage {
                 return (outcome, state)
             }
         }
-        let batches = PartitionBatches<CoupleWork, (key: String, computed: Result<(StatementsKeys.Outcome, KeyStateSet.State?), Error>)>(
-            rows: \.rows.rowCount, compute: { work in (work.rows.key, compute(work.rows, fromMonth: work.fromMonth, stored: work.stored)) },
-            consume: { key, computed in
+        typealias Computed = (key: String, published: PublishedClosing?, computed: Result<(StatementsKeys.Outcome, KeyStateSet.State?), Error>)
+        let batches = PartitionBatches<CoupleWork, Computed>(rows: \.rows.rowCount, compute: { work in
+            (work.rows.key, work.rows.published, compute(work.rows, fromMonth: work.fromMonth, stored: work.stored))
+        }, consume: { key, sent, computed in
             var (outcome, state) = try computed.get()
             if outcome.needsAllRows {
                 // The kept opening does not stand for this couple: its every row, read again.
-                var all: CoupleRows?
+                var all = CoupleRows(key: key)
                 try reader.forEachCoupleKey(only: key) { all = $0 }
-                (outcome, state) = try compute(all ?? CoupleRows(key: key), fromMonth: false, stored: nil).get()
+                all.published = sent
+                (outcome, state) = try compute(all, fromMonth: false, stored: nil).get()
             } else if kept.readsFromMonth(key) {
                 fromOpenings += 1
             }
@@ -87,6 +89,8 @@ struct StatementsStage: ReportStage {
         })
         let stored = try reader.keyStateCursor(family: KeptLedgers.family)
         try reader.forEachCoupleKey(openings: kept.openings) { rows in
+            var rows = rows
+            rows.published = try published.take(key: rows.key)
             let fromMonth = kept.readsFromMonth(rows.key)
             try batches.add(CoupleWork(rows: rows, fromMonth: fromMonth, stored: fromMonth ? try stored.take(key: rows.key) : nil))
         }
