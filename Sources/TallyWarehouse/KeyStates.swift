@@ -7,7 +7,8 @@ import TallyCore
 ///
 /// - **Key changes** (`key_change_scope`, `key_change`): a derivation that
 ///   refreshes a table keyed by report partition (`checkin_winner`, by
-///   challenge; `subscription_event`, by subscriber) numbers each of its
+///   challenge; `subscription_event`, by subscriber; `expense_winner`, by
+///   couple and month) numbers each of its
 ///   refreshes (`seq`) and logs the keys each refresh changed; a refresh
 ///   from scratch changes every key (`all_since`). A key unchanged since
 ///   refresh `s` has the rows it had then.

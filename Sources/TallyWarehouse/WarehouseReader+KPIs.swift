@@ -188,10 +188,10 @@ extension WarehouseReader {
             return x.app != y.app ? ByteOrder.precedes(x.app, y.app) : ByteOrder.precedes(x.user, y.user)
         }
         for i in order {
-            let rows = grouped[start[i]..<start[i + 1]].sorted {
+            let events = grouped[start[i]..<start[i + 1]].sorted {
                 SubscriptionEventOrder.precedes(held[Int($0)].position, held[Int($1)].position)
             }
-            try body(subscribers[i].app, subscribers[i].user, rows.map { held[Int($0)].event }, rows.map { held[Int($0)].id })
+            try body(subscribers[i].app, subscribers[i].user, events.map { held[Int($0)].event }, events.map { held[Int($0)].id })
         }
     }
 

@@ -44,11 +44,10 @@ struct StatementsStage: ReportStage {
                                           outputs: context.outputs, coupleWorkbooks: keys.coupleWorkbooks)
         progress.begin("statements")
 
-        // Per couple, in parallel: the family's computation and the couple's own
-        // files; in couple order: the rows written, the summary merged.
-        // What each couple was sent the month before, to say when its opening differs: taken couple by
-        // couple beside the scan, as the kept openings are.
+        // What each couple was sent the month before, to say when its opening differs, and what the set
+        // kept for it: both taken couple by couple beside the scan.
         let published = try reader.publishedClosingCursor(month: period.adding(months: -1))
+        let stored = try reader.keyStateCursor(family: KeptLedgers.family)
         // `rows` as the scan read them: from the month of the kept openings for a couple it reads so
         // (`fromMonth`), with what the set kept for it (`stored`).
         @Sendable func compute(_ rows: CoupleRows, fromMonth: Bool, stored: KeyStateSet.State?)
@@ -68,9 +67,11 @@ struct StatementsStage: ReportStage {
                 return (outcome, state)
             }
         }
+        // Per couple, in parallel: the family's computation and the couple's own
+        // files; in couple order: the rows written, the summary merged.
         typealias Computed = (key: String, published: PublishedClosing?, computed: Result<(StatementsKeys.Outcome, KeyStateSet.State?), Error>)
         let batches = PartitionBatches<CoupleWork, Computed>(rows: \.rows.rowCount, compute: { work in
-            (work.rows.key, work.rows.published, compute(work.rows, fromMonth: work.fromMonth, stored: work.stored))
+            (work.rows.key, work.rows.published, compute(work.rows, fromMonth: kept.readsFromMonth(work.rows.key), stored: work.stored))
         }, consume: { key, sent, computed in
             var (outcome, state) = try computed.get()
             if outcome.needsAllRows {
@@ -87,12 +88,10 @@ struct StatementsStage: ReportStage {
             try output.add(result, textFile: text.value, workbook: outcome.workbook?.value, workbookSeconds: outcome.workbookSeconds)
             progress.update("statements", bytes: 0, rows: output.couples, detail: "couples")
         })
-        let stored = try reader.keyStateCursor(family: KeptLedgers.family)
         try reader.forEachCoupleKey(openings: kept.openings) { rows in
             var rows = rows
             rows.published = try published.take(key: rows.key)
-            let fromMonth = kept.readsFromMonth(rows.key)
-            try batches.add(CoupleWork(rows: rows, fromMonth: fromMonth, stored: fromMonth ? try stored.take(key: rows.key) : nil))
+            try batches.add(CoupleWork(rows: rows, stored: kept.readsFromMonth(rows.key) ? try stored.take(key: rows.key) : nil))
         }
         try batches.flush()
         var outcome = try output.finish(keys.family, started: started)
@@ -110,11 +109,10 @@ struct StatementsStage: ReportStage {
     }
 }
 
-/// One couple key as the warehouse's scan hands it over: its rows, whether
-/// the scan read its expenses from the kept openings' month on, and then
-/// what the set kept for it (``KeptLedgers``).
+/// One couple key as the warehouse's scan hands it over: its rows and,
+/// when the scan read its expenses from the kept openings' month on, what
+/// the set kept for it (``KeptLedgers``).
 struct CoupleWork: Sendable {
     var rows: CoupleRows
-    var fromMonth: Bool
     var stored: KeyStateSet.State?
 }
