@@ -104,8 +104,10 @@ enum ExpensesSchema {
     /// and comparing only rows whose hashes collide (``KeyHashes``); the
     /// winners are then sorted once, narrowly, by (couple, id), instead of
     /// ranking every wide version row in a window sorted by id. After an
-    /// ingest that only appended versions, only the new versions and the
-    /// ids they repeat are listed again (``WinnerTable``).
+    /// ingest that only appended versions, the scan keeps only the rows of
+    /// the appended versions' ids, only those ids are judged again (the
+    /// files' superseded counts move by the change: ``SupersededRows``),
+    /// and only their winners are listed again (``WinnerTable``).
     ///
     /// Each refresh records which couples' winners it changed, and how far
     /// back (``KeyStates``, scope ``changeScope``, keys ``changeKeySQL``):
@@ -113,19 +115,21 @@ enum ExpensesSchema {
     /// versions and of every version of the ids they repeat (the winners
     /// before and after); after any other, every couple.
     static let winners = Derivation(.expenseWinners, inputs: ["expenses"]) { db in
-        var ids = KeyHashes()
+        let since = try DerivationMarks.lastRow(db, .expenseWinners)
+        // After an append-only ingest, only the ids of the appended versions can have new winners.
+        var ids = try since.map { KeyHashes(onlyHashes: try KeyHashes.hashes(db, sql: "SELECT id FROM expense_version WHERE rowid > ?",
+                                                                            arguments: [$0])) } ?? KeyHashes()
         try RawCursor(db, sql: "SELECT rowid, id FROM expense_version").forEach { row in
             ids.add(bytes: row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0), rowid: row.int64(0))
         }
         let candidates = ids.collisions()
-        let superseded = try SupersededRows(db, candidates: candidates, sql: """
+        let superseded = try SupersededRows(db, candidates: candidates, since: since, sql: """
             SELECT v.id, v.file_id, v.updated_at, f.load_seq, v.line
             FROM expense_version v JOIN input_file f ON f.id = v.file_id WHERE v.rowid = ?
             """, rule: ExpenseVersionRule(), read: { c, rowid in
                 ExpenseVersionRule.Version(updatedAt: Timestamp(microseconds: c.int64(2)), loadSeq: c.int64(3),
                                            line: c.int64(4), row: rowid)
             })
-        let since = try DerivationMarks.lastRow(db, .expenseWinners)
         let refresh = try KeyStates.beginRefresh(db, scope: changeScope)
         if let since {
             var keys = Set<String>()

@@ -1,3 +1,5 @@
+import GRDB
+
 /// Finds keys that may repeat among many rows without keeping the keys or
 /// sorting them in SQLite: remembers a 64-bit hash of each key with the rowid
 /// of its row (16 bytes a row), then sorts those pairs in memory. Rows whose
@@ -5,23 +7,48 @@
 ///
 /// Hashing and sorting 16-byte pairs take a fraction of the time of
 /// `GROUP BY id HAVING count(*) > 1`, which has SQLite sort the keys themselves.
+///
+/// After an ingest that only appended rows, a derivation needs only the
+/// groups that an appended row joins: made with the appended rows' hashes
+/// (``init(onlyHashes:)``, ``hashes(_:sql:arguments:)``), the set remembers
+/// only the rows whose hash one of them has, so a scan of the whole log
+/// keeps and sorts a month's worth of pairs, not the log's.
 struct KeyHashes {
     private var entries: [(hash: Int, rowid: Int64)] = []
+    /// The hashes whose rows are remembered; nil: every row's.
+    private let only: Set<Int>?
+
+    /// Remembers every row added.
+    init() { only = nil }
+
+    /// Remembers only the rows whose key hashes to one of `hashes`.
+    init(onlyHashes hashes: Set<Int>) { only = hashes }
 
     /// Remembers `key` (its UTF-8 bytes) as the key of row `rowid`.
     mutating func add(_ key: String, rowid: Int64) {
         var key = key
-        entries.append((key.withUTF8 { KeyHashes.hash(UnsafeRawBufferPointer($0)) }, rowid))
+        add(hash: key.withUTF8 { KeyHashes.hash(UnsafeRawBufferPointer($0)) }, rowid: rowid)
     }
 
     /// Remembers the key bytes `key` as the key of row `rowid`.
     mutating func add(bytes key: UnsafeRawBufferPointer, rowid: Int64) {
-        entries.append((KeyHashes.hash(key), rowid))
+        add(hash: KeyHashes.hash(key), rowid: rowid)
     }
 
     /// Remembers a key by its hash (``hash(_:)``) as the key of row `rowid`.
     mutating func add(hash: Int, rowid: Int64) {
+        if let only, !only.contains(hash) { return }
         entries.append((hash, rowid))
+    }
+
+    /// The hashes of the keys `sql` selects (one text column), such as the
+    /// keys of the rows a log gained since a derivation.
+    static func hashes(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Set<Int> {
+        var hashes = Set<Int>()
+        try RawCursor(db, sql: sql, arguments: arguments).forEach { row in
+            hashes.insert(hash(row.bytes(0) ?? UnsafeRawBufferPointer(start: nil, count: 0)))
+        }
+        return hashes
     }
 
     /// How many rows were added.

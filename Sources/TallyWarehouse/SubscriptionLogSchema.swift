@@ -84,7 +84,9 @@ enum SubscriptionLogSchema {
     /// of the log (``KeyHashes``, in passes over parts of the hashes when
     /// the log is large, so memory stays bounded); only the rows whose
     /// hashes collide are then read by id, one id's rows at a time, and
-    /// handed to the rule. SQLite never sorts the ids themselves.
+    /// handed to the rule. SQLite never sorts the ids themselves. After an
+    /// ingest that only appended rows, only the appended rows' ids are
+    /// judged again; every other row keeps its verdict.
     ///
     /// Each refresh records the subscribers whose counted events it changed
     /// (``KeyStates``, scope ``changeScope``): after an ingest that only
@@ -102,8 +104,10 @@ enum SubscriptionLogSchema {
         } else {
             try KeyStates.changedAll(db, scope: changeScope, seq: refresh)
         }
-        try listRepeatCandidates(db)
+        try listRepeatCandidates(db, appendedAfter: since)
         defer { try? db.execute(sql: "DROP TABLE temp.event_candidate") }
+        // After an append-only ingest, the candidates are every row of the appended rows' ids: the others keep their verdicts.
+        let judgedAgain = since == nil ? [] : Set(try Int64.fetchAll(db, sql: "SELECT row FROM temp.event_candidate"))
         struct Judged { var row: SubscriptionEventVersionRule.Row; var id: String; var userId: String }
         var superseded: [Int64] = []
         var rejected: [(judged: Judged, reason: RejectReason)] = []
@@ -131,16 +135,28 @@ enum SubscriptionLogSchema {
             delete.bind(1, judged.row.row)
             try delete.step()
         }
-        try db.execute(sql: "DELETE FROM subscription_event_superseded")
-        let insert = try BulkStatement(db, sql: "INSERT INTO subscription_event_superseded (row) VALUES (?)")
-        for row in superseded.sorted() {
-            insert.bind(1, row)
-            try insert.step()
-        }
-        if since != nil {
+        if since == nil {
+            try db.execute(sql: "DELETE FROM subscription_event_superseded")
+            let insert = try BulkStatement(db, sql: "INSERT INTO subscription_event_superseded (row) VALUES (?)")
+            for row in superseded.sorted() {
+                insert.bind(1, row)
+                try insert.step()
+            }
+        } else {
+            let after = supersededBefore.subtracting(judgedAgain).union(superseded)
+            let delete = try BulkStatement(db, sql: "DELETE FROM subscription_event_superseded WHERE row = ?")
+            for row in supersededBefore.subtracting(after).sorted() {
+                delete.bind(1, row)
+                try delete.step()
+            }
+            let insert = try BulkStatement(db, sql: "INSERT INTO subscription_event_superseded (row) VALUES (?)")
+            for row in after.subtracting(supersededBefore).sorted() {
+                insert.bind(1, row)
+                try insert.step()
+            }
             let keyOf = try db.makeStatement(sql: "SELECT \(subscriberKeySQL) FROM subscription_event_row WHERE rowid = ?")
             var moved = Set<String>()
-            for row in supersededBefore.symmetricDifference(superseded) {
+            for row in supersededBefore.symmetricDifference(after) {
                 if let key = try String.fetchOne(keyOf, arguments: [row]) { moved.insert(key) }
             }
             try KeyStates.changed(db, scope: changeScope, seq: refresh, keys: moved)
@@ -166,14 +182,20 @@ enum SubscriptionLogSchema {
     /// another row's: every row of a repeated id, and a few others. The log
     /// is hashed in passes of at most `perPass` rows' worth of hashes
     /// (16 bytes each), each keeping the ids of one residue of the hash:
-    /// one pass at medium scale.
-    static func listRepeatCandidates(_ db: Database, perPass: Int = eventsPerHashPass) throws {
+    /// one pass at medium scale. With `since` (the log's last rowid at the
+    /// previous derivation, only appended to since), only the rows whose id
+    /// hashes like an appended row's are listed, in one pass.
+    static func listRepeatCandidates(_ db: Database, appendedAfter since: Int64? = nil, perPass: Int = eventsPerHashPass) throws {
         try db.execute(sql: "CREATE TEMP TABLE event_candidate (row INTEGER PRIMARY KEY)")
         let insert = try BulkStatement(db, sql: "INSERT INTO temp.event_candidate (row) VALUES (?)")
-        let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM subscription_event_row") ?? 0
+        // After an append-only ingest, only the rows of the appended rows' ids are kept: one pass.
+        let appended = try since.map {
+            try KeyHashes.hashes(db, sql: "SELECT id FROM subscription_event_row WHERE rowid > ?", arguments: [$0])
+        }
+        let rows = appended != nil ? 0 : try Int.fetchOne(db, sql: "SELECT count(*) FROM subscription_event_row") ?? 0
         let passes = max(1, (rows + perPass - 1) / perPass)
         for pass in 0..<passes {
-            var ids = KeyHashes()
+            var ids = appended.map { KeyHashes(onlyHashes: $0) } ?? KeyHashes()
             try RawCursor(db, sql: "SELECT rowid, id FROM subscription_event_row").forEach { row in
                 let hash = KeyHashes.hash(row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0))
                 if passes == 1 || Int(UInt(bitPattern: hash) % UInt(passes)) == pass { ids.add(hash: hash, rowid: row.int64(0)) }

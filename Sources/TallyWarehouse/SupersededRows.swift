@@ -10,18 +10,29 @@ import TallyCore
 /// (bytes), and each key's rows are judged by the table's version rule
 /// (``TallyCore/WhichRowsCount``), so the log is never sorted by key. Shared by the
 /// derivations that keep one row per id (expenses, check-ins).
+///
+/// After an ingest that only appended rows (`since`, the log's last rowid
+/// at the previous derivation), the groups given are those an appended row
+/// joined (``KeyHashes/init(onlyHashes:)``): each key's rows are judged
+/// twice, all of them and those up to `since` (the verdicts the previous
+/// derivation stored), and the files' counts move by the difference. A
+/// group with no appended row is left as it was judged.
 struct SupersededRows {
-    /// The losing rows' rowids.
+    /// The losing rowids (of the groups judged).
     private(set) var rows: Set<Int64> = []
-    /// How many rows each input file (by id) lost.
+    /// How many rows each input file (by id) lost; after an append-only
+    /// ingest, how many more (or fewer) than before it.
     private(set) var perFile: [Int64: Int] = [:]
+    /// The log's last rowid at the previous derivation, when only rows after it are new.
+    let since: Int64?
 
     /// Judges the rows of each group in `candidates`. `sql` selects, for
     /// `WHERE rowid = ?`, the row's key (text), its file id, then what
     /// `read` turns into `rule`'s description of the row (given the
     /// cursor and the rowid). A rule used here supersedes and never rejects.
-    init<Rule: RowRule>(_ db: Database, candidates: [[Int64]], sql: String, rule: Rule,
+    init<Rule: RowRule>(_ db: Database, candidates: [[Int64]], since: Int64? = nil, sql: String, rule: Rule,
                         read: (RawCursor, _ rowid: Int64) -> Rule.Row) throws {
+        self.since = since
         guard !candidates.isEmpty else { return }
         let fetch = try RawCursor(db, sql: sql)
         for group in candidates {
@@ -39,13 +50,28 @@ struct SupersededRows {
                     rows.insert(v.rowid)
                     perFile[v.file, default: 0] += 1
                 }
+                // What the previous derivation counted of this key: its rows up to `since`, judged alone.
+                guard let since else { continue }
+                let before = versions.filter { $0.rowid <= since }
+                guard before.count > 1 else { continue }
+                let earlier = WhichRowsCount.sort(before, by: rule) { _, v in v.version }
+                for v in earlier.superseded { perFile[v.file, default: 0] -= 1 }
             }
         }
     }
 
     /// Sets `input_file.rows_superseded` of the files of `table` (an
-    /// `InputFile.tableName`) to their counts, 0 for files that lost none.
+    /// `InputFile.tableName`) to their counts, 0 for files that lost none;
+    /// after an append-only ingest, moves each file's count by its change.
     func storeCounts(_ db: Database, table: String) throws {
+        guard since == nil else {
+            let update = try BulkStatement(db, sql: "UPDATE input_file SET rows_superseded = rows_superseded + ? WHERE id = ?")
+            for (file, change) in perFile where change != 0 {
+                update.bind(1, change); update.bind(2, file)
+                try update.step()
+            }
+            return
+        }
         try db.execute(sql: "UPDATE input_file SET rows_superseded = 0 WHERE table_name = ?", arguments: [table])
         let update = try BulkStatement(db, sql: "UPDATE input_file SET rows_superseded = ? WHERE id = ?")
         for (file, count) in perFile {

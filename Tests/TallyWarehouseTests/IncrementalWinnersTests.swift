@@ -96,7 +96,7 @@ struct IncrementalWinnersTests {
         }
     }
 
-    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    @Test(arguments: Array(1...24) as [UInt64])
     func eachMonthsWinnersEqualAFullDerivations(seed: UInt64) throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         var random = SplitMix64(seed: seed)
