@@ -104,15 +104,25 @@ enum SwipeLogSchema {
     ///
     /// After an ingest that only appended rows (a ``DerivationMarks`` mark),
     /// only the pairs of the appended likes and reports, and of the rows
-    /// whose superseded state moved, can match otherwise: the tail sorts and
-    /// folds those pairs' swipes only, and changes only the matches that
-    /// differ (``MatchFold/update(_:)``), not every match and its index.
+    /// whose superseded state moved, can match otherwise: the scan collects
+    /// those pairs' likes and reports only (memory for the month's pairs,
+    /// not the log's; scanned again in the rare case that a moved row's
+    /// pair is not among the appended ones), the tail sorts and folds them,
+    /// and changes only the matches that differ (``MatchFold/update(_:)``),
+    /// not every match and its index.
     private static func deriveLeavingTail(_ db: Database, budget: Int) throws -> DerivationTail? {
         let since = try DerivationMarks.lastRow(db, .swipeMatches)
         // Until the matches are stored again, no later derivation may take them as up to date.
         try db.execute(sql: "DELETE FROM derivation_mark WHERE name = ?", arguments: [DerivedTable.swipeMatches.rawValue])
         let supersededBefore = since == nil ? [] : Set(try Int64.fetchAll(db, sql: "SELECT row FROM swipe_superseded"))
-        var scan = try scanLog(db, budget: budget)
+        // After an append-only ingest, the pairs of the appended likes and reports: the scan collects theirs alone.
+        var touched = Set<UInt64>()
+        if let since {
+            let appended = try RawCursor(db, sql: "SELECT from_person, to_person FROM swipe_row WHERE rowid > ? AND \(matchActionFilter)",
+                                         arguments: [since])
+            while try appended.next() { touched.insert(PairRow.pair(appended.int64(0), appended.int64(1))) }
+        }
+        var scan = try scanLog(db, budget: budget, only: since == nil ? nil : touched)
         try storeSupersededRepeats(db)
         try db.execute(sql: """
             DROP TABLE temp.swipe_candidate_row;
@@ -122,6 +132,23 @@ enum SwipeLogSchema {
             WHERE table_name = 'swipes';
             """)
         let superseded = Set(try Int64.fetchAll(db, sql: "SELECT row FROM swipe_superseded"))
+        if since != nil, scan.pairs != nil {
+            // The pairs of the likes and reports whose superseded state moved (a repeat of an earlier
+            // file's id): when one was not collected, the log is scanned again for every touched pair's.
+            let moved = try db.makeStatement(sql: """
+                SELECT from_person, to_person FROM swipe_row WHERE rowid = ? AND \(matchActionFilter)
+                """)
+            var more = Set<UInt64>()
+            for rowid in superseded.symmetricDifference(supersededBefore) {
+                if let row = try Row.fetchOne(moved, arguments: [rowid]), case let pair = PairRow.pair(row[0], row[1]),
+                   !touched.contains(pair) { more.insert(pair) }
+            }
+            if !more.isEmpty {
+                touched.formUnion(more)
+                scan = try scanLog(db, budget: budget, only: touched)
+                try db.execute(sql: "DROP TABLE temp.swipe_candidate_row")
+            }
+        }
         guard var pairs = scan.pairs else {
             try db.execute(sql: "DROP INDEX IF EXISTS swipe_match_formed; DELETE FROM swipe_match")
             try deriveMatches(db, budget: budget, likesAndReports: scan.likesAndReports)
@@ -141,16 +168,7 @@ enum SwipeLogSchema {
                 try DerivationMarks.record(db, .swipeMatches, log: "swipe_row")
             })
         }
-        var touched = Set<UInt64>()
-        let appended = try RawCursor(db, sql: "SELECT from_person, to_person FROM swipe_row WHERE rowid > ? AND \(matchActionFilter)",
-                                     arguments: [since])
-        while try appended.next() { touched.insert(PairRow.pair(appended.int64(0), appended.int64(1))) }
-        let moved = try db.makeStatement(sql: "SELECT from_person, to_person FROM swipe_row WHERE rowid = ?")
-        for rowid in superseded.symmetricDifference(supersededBefore) {
-            if let row = try Row.fetchOne(moved, arguments: [rowid]) { touched.insert(PairRow.pair(row[0], row[1])) }
-        }
-        let fold = MatchFold(pairs.filter { touched.contains($0.pair) })
-        pairs = []
+        let fold = MatchFold(consume pairs)
         let folded = touched
         return DerivationTail(compute: { fold.compute() }, store: { db in
             try fold.update(db, pairs: folded)
@@ -211,8 +229,10 @@ enum SwipeLogSchema {
     /// Each id is hashed in place and looked up in memory: probing the
     /// candidates' text index once per row (`id IN (SELECT …)`, ~9 text
     /// comparisons each) costs many times that. Memory grows with the candidates (8 bytes each),
-    /// not with the swipes, beside the pairs' budget.
-    private static func scanLog(_ db: Database, budget: Int) throws -> LogScan {
+    /// not with the swipes, beside the pairs' budget. With `only`, it
+    /// collects the likes and reports of those pairs alone (the pairs a
+    /// month's rows touched), however many the log holds.
+    private static func scanLog(_ db: Database, budget: Int, only: Set<UInt64>? = nil) throws -> LogScan {
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS swipe_candidate_row (row INTEGER PRIMARY KEY)")
         var candidates = Set<UInt64>()
         let ids = try RawCursor(db, sql: "SELECT id FROM swipe_id_candidate")
@@ -228,16 +248,21 @@ enum SwipeLogSchema {
         // the budget; the partitioned pass follows). At large scale (50M
         // rows) collecting would fill the budget (5.6M pairs) only to drop it.
         let lastRow = try Int.fetchOne(db, sql: "SELECT max(rowid) FROM swipe_row") ?? 0
-        var collecting = room > 0 && lastRow / 2 <= room
-        if collecting { pairs.reserveCapacity(min(lastRow, room)) }  // reserved, not touched, until used
+        var collecting = room > 0 && (only != nil || lastRow / 2 <= room)
+        if collecting && only == nil { pairs.reserveCapacity(min(lastRow, room)) }  // reserved, not touched, until used
         let rows = try RawCursor(db, sql: "SELECT action, rowid, id, from_person, to_person, at FROM swipe_row")
         while try rows.next() {
             let action = rows.withText(0, SwipeAction.init(utf8:))
             let counted = action.map(MatchRule.changesMatches) ?? false
             if counted { scan.likesAndReports += 1 }
+            var collected = false
             if counted && collecting {
-                if pairs.count < room {
-                    pairs.append(PairRow(from: rows.int64(3), to: rows.int64(4), at: rows.int64(5), action: action!))
+                let row = PairRow(from: rows.int64(3), to: rows.int64(4), at: rows.int64(5), action: action!)
+                if let only, !only.contains(row.pair) {
+                    // Not a pair the month touched: not collected.
+                } else if pairs.count < room {
+                    pairs.append(row)
+                    collected = true
                 } else {
                     collecting = false
                     pairs = []
@@ -248,7 +273,7 @@ enum SwipeLogSchema {
             let rowid = rows.int64(1)
             insert.bind(1, rowid)
             try insert.step()
-            if counted && collecting { scan.candidatePairs.append((rowid, pairs.count - 1)) }
+            if collected { scan.candidatePairs.append((rowid, pairs.count - 1)) }
         }
         if collecting { scan.pairs = pairs }
         return scan
