@@ -65,6 +65,15 @@ cp "$OUT/run.json" "$OUT.run1.json"
 /usr/bin/time -f '%e %M' -o "$OUT.time2" "$BIN" run --data "$DATA" --out "$OUT" --db "$WAREHOUSE/tally.sqlite" --period "$PERIOD" --quiet
 cp "$OUT/run.json" "$OUT.run2.json"
 
+# The floor under any run of the period: its reports computed and written
+# again from the warehouse as it stands (`tally report --rebuild-reports`),
+# with no row to load or derive and the results kept per key taken as a
+# month's run takes them. A month's run pays this whatever its data.
+/usr/bin/time -f '%e %M' -o "$OUT.time-reports" "$BIN" report --db "$WAREHOUSE/tally.sqlite" --out "$OUT-reports" \
+  --period "$PERIOD" --rebuild-reports --quiet
+cp "$OUT-reports/run.json" "$OUT.run-reports.json"
+discard "$OUT-reports"
+
 # Couple workbooks (statements.coupleWorkbooks) are off in the runs above, as
 # in tally's defaults: a third run writes the reports again from the same
 # warehouse with them on, to price them per couple.
@@ -139,8 +148,14 @@ for s in run1["stages"]:
     mbs = f"{mb / secs:8.1f}" if secs > 0 and mb else f"{'':8}"
     print(f"{s['name'][:44]:44} {rows:12,} {mb:9.1f} {secs:8.2f} {rate} {mbs}")
 w1 = float(wall1)
+stage = lambda run, name: next((s for s in run["stages"] if s["name"] == name), None)
 print(f"\nfull run:        {w1:7.2f} s wall, peak RSS {int(rss1) / 1024:7.1f} MiB")
 print(f"unchanged rerun: {float(wall2):7.2f} s wall, peak RSS {int(rss2) / 1024:7.1f} MiB ({float(wall2) / w1 * 100:.1f}% of the full run)")
+wallr, rssr = open(out + ".time-reports").read().split()[-2:]
+reports = json.load(open(out + ".run-reports.json"))
+print(f"reports only:    {float(wallr):7.2f} s wall, peak RSS {int(rssr) / 1024:7.1f} MiB ({float(wallr) / w1 * 100:.1f}% of the full run;"
+      " the period's reports from the warehouse, nothing to load: the floor under a month's run)")
+print("                 by stage: " + ", ".join(f"{s['name']} {s['seconds']:.2f} s" for s in reports["stages"] if not s["name"].startswith("ingest")))
 print(f"cat floor:       {floor:7.2f} s to read every input byte; the full run takes {w1 / max(floor, 1e-9):.1f}× that")
 if os.path.exists(out + ".duckdb-time"):
     dwall, drss = open(out + ".duckdb-time").read().split()[-2:]
@@ -157,9 +172,11 @@ if os.path.exists(out + ".time-incremental"):
           + (f"; tally incremental / duckdb = {float(iwall) / float(dwall):.2f}" if os.path.exists(out + ".duckdb-time") else "")
           + f"); CSV reports vs the full run: {open(out + '.incremental-same').read().strip()}")
     print("                 its longest stages: " + ", ".join(f"{s['name']} {s['seconds']:.2f} s" for s in slow))
+    period_rows, all_rows = stage(inc, "ingest")["rows"], stage(run1, "ingest")["rows"]
+    print(f"                 it loads {period_rows:,} rows against the full run's {all_rows:,} ({period_rows / all_rows * 100:.1f}%:"
+          " reference tables come whole each month, and rows dated after the period go with it)")
 run3 = json.load(open(out + ".run3.json")) if os.path.exists(out + ".run3.json") else {"stages": []}
 wall3, rss3 = open(out + ".time3").read().split()[-2:] if os.path.exists(out + ".time3") else ("0", "0")
-stage = lambda run, name: next((s for s in run["stages"] if s["name"] == name), None)
 books = stage(run3, "statements: couple workbooks (thread time)")
 with_books, without = stage(run3, "statements"), stage(run1, "statements")
 if books and books.get("rows"):
