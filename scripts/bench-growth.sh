@@ -112,6 +112,10 @@ for n in $HISTORIES; do
     "$BIN" run --data "$MONTHS/$PERIOD" --db "$W/months.sqlite" --period "$PERIOD" --out "$W/month-out" --quiet
   /usr/bin/time -f '%e %M' -o "$W/scratch.time" \
     "$BIN" run --data "$DATA" --db "$W/scratch.sqlite" --period "$PERIOD" --out "$W/scratch-out" --quiet
+  # The floor under the month's run: the period's reports alone, from the from-scratch
+  # warehouse, nothing to load (the results it keeps per key taken, as a month's run takes them).
+  /usr/bin/time -f '%e %M' -o "$W/reports.time" \
+    "$BIN" report --db "$W/scratch.sqlite" --period "$PERIOD" --out "$W/reports-out" --rebuild-reports --quiet
   # The month's run's stages (run.json), for the table of where its time goes.
   python3 -c 'import json, sys
 for s in json.load(open(sys.argv[1]))["stages"]:
@@ -128,7 +132,7 @@ for s in json.load(open(sys.argv[1]))["stages"]:
       || { cat "$W/duckdb.log" >&2; exit 1; }
     duck=$(tail -1 "$W/duckdb.time")
   fi
-  echo "$n $(lines "$MONTHS/$PERIOD") $(lines "$DATA") $(tail -1 "$W/month.time") $(tail -1 "$W/scratch.time") $duck ${same%% *}" >> "$RESULTS"
+  echo "$n $(lines "$MONTHS/$PERIOD") $(lines "$DATA") $(tail -1 "$W/month.time") $(tail -1 "$W/scratch.time") $duck ${same%% *} $(tail -1 "$W/reports.time")" >> "$RESULTS"
   rm -f "$W"/*.sqlite*
 done
 probe_after=$(probe)
@@ -139,17 +143,18 @@ results, shape, scale, period, before, after, work = sys.argv[1:8]
 rows = [line.split() for line in open(results) if line.strip()]
 print(f"\ntally bench-growth · shape {shape} at {scale} · period {period} · each month the volume the shape gives a month")
 print("lines: of the CSV/NDJSON/TXT files (gzip unzipped), headers and reference tables included, Apple Health exports not;")
-print("month run: the period's folder into a warehouse holding every earlier month; from scratch: the whole set into an empty one\n")
-head = ["months of", "lines in", "lines in", "month", "from-", "month /", "duckdb", "scratch /", "month /", "peak MiB", "CSVs"]
-head2 = ["history", "period", "all", "run s", "scratch s", "scratch", "s", "duckdb", "duckdb", "(month)", "equal"]
-widths = [9, 11, 12, 8, 10, 8, 8, 10, 8, 9, 6]
+print("month run: the period's folder into a warehouse holding every earlier month; from scratch: the whole set into an empty one;")
+print("reports only: the period's reports from the from-scratch warehouse, nothing to load (the floor under the month's run)\n")
+head = ["months of", "lines in", "lines in", "month", "from-", "month /", "reports", "duckdb", "scratch /", "month /", "peak MiB", "CSVs"]
+head2 = ["history", "period", "all", "run s", "scratch s", "scratch", "only s", "s", "duckdb", "duckdb", "(month)", "equal"]
+widths = [9, 11, 12, 8, 10, 8, 8, 8, 10, 8, 9, 6]
 for h in (head, head2):
     print("  ".join(f"{x:>{w}}" for x, w in zip(h, widths)))
-for n, period_lines, all_lines, mwall, mrss, swall, srss, dwall, drss, same in rows:
+for n, period_lines, all_lines, mwall, mrss, swall, srss, dwall, drss, same, rwall, rrss in rows:
     mwall, swall = float(mwall), float(swall)
     duck = dwall != "-"
     cells = [n, f"{int(period_lines):,}", f"{int(all_lines):,}", f"{mwall:.2f}", f"{swall:.2f}",
-             f"{mwall / swall * 100:.1f}%" if swall > 0 else "-",
+             f"{mwall / swall * 100:.1f}%" if swall > 0 else "-", f"{float(rwall):.2f}",
              f"{float(dwall):.2f}" if duck else "-",
              f"{swall / float(dwall):.2f}" if duck and float(dwall) > 0 else "-",
              f"{mwall / float(dwall):.2f}" if duck and float(dwall) > 0 else "-",
@@ -160,7 +165,7 @@ if len(rows) > 1:
     growth = (float(last[3]) / float(first[3]) - 1) * 100 if float(first[3]) > 0 else float("nan")
     print(f"\nmonth run: {float(first[3]):.2f} s with {first[0]} months of history, {float(last[3]):.2f} s with {last[0]}: "
           f"{growth:+.1f}% (the period's own lines {int(last[1]) / int(first[1]) * 100 - 100:+.1f}%, all lines "
-          f"{int(last[2]) / int(first[2]):.1f}×)")
+          f"{int(last[2]) / int(first[2]):.1f}×; the reports alone {float(first[10]):.2f} → {float(last[10]):.2f} s)")
 # Where the month's run spends its time, stage by stage (stages overlap on the cores: seconds are each
 # stage's own wall time, not shares of the run's).
 stages = {}
