@@ -117,8 +117,7 @@ enum ExpensesSchema {
     static let winners = Derivation(.expenseWinners, inputs: ["expenses"]) { db in
         let since = try DerivationMarks.lastRow(db, .expenseWinners)
         // After an append-only ingest, only the ids of the appended versions can have new winners.
-        var ids = try since.map { KeyHashes(onlyHashes: try KeyHashes.hashes(db, sql: "SELECT id FROM expense_version WHERE rowid > ?",
-                                                                            arguments: [$0])) } ?? KeyHashes()
+        var ids = try KeyHashes.keepingRows(after: since, of: "expense_version", key: "id", in: db)
         try RawCursor(db, sql: "SELECT rowid, id FROM expense_version").forEach { row in
             ids.add(bytes: row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0), rowid: row.int64(0))
         }

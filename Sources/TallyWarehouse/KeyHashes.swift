@@ -10,9 +10,9 @@ import GRDB
 ///
 /// After an ingest that only appended rows, a derivation needs only the
 /// groups that an appended row joins: made with the appended rows' hashes
-/// (``init(onlyHashes:)``, ``hashes(_:sql:arguments:)``), the set remembers
-/// only the rows whose hash one of them has, so a scan of the whole log
-/// keeps and sorts a month's worth of pairs, not the log's.
+/// (``keepingRows(after:of:key:in:)``), the set remembers only the rows
+/// whose hash one of them has, so a scan of the whole log keeps and sorts
+/// a month's worth of pairs, not the log's.
 struct KeyHashes {
     private var entries: [(hash: Int, rowid: Int64)] = []
     /// The hashes whose rows are remembered; nil: every row's.
@@ -22,7 +22,7 @@ struct KeyHashes {
     init() { only = nil }
 
     /// Remembers only the rows whose key hashes to one of `hashes`.
-    init(onlyHashes hashes: Set<Int>) { only = hashes }
+    private init(onlyHashes hashes: Set<Int>) { only = hashes }
 
     /// Remembers `key` (its UTF-8 bytes) as the key of row `rowid`.
     mutating func add(_ key: String, rowid: Int64) {
@@ -41,14 +41,17 @@ struct KeyHashes {
         entries.append((hash, rowid))
     }
 
-    /// The hashes of the keys `sql` selects (one text column), such as the
-    /// keys of the rows a log gained since a derivation.
-    static func hashes(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Set<Int> {
+    /// The set a derivation of `log` fills in its scan: after an ingest
+    /// that only appended rows (`since`, the log's last rowid at the previous
+    /// derivation), one that remembers only the rows whose `key` column
+    /// hashes like an appended row's; without `since`, one that remembers every row.
+    static func keepingRows(after since: Int64?, of log: String, key: String, in db: Database) throws -> KeyHashes {
+        guard let since else { return KeyHashes() }
         var hashes = Set<Int>()
-        try RawCursor(db, sql: sql, arguments: arguments).forEach { row in
+        try RawCursor(db, sql: "SELECT \(key) FROM \(log) WHERE rowid > ?", arguments: [since]).forEach { row in
             hashes.insert(hash(row.bytes(0) ?? UnsafeRawBufferPointer(start: nil, count: 0)))
         }
-        return hashes
+        return KeyHashes(onlyHashes: hashes)
     }
 
     /// How many rows were added.

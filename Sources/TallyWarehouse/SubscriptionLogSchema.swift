@@ -189,13 +189,10 @@ enum SubscriptionLogSchema {
         try db.execute(sql: "CREATE TEMP TABLE event_candidate (row INTEGER PRIMARY KEY)")
         let insert = try BulkStatement(db, sql: "INSERT INTO temp.event_candidate (row) VALUES (?)")
         // After an append-only ingest, only the rows of the appended rows' ids are kept: one pass.
-        let appended = try since.map {
-            try KeyHashes.hashes(db, sql: "SELECT id FROM subscription_event_row WHERE rowid > ?", arguments: [$0])
-        }
-        let rows = appended != nil ? 0 : try Int.fetchOne(db, sql: "SELECT count(*) FROM subscription_event_row") ?? 0
+        let rows = since != nil ? 0 : try Int.fetchOne(db, sql: "SELECT count(*) FROM subscription_event_row") ?? 0
         let passes = max(1, (rows + perPass - 1) / perPass)
         for pass in 0..<passes {
-            var ids = appended.map { KeyHashes(onlyHashes: $0) } ?? KeyHashes()
+            var ids = try KeyHashes.keepingRows(after: since, of: "subscription_event_row", key: "id", in: db)
             try RawCursor(db, sql: "SELECT rowid, id FROM subscription_event_row").forEach { row in
                 let hash = KeyHashes.hash(row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0))
                 if passes == 1 || Int(UInt(bitPattern: hash) % UInt(passes)) == pass { ids.add(hash: hash, rowid: row.int64(0)) }
