@@ -62,7 +62,7 @@ run_out = sys.argv[1][:-len(".measure.json")]
 rows = sum(f["rowsRead"] for f in json.load(open(os.path.join(run_out, "run.json")))["inputs"])
 size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(data) for f in fs)
 print(f"\ntally bench-spark · shape {shape} · scale {scale} · {os.cpu_count()} cores · "
-      f"input {size / 2**20:.0f} MiB, {rows:,} rows")
+      f"input {size / 2**20:.0f} MiB, {rows:,} rows · CPU from {spark.get('cpu_from', 'rusage')}")
 print(f"{'':28} {'wall s':>8} {'CPU s':>8} {'CPU µs/row':>11} {'peak MiB':>9}")
 cpu = {}
 for name, m in ((f"tally run", run), (f"Spark local[2], {partitions} parts", spark)):

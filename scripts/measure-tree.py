@@ -3,11 +3,19 @@
 
     scripts/measure-tree.py RESULT.json [--part NAME=REGEX ...] -- COMMAND [ARGS...]
 
-Writes {"wall": s, "user": s, "sys": s, "peak_mib": MiB, "status": n,
-"parts": {NAME: MiB}} to RESULT.json and exits with the command's status. CPU time is every
-descendant's, the Spark JVM and each worker included: this process becomes
-the tree's subreaper (prctl PR_SET_CHILD_SUBREAPER), so orphans are reaped
-here and their rusage is counted. Peak memory is the largest sum, over the
+Writes {"wall": s, "user": s, "sys": s, "cpu_from": "cgroup"|"rusage",
+"peak_mib": MiB, "status": n, "parts": {NAME: MiB}} to RESULT.json and exits
+with the command's status. CPU time is every descendant's, the Spark JVM,
+its Python workers and each tally worker included. Where this process may
+make a cgroup (cgroup v2, or v1's cpuacct: root, or a delegated subtree),
+the command runs in one of its own and the CPU time is the cgroup's
+(`cpu_from: "cgroup"`): exact, whoever reaps whom. Otherwise it is the
+rusage of the reaped processes (`"rusage"`): this process becomes the
+tree's subreaper (prctl PR_SET_CHILD_SUBREAPER), so orphans are reaped here,
+but a process whose parent dies without waiting for it takes with it the
+time of its own children; PySpark's daemons do that to their Python
+workers, and the rusage of a Spark job with the arrow wiring came out at
+less than half of its cgroup's. Peak memory is the largest sum, over the
 live descendants, of their proportional set size (PSS, so pages shared
 between processes count once), sampled every 0.1 s. A part's peak is the
 same sum over the descendants whose command line (its arguments joined by
@@ -77,6 +85,67 @@ def tree_kib(root: int, parts: dict) -> tuple:
     return total, by_part
 
 
+class CPUGroup:
+    """A cgroup of this measurement's own, read for the CPU time of everything in it.
+
+    `make()` returns None where no cgroup can be made here (no cgroup file
+    system, or no permission).
+    """
+
+    def __init__(self, path: str, v2: bool):
+        self.path, self.v2 = path, v2
+
+    @classmethod
+    def make(cls):
+        name = f"tally-measure-{os.getpid()}"
+        own = ""
+        try:
+            with open("/proc/self/cgroup") as f:
+                own = next((line.split(":", 2)[2].strip() for line in f if line.startswith("0::")), "")
+        except OSError:
+            pass
+        candidates = [(os.path.join(root, own.lstrip("/"), name), True)
+                      for root in ("/sys/fs/cgroup", "/sys/fs/cgroup/unified")
+                      if own and os.path.exists(os.path.join(root, "cgroup.procs"))
+                      and os.path.exists(os.path.join(root, "cpu.stat"))]
+        candidates += [(os.path.join(root, name), False)
+                       for root in ("/sys/fs/cgroup/cpuacct", "/sys/fs/cgroup/cpu,cpuacct")
+                       if os.path.exists(os.path.join(root, "cpuacct.usage"))]
+        for path, v2 in candidates:
+            try:
+                os.mkdir(path)
+            except OSError:
+                continue
+            return cls(path, v2)
+        return None
+
+    def join(self, pid: int) -> None:
+        with open(os.path.join(self.path, "cgroup.procs"), "w") as f:
+            f.write(str(pid))
+
+    def cpu(self) -> tuple:
+        """(user s, system s) of everything that ran in the group."""
+        if self.v2:
+            with open(os.path.join(self.path, "cpu.stat")) as f:
+                stat = dict(line.split() for line in f)
+            return int(stat["user_usec"]) / 1e6, int(stat["system_usec"]) / 1e6
+        with open(os.path.join(self.path, "cpuacct.stat")) as f:
+            stat = dict(line.split() for line in f)
+        tick = os.sysconf("SC_CLK_TCK")
+        # cpuacct.usage (ns) is exact; cpuacct.stat splits it in ticks.
+        with open(os.path.join(self.path, "cpuacct.usage")) as f:
+            total = int(f.read()) / 1e9
+        user, system = int(stat["user"]) / tick, int(stat["system"]) / tick
+        share = user / (user + system) if user + system else 1.0
+        return total * share, total * (1 - share)
+
+    def remove(self) -> None:
+        try:
+            os.rmdir(self.path)
+        except OSError:
+            pass   # something of the command's still runs in it; the group stays
+
+
 def main() -> int:
     args = sys.argv[2:]
     parts = {}
@@ -92,10 +161,13 @@ def main() -> int:
     if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         print("measure-tree: cannot become a subreaper; orphans' CPU would be lost", file=sys.stderr)
         return 70
+    group = CPUGroup.make()
     start = time.monotonic()
     child = os.fork()
     if child == 0:
         try:
+            if group:
+                group.join(os.getpid())
             os.execvp(command[0], command)
         finally:
             os._exit(127)
@@ -121,8 +193,13 @@ def main() -> int:
         except ChildProcessError:
             break
         time.sleep(0.1)
+    cpu_from = "rusage"
+    if group:
+        user, system = group.cpu()
+        cpu_from = "cgroup"
+        group.remove()
     with open(result, "w") as f:
-        json.dump({"wall": round(wall, 3), "user": round(user, 3), "sys": round(system, 3),
+        json.dump({"wall": round(wall, 3), "user": round(user, 3), "sys": round(system, 3), "cpu_from": cpu_from,
                    "peak_mib": round(peak / 1024, 1), "status": status,
                    "parts": {name: round(kib / 1024, 1) for name, kib in part_peaks.items()}}, f)
         f.write("\n")
