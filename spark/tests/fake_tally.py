@@ -101,7 +101,8 @@ def worker(argv):
         sys.exit(3)
     lines = [line for line in sys.stdin.buffer.read().split(b"\n") if line]
     keys = [key_of(line) for line in lines]
-    if keys != sorted(keys):
+    # Sorted as whole lines sort: each key compared with the TAB after it.
+    if [k + b"\t" for k in keys] != sorted(k + b"\t" for k in keys):
         print(f"fake worker: stage {stage} got lines not sorted by key bytes", file=sys.stderr)
         sys.exit(4)
     out = sys.stdout.buffer

@@ -31,6 +31,11 @@ public enum DataflowProcesses {
         public var waves: [[String]]
         /// The first stage's input lines (one task per input file).
         public var tasks: [String]
+        /// Lines whose keys are equal share their first `keyPrefixBytes`
+        /// bytes (``FlowLines``' spread prefix), and those bytes spread the
+        /// keys evenly: an engine may partition lines by them instead of by
+        /// the whole key field.
+        public var keyPrefixBytes: Int? = FlowLines.spreadWidth
         /// The data folder, absolute: every process reads the inputs from there (shared storage on a cluster).
         public var data: String
         public var period: String
@@ -128,7 +133,7 @@ public enum DataflowProcesses {
                 current!.records[index].append(record)
                 return
             }
-            if let c = current, !c.field.lexicographicallyPrecedes(field) {
+            if let c = current, !FlowLines.keyFieldPrecedes(c.field, field) {
                 throw DataflowError("line \(number): the input is not sorted by key (bytes): '\(String(decoding: field.prefix(80), as: UTF8.self))' comes after '\(String(decoding: c.field.prefix(80), as: UTF8.self))'")
             }
             try runGroup()
@@ -161,7 +166,7 @@ public enum DataflowProcesses {
                 throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of decode")
             }
             let field = Array(FlowLines.keyField(line))
-            if let previous, !previous.lexicographicallyPrecedes(field) {
+            if let previous, !FlowLines.keyFieldPrecedes(previous, field) {
                 throw DataflowError("line \(number): the input is not sorted by key (bytes): '\(String(decoding: field.prefix(80), as: UTF8.self))' comes after '\(String(decoding: previous.prefix(80), as: UTF8.self))'")
             }
             previous = field

@@ -6,8 +6,9 @@ import TallyWire
 /// that its result does not depend on the schedule: each stage's records
 /// are routed by a hash of their key into `partitions` partitions; the
 /// partitions run in a shuffled order, each with stage instances of its
-/// own (as a worker process would), its keys in byte order and the records
-/// of each key in a shuffled order; what reaches the merge comes shuffled too.
+/// own (as a worker process would), its keys in the byte order of their
+/// lines (``FlowLines/keyFieldPrecedes(_:_:)``) and the records of each key
+/// in a shuffled order; what reaches the merge comes shuffled too.
 ///
 /// ```swift
 /// let plan = try FlowPlan(data: data, config: config, period: period)
@@ -30,7 +31,7 @@ struct LocalSchedule {
         for stage in FlowStageName.allCases where stage != .merge {
             var parts = [[([UInt8], FlowRecord)]](repeating: [], count: partitions)
             for (key, record) in pending.removeValue(forKey: stage) ?? [] {
-                parts[Int(Self.hash(key) % UInt64(partitions))].append((key, record))
+                parts[Int(FlowLines.keyHash(key) % UInt64(partitions))].append((key, record))
             }
             for part in parts.shuffled(using: &random) {
                 let worker = try FlowWorker(stage: stage, plan: plan)
@@ -41,7 +42,7 @@ struct LocalSchedule {
                     precondition(dest > stage, "\(stage) routed a record back to \(dest)")
                     routed.append((dest, key, record))
                 }
-                for key in byKey.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                for key in byKey.keys.sorted(by: { FlowLines.keyFieldPrecedes(FlowLines.keyField(of: $0), FlowLines.keyField(of: $1)) }) {
                     try worker.run(key: key, byKey[key]!.shuffled(using: &random), emit: route)
                 }
                 try worker.finish(emit: route)
@@ -63,16 +64,6 @@ struct LocalSchedule {
             let read = try FlowLines.read(line, number: 1)
             return (read.key, read.record)
         }
-    }
-
-    /// FNV-1a over the key's bytes: a partition for every key, the same on every machine.
-    static func hash(_ key: [UInt8]) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key {
-            h ^= UInt64(byte)
-            h = h &* 0x0000_0100_0000_01B3
-        }
-        return h
     }
 }
 

@@ -1,22 +1,33 @@
 import Foundation
 import TallyCore
 
-/// The line form records travel in between dataflow processes: the routing
-/// key escaped as one field, then the record as a wire line (``FlowRecord``'s
-/// `flow.v2` encoding); a worker's output line leads with the stage the
-/// record goes to. UTF-8, one line per record, no `\r` or `\n` inside.
+/// The line form records travel in between dataflow processes: the key
+/// field (the routing key's spread prefix, then the key escaped), then the
+/// record as a wire line (``FlowRecord``'s `flow.v2` encoding); a worker's
+/// output line leads with the stage the record goes to. UTF-8, one line per
+/// record, no `\r` or `\n` inside.
 ///
 /// ```text
-/// rows<TAB>expenses\tE1<TAB>flow.v2<TAB>expense-version<TAB>E1<TAB>…      (worker output)
-/// expenses\tE1<TAB>flow.v2<TAB>expense-version<TAB>E1<TAB>…               (a stage's input)
+/// rows<TAB>1a2dBZF-expenses\tE1<TAB>flow.v2<TAB>expense-version<TAB>E1<TAB>…      (worker output)
+/// 1a2dBZF-expenses\tE1<TAB>flow.v2<TAB>expense-version<TAB>E1<TAB>…               (a stage's input)
 /// ```
+///
+/// The **spread prefix** is eight characters of a hash of the key's bytes,
+/// from an alphabet in ascending byte order (48 bits). Engines sort each
+/// partition's lines as bytes; with the prefix first, the first eight bytes
+/// (what an engine's sort compares before anything else, as Spark's does)
+/// tell two keys apart, where keys of one table share their first bytes
+/// (`swipes\t…`), and an engine may partition by those eight bytes alone
+/// (lines of one key share them). Lines of one key still sort together, and
+/// the order of keys is one the hash gives: no stage depends on which key
+/// comes first.
 ///
 /// An output line is an input line after its destination's name and a tab
 /// (``append(destination:key:_:to:)``).
 public enum FlowLines {
     /// Appends `key` and `record` as one input line.
     public static func append(key: [UInt8], _ record: FlowRecord, to writer: inout WireWriter) {
-        WireEscaping.escape(key, into: &writer.bytes)
+        appendKeyField(of: key, to: &writer.bytes)
         writer.bytes.append(WireEscaping.tab)
         writer.append(record)
     }
@@ -29,8 +40,36 @@ public enum FlowLines {
         append(key: key, record, to: &writer)
     }
 
-    /// The key field of an input line as it is on the line (escaped): what
-    /// an engine sorts and groups lines by.
+    /// `key`'s field as it is on a line: its spread prefix, then the key
+    /// escaped. Lines sort by it.
+    public static func keyField(of key: [UInt8]) -> [UInt8] {
+        var field: [UInt8] = []
+        appendKeyField(of: key, to: &field)
+        return field
+    }
+
+    private static func appendKeyField(of key: [UInt8], to bytes: inout [UInt8]) {
+        appendSpreadPrefix(of: key, to: &bytes)
+        WireEscaping.escape(key, into: &bytes)
+    }
+
+    /// Whether lines with key field `a` come before lines with key field `b`
+    /// when lines are sorted as bytes: the fields compared with the TAB that
+    /// ends each (`a` + TAB against `b` + TAB). Lines sorted as whole lines,
+    /// or by this order of their key fields, keep each key's lines together.
+    public static func keyFieldPrecedes<A: RandomAccessCollection<UInt8>, B: RandomAccessCollection<UInt8>>(_ a: A, _ b: B) -> Bool
+    where A.Index == Int, B.Index == Int {
+        let common = min(a.count, b.count)
+        for k in 0..<common where a[a.startIndex + k] != b[b.startIndex + k] {
+            return a[a.startIndex + k] < b[b.startIndex + k]
+        }
+        if a.count < b.count { return WireEscaping.tab < b[b.startIndex + common] }
+        if b.count < a.count { return a[a.startIndex + common] < WireEscaping.tab }
+        return false
+    }
+
+    /// The key field of an input line as it is on the line (spread prefix,
+    /// then the key escaped): what an engine sorts and groups lines by.
     public static func keyField(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: line[0..<(line.firstIndex(of: WireEscaping.tab) ?? line.count)])
     }
@@ -42,14 +81,52 @@ public enum FlowLines {
         guard let tab = line.firstIndex(of: WireEscaping.tab) else {
             throw FlowLineError("line \(number) has no TAB after its key")
         }
+        guard tab >= spreadWidth else {
+            throw FlowLineError("line \(number) has a key field shorter than its \(spreadWidth)-character prefix")
+        }
         let key: [UInt8]
         do {
-            key = try WireEscaping.unescaped(line[0..<tab])
+            key = try WireEscaping.unescaped(line[spreadWidth..<tab])
         } catch {
             throw FlowLineError("line \(number) has a key that is not escaped right: \(error)")
         }
+        var prefix: [UInt8] = []
+        appendSpreadPrefix(of: key, to: &prefix)
+        guard prefix.elementsEqual(line[0..<spreadWidth]) else {
+            throw FlowLineError("line \(number) has a key field whose prefix is not its key's (a line tally did not write, or one cut short)")
+        }
         let rest = UnsafeBufferPointer(rebasing: line[(tab + 1)...])
         return (key, try WireLine(rest, number: number).decode(FlowRecord.self))
+    }
+
+    /// The spread prefix's width in bytes.
+    public static let spreadWidth = 8
+
+    /// 64 characters in ascending byte order: prefixes sort as their hashes do.
+    private static let spreadAlphabet = Array("-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz".utf8)
+
+    /// A 64-bit hash of a key's bytes, the same on every machine: FNV-1a,
+    /// then MurmurHash3's finaliser, so that every bit depends on every byte.
+    public static func keyHash(_ key: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key {
+            h ^= UInt64(byte)
+            h = h &* 0x0000_0100_0000_01B3
+        }
+        h ^= h >> 33
+        h = h &* 0xff51_afd7_ed55_8ccd
+        h ^= h >> 33
+        h = h &* 0xc4ce_b9fe_1a85_ec53
+        return h ^ (h >> 33)
+    }
+
+    /// Appends `key`'s spread prefix: the top 48 bits of ``keyHash(_:)``, six
+    /// bits per character.
+    static func appendSpreadPrefix(of key: [UInt8], to bytes: inout [UInt8]) {
+        let h = keyHash(key)
+        for i in 0..<spreadWidth {
+            bytes.append(spreadAlphabet[Int((h >> UInt64(58 - 6 * i)) & 63)])
+        }
     }
 
     /// Calls `body` with each line of `handle` (without its line feed) and its
