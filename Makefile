@@ -27,7 +27,7 @@ run: $(if $(filter release,$(BUILD)),release,build-tally)
 ## make test: every test, including the golden end-to-end test on sample-data/,
 ## then the scale-out path (scripts/spark-test.sh): sample-data/ through tally
 ## plan, worker and merge chained with sort, and through Apache Spark in
-## local[2] with 1, 3 and 7 partitions, each compared byte for byte with
+## local[2] with both wirings and 1, 3 and 7 partitions, each compared byte for byte with
 ## `tally run --reproducible` (Java and the pinned pyspark installed when missing),
 ## and on a Spark standalone cluster of two workers started on this machine
 ## (scripts/spark-cluster-test.sh: 1, 3 and 7 partitions, then a worker killed
@@ -135,8 +135,8 @@ spark-deps:
 
 ## make spark-test [TALLY=path]: the driver's own tests (spark/tests, against a
 ## fake tally), then scripts/spark-test.sh: sample-data/ through the no-engine
-## chain and through Spark with 1, 3 and 7 partitions, each compared byte for
-## byte with `tally run --reproducible`.
+## chain and through Spark with both wirings and 1, 3 and 7 partitions, each
+## compared byte for byte with `tally run --reproducible`.
 TALLY        ?= $(RELEASE_BIN)
 spark-test: $(if $(filter $(RELEASE_BIN),$(TALLY)),release) spark-deps
 	$(SPARK_PYTHON) -m unittest discover -s spark/tests

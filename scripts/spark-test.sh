@@ -3,12 +3,12 @@
 # writes must come out byte for byte the same
 #   1. from the no-engine chain (scripts/stage-chain.sh: sort and pipes), and
 #   2. from the Spark driver (spark/tally_spark.py) in local[2], with 1, 3 and
-#      7 shuffle partitions in one Spark session.
+#      7 shuffle partitions in one Spark session, with each wiring.
 # A reproducible run.json holds no timings, so it is compared whole too.
 #   scripts/spark-test.sh [TALLY]      TALLY defaults to .build/release/tally;
 #   any program obeying the worker protocol stands in (spark/tests/fake_tally.py).
 # Environment: DATA (sample-data), PERIOD (2026-10), PARTITIONS (1,3,7),
-# WIRING (transform|arrow), SPARK_PYTHON (.tally/spark-venv/bin/python, where
+# WIRING (arrow, transform, or "arrow transform": both, the default), SPARK_PYTHON (.tally/spark-venv/bin/python, where
 # `make spark-deps` installs pyspark), SPARK=0 runs the chain only, KEEP=1
 # keeps the work folder (every out folder) and prints where it is.
 set -euo pipefail
@@ -18,7 +18,7 @@ TALLY=$(realpath "${1:-.build/release/tally}")
 DATA=${DATA:-sample-data}
 PERIOD=${PERIOD:-2026-10}
 PARTITIONS=${PARTITIONS:-1,3,7}
-WIRING=${WIRING:-transform}
+WIRING=${WIRING:-arrow transform}
 SPARK_PYTHON=${SPARK_PYTHON:-.tally/spark-venv/bin/python}
 SPARK=${SPARK:-1}
 KEEP=${KEEP:-0}
@@ -45,19 +45,21 @@ else
 fi
 
 if [ "$SPARK" != 0 ]; then
-  start=$(date +%s.%N)
-  if "$SPARK_PYTHON" spark/tally_spark.py --tally "$TALLY" --data "$DATA" --out "$work/spark" --period "$PERIOD" \
-       --partitions "$PARTITIONS" --wiring "$WIRING" --master 'local[2]' --reproducible 2> "$work/spark.log"; then
-    grep -E 'session started|partition\(s\)' "$work/spark.log" | sed 's/^/  /'
-    for n in ${PARTITIONS//,/ }; do
-      out="$work/spark"; [ "$PARTITIONS" = "$n" ] || out="$work/spark/p$n"
-      same "$work/run" "$out" "Spark local[2], $WIRING, $n partition(s)"
-    done
-  else
-    cat "$work/spark.log" >&2
-    echo "FAIL: the Spark driver stopped"; failed=$((failed + 1))
-  fi
-  echo "  Spark, all partition counts: $(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)") s wall"
+  for wiring in $WIRING; do
+    start=$(date +%s.%N)
+    if "$SPARK_PYTHON" spark/tally_spark.py --tally "$TALLY" --data "$DATA" --out "$work/spark-$wiring" --period "$PERIOD" \
+         --partitions "$PARTITIONS" --wiring "$wiring" --master 'local[2]' --reproducible 2> "$work/spark.log"; then
+      grep -E 'session started|partition\(s\)' "$work/spark.log" | sed 's/^/  /'
+      for n in ${PARTITIONS//,/ }; do
+        out="$work/spark-$wiring"; [ "$PARTITIONS" = "$n" ] || out="$work/spark-$wiring/p$n"
+        same "$work/run" "$out" "Spark local[2], $wiring, $n partition(s)"
+      done
+    else
+      cat "$work/spark.log" >&2
+      echo "FAIL: the Spark driver stopped ($wiring wiring)"; failed=$((failed + 1))
+    fi
+    echo "  Spark, $wiring, all partition counts: $(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)") s wall"
+  done
 fi
 
 echo "spark-test: $passed passed, $failed failed"

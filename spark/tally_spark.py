@@ -20,10 +20,12 @@ On a cluster, spark-submit gives the master:
 
     spark-submit spark/tally_spark.py --tally /opt/tally/bin/tally --data /shared/data ...
 
-Two wirings, with the same results:
-  transform  Spark SQL `SELECT TRANSFORM(line) USING 'tally worker …'` (default).
-  arrow      `DataFrame.mapInArrow` starting the worker from Python per partition;
-             the one that works on Spark Connect (no RDDs, no TRANSFORM there).
+Two wirings, with the same results and about the same CPU:
+  transform  Spark SQL `SELECT TRANSFORM(line) USING 'tally worker …'` (default):
+             needs only bash and coreutils on the executors.
+  arrow      `DataFrame.mapInArrow` starting the worker from Python per partition,
+             lines crossing as Arrow batches; the one that works on Spark Connect
+             (no RDDs, no TRANSFORM there). Needs pyarrow on the executors.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ import sys
 import tempfile
 import time
 import urllib.parse
+import uuid
 import warnings
 from typing import Iterator, Optional, Sequence
 
@@ -54,8 +57,8 @@ MERGE = "merge"
 #: message inside Spark's wrapped exceptions.
 MARK = "tally-spark:"
 
-#: Rows per Arrow batch the arrow wiring yields back to Spark.
-ARROW_BATCH_ROWS = 8192
+#: Bytes of a worker's output the arrow wiring reads, checks and hands back to Spark at a time.
+ARROW_READ_BYTES = 4 << 20
 
 
 class JobFailed(Exception):
@@ -152,12 +155,13 @@ def plan_command(job: Job, tally: str) -> list:
 
 
 def read_plan(job: Job, tally: str, env: dict) -> tuple:
-    """Runs `tally plan` on the driver; returns (plan text, waves, tasks).
+    """Runs `tally plan` on the driver; returns (plan text, waves, tasks, key prefix bytes).
 
-    Only `stages`, `waves` and `tasks` are read; every other field is the
-    workers'. A wave is a list of stages that take input only from earlier
-    waves: one pass of the engine runs them all (`tally worker a,b,c`). A
-    plan without `waves` runs one stage per pass.
+    Only `stages`, `waves`, `tasks` and `keyPrefixBytes` are read; every
+    other field is the workers'. A wave is a list of stages that take input
+    only from earlier waves: one pass of the engine runs them all (`tally
+    worker a,b,c`). A plan without `waves` runs one stage per pass; one
+    without `keyPrefixBytes` is partitioned by whole keys.
     """
     done = subprocess.run(plan_command(job, tally), env=env, capture_output=True)
     if done.returncode != 0:
@@ -177,7 +181,12 @@ def read_plan(job: Job, tally: str, env: dict) -> tuple:
     if (not isinstance(waves, list) or not all(isinstance(w, list) and w for w in waves)
             or [s for w in waves for s in w] != stages):
         raise JobFailed(f"{MARK} tally plan printed waves that are not its stages in order")
-    return text, waves, tasks
+    prefix = plan.get("keyPrefixBytes")
+    if prefix is not None and (not isinstance(prefix, int) or isinstance(prefix, bool) or prefix < 1):
+        raise JobFailed(f"{MARK} tally plan printed a keyPrefixBytes that is not a positive number")
+    if prefix and not all(t[:prefix].isascii() and len(t.split("\t", 1)[0]) >= prefix for t in tasks):
+        raise JobFailed(f"{MARK} tally plan printed a task whose key is not {prefix} ASCII bytes or longer")
+    return text, waves, tasks, prefix
 
 
 @dataclasses.dataclass(frozen=True)
@@ -285,19 +294,28 @@ def _shipping_dir() -> str:
 # --------------------------------------------------------------------------
 
 
-def partitioned(lines_df, partitions: int):
-    """Hash-partitions lines by key and sorts each partition by key bytes.
+def partitioned(lines_df, partitions: int, prefix_bytes: Optional[int] = None):
+    """Hash-partitions lines by key and sorts each partition's lines as bytes.
 
-    The key is the line up to its first TAB (the whole line when it has none).
-    Casting to binary makes the order bytewise whatever the session collation.
+    The key is the line up to its first TAB (the whole line when it has
+    none). A plan that gives `keyPrefixBytes` N promises that lines of one
+    key share their first N bytes and that those bytes spread the keys: the
+    lines are partitioned by them, a fixed-width substring, instead of by
+    the key found by searching for the TAB. Sorting whole lines keeps each
+    key's lines together (a key's lines share the key and the TAB after it).
+    The UTF8_BINARY collation orders strings by their UTF-8 bytes, unsigned,
+    whatever the session's default collation, and compares them in place.
     """
     from pyspark.sql import functions as F
 
-    key = F.substring_index(F.col("line"), "\t", 1)
-    return (lines_df.withColumn("key", key)
-            .repartition(partitions, F.col("key"))
-            .sortWithinPartitions(F.col("key").cast("binary"))
-            .select("line"))
+    line = F.col("line")
+    if prefix_bytes:
+        # The prefix is ASCII (the plan says so): N characters are N bytes.
+        key = F.substring(line, 1, prefix_bytes)
+    else:
+        key = F.substring_index(line, "\t", 1)
+    return (lines_df.repartition(partitions, key)
+            .sortWithinPartitions(F.collate(line, "UTF8_BINARY")))
 
 
 #: The DEST of the one line TRANSFORM's script prints when the worker fails:
@@ -383,23 +401,54 @@ def arrow_worker(stage: str, allowed: Sequence[str], shipped: Shipped, env: dict
 
     The partition's lines are spooled to a local file, the worker reads it on
     stdin, and its stdout is checked and turned into (dest, line) batches.
-    An empty partition starts no worker, as TRANSFORM does.
+    An empty partition starts no worker, as TRANSFORM does. Lines never pass
+    through Python one by one: a batch's lines are joined into one buffer,
+    and the worker's output is split into lines and fields by Arrow's
+    compute kernels, a few MiB at a time.
     """
-    allowed_set = frozenset(allowed)
+    allowed_list = list(allowed)
 
     def run(batches: Iterator) -> Iterator:
         import pyarrow as pa
+        import pyarrow.compute as pc
         from pyspark import SparkFiles, TaskContext
 
         partition = TaskContext.get().partitionId()
         where = f"{MARK} stage '{stage}', partition {partition}"
         root = SparkFiles.getRootDirectory()
+        allowed_set = pa.array(allowed_list, pa.string())
+
+        def checked(block: bytes):
+            """The (dest, line) batch of `block`, whole lines each ending in LF."""
+            try:
+                text = pa.array([block], pa.large_binary()).cast(pa.large_string())
+            except pa.ArrowInvalid:
+                bad = next(line for line in block.split(b"\n") if not _is_utf8(line))
+                raise JobFailed(f"{where}: the worker printed a line that is not UTF-8: {bad[:200]!r}") from None
+            lines = pc.split_pattern(text, "\n").flatten()
+            lines = lines.slice(0, len(lines) - 1)   # not the empty string after the last LF
+            fields = pc.split_pattern(lines, "\t", max_splits=1)
+            untabbed = pc.less(pc.list_value_length(fields), 2)
+            if pc.any(untabbed).as_py():
+                shown = lines.filter(untabbed)[0].as_py()
+                raise JobFailed(f"{where}: the worker printed a line without a TAB: {shown[:200]}")
+            dests = pc.list_element(fields, 0)
+            unknown = pc.invert(pc.is_in(dests, value_set=allowed_set))
+            if pc.any(unknown).as_py():
+                dest, shown = dests.filter(unknown)[0].as_py(), lines.filter(unknown)[0].as_py()
+                raise JobFailed(f"{where}: the worker routed a line to '{dest}', which is not one of "
+                                f"{', '.join(allowed_list)}: {shown[:200]}")
+            return pa.RecordBatch.from_arrays([dests.cast(pa.string()), pc.list_element(fields, 1).cast(pa.string())],
+                                              names=["dest", "line"])
+
         with tempfile.TemporaryFile() as stdin, tempfile.TemporaryFile() as stderr:
             count = 0
             for batch in batches:
-                lines = batch.column(0).to_pylist()
-                if lines:
-                    stdin.write(("\n".join(lines) + "\n").encode("utf-8"))
+                lines = batch.column(0)
+                if len(lines):
+                    joined = pc.binary_join(pa.ListArray.from_arrays(pa.array([0, len(lines)], pa.int32()), lines), "\n")
+                    stdin.write(joined[0].as_buffer())
+                    stdin.write(b"\n")
                     count += len(lines)
             if count == 0:
                 return
@@ -410,26 +459,20 @@ def arrow_worker(stage: str, allowed: Sequence[str], shipped: Shipped, env: dict
             cmd = [shipped.path(shipped.tally, root), "worker", stage,
                    "--plan", os.path.join(root, shipped.plan)]
             proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr, env=proc_env)
-            dests, outs = [], []
             try:
-                for raw in proc.stdout:
-                    line = raw[:-1] if raw.endswith(b"\n") else raw
-                    try:
-                        text = line.decode("utf-8")
-                    except UnicodeDecodeError:
-                        raise JobFailed(f"{where}: the worker printed a line that is not UTF-8: {line[:200]!r}")
-                    dest, tab, rest = text.partition("\t")
-                    if not tab:
-                        raise JobFailed(f"{where}: the worker printed a line without a TAB: {text[:200]}")
-                    if dest not in allowed_set:
-                        raise JobFailed(f"{where}: the worker routed a line to '{dest}', which is not one of "
-                                        f"{', '.join(allowed)}: {text[:200]}")
-                    dests.append(dest)
-                    outs.append(rest)
-                    if len(outs) >= ARROW_BATCH_ROWS:
-                        yield pa.RecordBatch.from_arrays([pa.array(dests, pa.string()), pa.array(outs, pa.string())],
-                                                         names=["dest", "line"])
-                        dests, outs = [], []
+                pending = b""
+                while True:
+                    chunk = proc.stdout.read(ARROW_READ_BYTES)
+                    if not chunk:
+                        break
+                    end = chunk.rfind(b"\n")
+                    if end < 0:
+                        pending += chunk
+                        continue
+                    block, pending = pending + chunk[:end + 1], chunk[end + 1:]
+                    yield checked(block)
+                if pending:
+                    yield checked(pending + b"\n")
                 status = proc.wait()
             except BaseException:
                 # A check failed, or Spark stopped reading (a cancelled task): the worker goes too.
@@ -442,11 +485,16 @@ def arrow_worker(stage: str, allowed: Sequence[str], shipped: Shipped, env: dict
                 stderr.seek(0)
                 reason = stderr.read()[-4096:].decode("utf-8", "replace").strip()
                 raise JobFailed(f"{where}: the worker exited with status {status}: {reason}")
-            if outs:
-                yield pa.RecordBatch.from_arrays([pa.array(dests, pa.string()), pa.array(outs, pa.string())],
-                                                 names=["dest", "line"])
 
     return run
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
 
 
 # --------------------------------------------------------------------------
@@ -552,12 +600,16 @@ def run_job(spark, job: Job, log=None) -> dict:
     # shuffle is the per-DEST count on Spark Connect, for which one partition
     # is plenty.
     spark.conf.set("spark.sql.shuffle.partitions", "1")
+    # A pass is written as one Parquet folder per DEST: with a writer open per
+    # DEST (a pass has a dozen at most), Spark writes the lines as they come
+    # instead of sorting them by DEST first.
+    spark.conf.set("spark.sql.maxConcurrentOutputFileWriters", "64")
     scratch = tempfile.mkdtemp(prefix="tally-spark-")
     store = None
     try:
         _ship_module(spark)
         env = worker_env(job)
-        plan_text, waves, tasks = read_plan(job, job.tally, env)
+        plan_text, waves, tasks, prefix_bytes = read_plan(job, job.tally, env)
         store = StageStore.open(spark, job, log)
         stages = [stage for wave in waves for stage in wave]
         plan_path = os.path.join(scratch, "plan.json")
@@ -578,21 +630,23 @@ def run_job(spark, job: Job, log=None) -> dict:
             wave_inputs = inputs[index]
             if not wave_inputs:
                 continue
-            stage_input = partitioned(functools.reduce(lambda a, b: a.unionByName(b), wave_inputs), job.partitions)
+            stage_input = partitioned(functools.reduce(lambda a, b: a.unionByName(b), wave_inputs), job.partitions,
+                                      prefix_bytes)
             if job.wiring == "transform":
                 view = f"tally_{stage_id(stage)}_{os.getpid()}_{next(_views)}"
                 out = validated(run_transform(spark, stage_input, stage, shipped, env, view), stage, allowed)
             else:
                 out = stage_input.mapInArrow(arrow_worker(stage, allowed, shipped, env), "dest string, line string")
             try:
-                out, counts = store.keep(out, allowed)
+                kept, counts = store.keep(out, allowed)
             except Exception as error:  # Spark wraps worker failures in several exception types
                 raise JobFailed(explain(error, stage)) from None
             for later_index in range(index + 1, len(waves)):
                 dests = [later for later in waves[later_index] if counts.get(later)]
                 if dests:
-                    inputs[later_index].append(out.where(F.col("dest").isin(dests)).select("line"))
-            merged.append(out.where(F.col("dest") == MERGE).select("line"))
+                    inputs[later_index].append(kept(dests))
+            if counts.get(MERGE):
+                merged.append(kept([MERGE]))
             seconds = time.monotonic() - started
             report["stages"].append({"stage": stage, "out": counts, "seconds": seconds})
             log(f"stage {stage}: {sum(counts.values())} lines out {dict(sorted(counts.items()))} in {seconds:.2f} s")
@@ -600,7 +654,8 @@ def run_job(spark, job: Job, log=None) -> dict:
         # toLocalIterator runs one job per partition and holds one partition
         # (two, prefetching the next) at a time on the driver: as many
         # partitions as the stages had.
-        merge_lines = functools.reduce(lambda a, b: a.unionByName(b), merged).coalesce(job.partitions)
+        merge_lines = functools.reduce(lambda a, b: a.unionByName(b), merged or [spark.createDataFrame([], "line string")])
+        merge_lines = merge_lines.coalesce(job.partitions)
         merge(job, merge_lines, plan_path, env)
         report["merge_seconds"] = time.monotonic() - started
         log(f"merge: {report['merge_seconds']:.2f} s")
@@ -628,62 +683,76 @@ class StageStore:
     spelt as a tree of unions grows exponentially with the passes) and
     without running it again.
 
-    With a checkpoint folder (a classic session: `--checkpoint-dir`, by
-    default `OUT/.tally-parts/spark-checkpoints`; on Spark Connect, the
-    server's `spark.checkpoint.dir`) the lines are written there as reliable
-    checkpoints, on storage every executor and the driver reach, so an
-    executor lost later takes nothing with it. Without one (a Connect server
-    that has none) they are local checkpoints in the executors' block
-    managers, and losing an executor fails the job.
+    In a classic session each pass's lines are written as Parquet, one
+    folder per DEST (`pass-3/dest=swipePairs/…`), under `--checkpoint-dir`
+    (by default `OUT/.tally-parts/spark-checkpoints`), on storage every
+    executor and the driver reach: an executor lost later takes nothing
+    with it, and a later pass reads only its own stages' folders, not every
+    line of the pass. A Spark Connect session, which has no file system API
+    to remove them with, keeps the lines as checkpoints: reliable ones in
+    the server's `spark.checkpoint.dir`, or, when it has none, local ones in
+    the executors' block managers, where losing an executor fails the job.
 
-    `close()` removes the job's checkpoints and the out folder's staging
+    `close()` removes the job's kept passes and the out folder's staging
     area, and, unless the reports were published (`published`), the out
     folder itself when the job made it: a failed job leaves the out folder
     as it found it.
     """
 
-    def __init__(self, spark, job: "Job", reliable: bool, where: Optional[str], out_existed: bool):
-        self.spark, self.job, self.reliable, self.where = spark, job, reliable, where
+    def __init__(self, spark, job: "Job", where: Optional[str], reliable: bool, out_existed: bool):
+        self.spark, self.job, self.where, self.reliable = spark, job, where, reliable
         self.out_existed = out_existed
         self.published = False
+        self.passes = 0
 
     @classmethod
     def open(cls, spark, job: "Job", log) -> "StageStore":
         out_existed = os.path.isdir(job.out)
         if is_connect(spark):
-            where = spark.conf.get("spark.checkpoint.dir", None)
-            if not where:
+            reliable = bool(spark.conf.get("spark.checkpoint.dir", None))
+            if not reliable:
                 log("the Connect server has no spark.checkpoint.dir: passes are kept as local "
                     "checkpoints, and a lost executor fails the job")
-            return cls(spark, job, reliable=bool(where), where=None, out_existed=out_existed)
+            return cls(spark, job, where=None, reliable=reliable, out_existed=out_existed)
         base = job.checkpoint_dir or join_uri(file_uri(job.out), STAGING, "spark-checkpoints")
-        spark.sparkContext.setCheckpointDir(base)
-        # setCheckpointDir makes a folder of its own (a UUID) under `base`.
-        return cls(spark, job, reliable=True, where=spark.sparkContext.getCheckpointDir(), out_existed=out_existed)
+        # A folder of this job's own under `base`.
+        return cls(spark, job, where=join_uri(base, f"tally-{uuid.uuid4()}"), reliable=True, out_existed=out_existed)
 
     def keep(self, df, dests: Sequence[str]) -> tuple:
-        """Runs a pass's output `df` (columns `dest`, `line`) and keeps it; returns (kept, lines per DEST).
+        """Runs a pass's output `df` (columns `dest`, `line`) and keeps it.
 
-        The lines per DEST (those with none left out) are observed metrics
-        of the checkpointing job itself, so counting costs no job of its
-        own; a Spark Connect session counts them with one more job.
+        Returns (lines, counts): `lines(dests)` is a DataFrame of the kept
+        lines (column `line`) routed to any of `dests`; `counts` the lines
+        per DEST (those with none left out). The counts are observed metrics
+        of the job that writes the pass, so counting costs no job of its own
+        (a Spark Connect session counts its checkpoints with one more job).
         """
         from pyspark.sql import Observation
         from pyspark.sql import functions as F
 
+        self.passes += 1
         observation = None
         if not is_connect(self.spark):
             observation = Observation(f"tally-pass-{next(_views)}")
             df = df.observe(observation, *[F.count_if(F.col("dest") == d).alias(d) for d in dests])
-        kept = df.checkpoint(eager=True) if self.reliable else df.localCheckpoint(eager=True)
-        if observation is not None:
-            counts = observation.get
-        else:
+        if self.where is None:
+            kept = df.checkpoint(eager=True) if self.reliable else df.localCheckpoint(eager=True)
             counts = {row["dest"]: row["n"] for row in kept.groupBy("dest").agg(F.count("*").alias("n")).collect()}
-        return kept, {dest: n for dest, n in counts.items() if n}
+
+            def lines(wanted):
+                return kept.where(F.col("dest").isin(list(wanted))).select("line")
+        else:
+            folder = join_uri(self.where, f"pass-{self.passes}")
+            df.write.partitionBy("dest").parquet(folder)
+            counts = observation.get
+
+            def lines(wanted):
+                return (self.spark.read.schema("line string, dest string").parquet(folder)
+                        .where(F.col("dest").isin(list(wanted))).select("line"))
+        return lines, {dest: n for dest, n in counts.items() if n}
 
     def close(self) -> None:
-        # The checkpoints may be on any store; the out folder is a path on the driver.
+        # The kept passes may be on any store; the out folder is a path on the driver.
         if self.where:
             hadoop_delete(self.spark, self.where)
         shutil.rmtree(os.path.join(self.job.out, STAGING), ignore_errors=True)
@@ -783,8 +852,8 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
                    help="a Spark setting for the session, as spark-submit's --conf (repeatable); it overrides "
                         "the driver's own, such as the local JVM's quick-start options")
     p.add_argument("--checkpoint-dir", metavar="URI",
-                   help="where each pass's lines are checkpointed, on storage every executor reaches "
-                        "(default: OUT/.tally-parts/spark-checkpoints); removed when the job ends")
+                   help="where each pass's lines are kept (Parquet, a folder per DEST), on storage every executor "
+                        "reaches (default: OUT/.tally-parts/spark-checkpoints); removed when the job ends")
     p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                    help="one more variable for every tally process (repeatable)")
     return p.parse_args(argv)

@@ -108,7 +108,8 @@ class TransportTests(DriverTestCase):
     def test_hostile_lines_come_back_byte_for_byte_through_two_shuffles(self):
         expected = reference(HOSTILE, self.scratch)
         self.assertIn(b"echo-1\t\t\\N\t\\\\t\t\xc3\xa4\ta\xcc\x88\t\t\n", expected)
-        for wiring, partitions in (("transform", 1), ("transform", 3), ("transform", 7), ("arrow", 3)):
+        for wiring, partitions in (("transform", 1), ("transform", 3), ("transform", 7), ("arrow", 1), ("arrow", 3),
+                                   ("arrow", 7)):
             with self.subTest(wiring=wiring, partitions=partitions):
                 out = self.run_fake(HOSTILE, partitions, wiring, name=f"h-{wiring}-{partitions}")
                 self.assertEqual(read(out), expected)
