@@ -8,9 +8,10 @@
 #   scripts/spark-test.sh [TALLY]      TALLY defaults to .build/release/tally;
 #   any program obeying the worker protocol stands in (spark/tests/fake_tally.py).
 # Environment: DATA (sample-data), PERIOD (2026-10), PARTITIONS (1,3,7),
-# WIRING (arrow, transform, or "arrow transform": both, the default), SPARK_PYTHON (.tally/spark-venv/bin/python, where
-# `make spark-deps` installs pyspark), SPARK=0 runs the chain only, KEEP=1
-# keeps the work folder (every out folder) and prints where it is.
+# WIRING (arrow, transform, or "arrow transform": both, the default),
+# SPARK_PYTHON (.tally/spark-venv/bin/python, where `make spark-deps` installs
+# pyspark), SPARK=0 runs the chain only, KEEP=1 keeps the work folder (every
+# out folder) and prints where it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
