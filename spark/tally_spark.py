@@ -3,8 +3,9 @@
 
 The driver holds no business rule. It asks `tally plan` for the ordered stage
 names and the first stage's input lines, then for each stage it partitions the
-stage's input lines by key, sorts each partition by key bytes, pipes every
-partition through `tally worker STAGE --plan PLAN.json`, and routes each output
+stage's input lines by key, sorts each partition's lines as bytes (which keeps
+each key's lines together), pipes every partition through `tally worker STAGE
+--plan PLAN.json`, and routes each output
 line `DEST<TAB>KEY<TAB>REST` to the later stage DEST (or to `merge`) as
 `KEY<TAB>REST`. After the last stage, every line routed to `merge` goes to one
 `tally merge --plan PLAN.json --out OUT` on the driver machine, which writes the
