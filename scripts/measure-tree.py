@@ -12,10 +12,11 @@ the command runs in one of its own and the CPU time is the cgroup's
 (`cpu_from: "cgroup"`): exact, whoever reaps whom. Otherwise it is the
 rusage of the reaped processes (`"rusage"`): this process becomes the
 tree's subreaper (prctl PR_SET_CHILD_SUBREAPER), so orphans are reaped here,
-but a process whose parent dies without waiting for it takes with it the
-time of its own children; PySpark's daemons do that to their Python
-workers, and the rusage of a Spark job with the arrow wiring came out at
-less than half of its cgroup's. Peak memory is the largest sum, over the
+but the children of a process that ignores SIGCHLD are reaped by the
+kernel, and their time (with that of their own children) is counted
+nowhere. PySpark's daemon ignores SIGCHLD: the rusage of a Spark job with
+the arrow wiring, whose Python workers are the daemon's children and run
+the tally workers, came out at less than half of its cgroup's. Peak memory is the largest sum, over the
 live descendants, of their proportional set size (PSS, so pages shared
 between processes count once), sampled every 0.1 s. A part's peak is the
 same sum over the descendants whose command line (its arguments joined by
