@@ -18,23 +18,25 @@ public enum WhichRowsCount {
     ///
     /// The only item of a one-row group counts without being described
     /// (every rule counts it): most keys have one row.
+    ///
+    /// Inlinable, so that each caller's module compiles it for its own rule
+    /// and item types: called once per key, a generic call across modules
+    /// looked up the types' metadata at run time on every call.
+    @inlinable
     public static func sort<Rule: RowRule, Item>(_ items: [Item], by rule: Rule,
                                                  describe: (_ index: Int, _ item: Item) -> Rule.Row) -> RowOutcomes<Item> {
-        var outcomes = RowOutcomes<Item>()
-        guard items.count > 1 else {
-            outcomes.counted = items
-            return outcomes
-        }
+        guard items.count > 1 else { return RowOutcomes(counted: items, superseded: [], rejected: []) }
         let verdicts = rule.verdicts(items.enumerated().map { describe($0, $1) })
         precondition(verdicts.count == items.count, "a rule gives one verdict per row")
+        var counted: [Item] = [], superseded: [Item] = [], rejected: [(item: Item, reason: RejectReason)] = []
         for (item, verdict) in zip(items, verdicts) {
             switch verdict {
-            case .counts: outcomes.counted.append(item)
-            case .superseded: outcomes.superseded.append(item)
-            case .rejected(let reason): outcomes.rejected.append((item, reason))
+            case .counts: counted.append(item)
+            case .superseded: superseded.append(item)
+            case .rejected(let reason): rejected.append((item, reason))
             }
         }
-        return outcomes
+        return RowOutcomes(counted: counted, superseded: superseded, rejected: rejected)
     }
 
     /// Marks the repeats among `items`, the counted check-ins of one
@@ -65,9 +67,16 @@ public enum WhichRowsCount {
 /// (``WhichRowsCount/sort(_:by:describe:)``), each list in the group's order.
 public struct RowOutcomes<Item> {
     /// The items that count: one for a non-empty group.
-    public internal(set) var counted: [Item] = []
+    public let counted: [Item]
     /// The items another item of the key counts instead of.
-    public internal(set) var superseded: [Item] = []
+    public let superseded: [Item]
     /// The items refused, each with the reason stored with its reject.
-    public internal(set) var rejected: [(item: Item, reason: RejectReason)] = []
+    public let rejected: [(item: Item, reason: RejectReason)]
+
+    @usableFromInline
+    init(counted: [Item], superseded: [Item], rejected: [(item: Item, reason: RejectReason)]) {
+        self.counted = counted
+        self.superseded = superseded
+        self.rejected = rejected
+    }
 }
