@@ -1,3 +1,4 @@
+import Foundation
 import TallyCore
 
 /// The fields of one wire line after its tag, read in order at the byte
@@ -148,11 +149,14 @@ public struct WireFields {
     ///
     /// `String(decoding:as:)` has a fast path for buffers of bytes; it
     /// replaces invalid sequences with U+FFFD, which changes the bytes, so
-    /// comparing them tells whether any were invalid. (`String(validating:)`
-    /// runs unspecialized here, looking up type metadata on every call.)
+    /// comparing them (`memcmp`) tells whether any were invalid.
+    /// (`String(validating:)` runs unspecialized here, looking up type
+    /// metadata on every call.)
     static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var text = String(decoding: bytes, as: UTF8.self)
-        let valid = text.withUTF8 { $0.count == bytes.count && $0.elementsEqual(bytes) }
+        let valid = text.withUTF8 { decoded in
+            decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        }
         return valid ? text : nil
     }
 
