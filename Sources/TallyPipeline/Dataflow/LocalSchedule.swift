@@ -42,7 +42,9 @@ struct LocalSchedule {
                     precondition(dest > stage, "\(stage) routed a record back to \(dest)")
                     routed.append((dest, key, record))
                 }
-                for key in byKey.keys.sorted(by: { FlowLines.keyFieldPrecedes(FlowLines.keyField(of: $0), FlowLines.keyField(of: $1)) }) {
+                let inLineOrder = byKey.keys.map { (field: FlowLines.keyField(of: $0), key: $0) }
+                    .sorted { FlowLines.keyFieldPrecedes($0.field, $1.field) }.map(\.key)
+                for key in inLineOrder {
                     try worker.run(key: key, byKey[key]!.shuffled(using: &random), emit: route)
                 }
                 try worker.finish(emit: route)

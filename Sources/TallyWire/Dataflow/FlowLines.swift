@@ -90,9 +90,8 @@ public enum FlowLines {
         } catch {
             throw FlowLineError("line \(number) has a key that is not escaped right: \(error)")
         }
-        var prefix: [UInt8] = []
-        appendSpreadPrefix(of: key, to: &prefix)
-        guard prefix.elementsEqual(line[0..<spreadWidth]) else {
+        let hash = keyHash(key)
+        for i in 0..<spreadWidth where line[i] != spreadCharacter(hash, i) {
             throw FlowLineError("line \(number) has a key field whose prefix is not its key's (a line tally did not write, or one cut short)")
         }
         let rest = UnsafeBufferPointer(rebasing: line[(tab + 1)...])
@@ -123,10 +122,13 @@ public enum FlowLines {
     /// Appends `key`'s spread prefix: the top 48 bits of ``keyHash(_:)``, six
     /// bits per character.
     static func appendSpreadPrefix(of key: [UInt8], to bytes: inout [UInt8]) {
-        let h = keyHash(key)
-        for i in 0..<spreadWidth {
-            bytes.append(spreadAlphabet[Int((h >> UInt64(58 - 6 * i)) & 63)])
-        }
+        let hash = keyHash(key)
+        for i in 0..<spreadWidth { bytes.append(spreadCharacter(hash, i)) }
+    }
+
+    /// Character `i` of the spread prefix of a key whose ``keyHash(_:)`` is `hash`.
+    private static func spreadCharacter(_ hash: UInt64, _ i: Int) -> UInt8 {
+        spreadAlphabet[Int((hash >> UInt64(58 - 6 * i)) & 63)]
     }
 
     /// Calls `body` with each line of `handle` (without its line feed) and its
