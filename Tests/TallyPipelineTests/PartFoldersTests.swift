@@ -142,7 +142,7 @@ struct PartFoldersTests {
         let catalog = try InputCatalog.scan(work)
         #expect(catalog.files.map(\.relativePath) == ["swipes/users.jsonl"])
         let why = Dictionary(catalog.ignored.map { ($0.path, $0.why) }, uniquingKeysWith: { a, _ in a })
-        #expect(why["swipes/swipes/"]?.contains("no .csv, .ndjson or .jsonl part") == true)
+        #expect(why["swipes/swipes/"]?.contains("no .csv, .ndjson, .jsonl or .parquet part") == true)
         #expect(why["swipes/old/"]?.contains("not named after one of its tables") == true)
     }
 }

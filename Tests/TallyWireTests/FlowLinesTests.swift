@@ -39,6 +39,25 @@ struct FlowLinesTests {
         }
     }
 
+    @Test func aLineAnEngineWritesFromALinePrefixReadsBackAsItsRecord() throws {
+        let key = Array("file\t7".utf8)
+        let columns = FlowLines.linePrefix(key: key, case: FlowRecord.sourceColumnsCase) + "3\tid\tcouple_id\twe\\tird\\\\"
+        let row = FlowLines.linePrefix(key: key, case: FlowRecord.sourceRowCase) + "0000000000000000012\t{\"a\":\"x\\\\y\"}"
+        let readColumns = try Array(columns.utf8).withUnsafeBufferPointer { try FlowLines.read($0, number: 1) }
+        #expect(readColumns.key == key)
+        guard case .sourceColumns(let names) = readColumns.record else { Issue.record("\(readColumns.record)"); return }
+        #expect(names == ["id", "couple_id", "we\tird\\"])
+        let readRow = try Array(row.utf8).withUnsafeBufferPointer { try FlowLines.read($0, number: 2) }
+        guard case .sourceRow(let index, let json) = readRow.record else { Issue.record("\(readRow.record)"); return }
+        #expect(index == 12)
+        #expect(String(decoding: json, as: UTF8.self) == #"{"a":"x\y"}"#)
+        // The start of a line is the key field, the record's tag and its case: what the record itself writes.
+        var writer = WireWriter()
+        FlowLines.append(key: key, .sourceRow(index: 12, json: Array(#"{"a":"x\y"}"#.utf8)), to: &writer)
+        #expect(String(decoding: writer.bytes.dropLast(), as: UTF8.self)
+                == FlowLines.linePrefix(key: key, case: FlowRecord.sourceRowCase) + "12\t{\"a\":\"x\\\\y\"}")
+    }
+
     @Test func keysOfOneTableSpreadOverTheFirstBytes() {
         // Keys that share their first bytes (one table's ids) differ in their first eight.
         let keys = (0..<10_000).map { Array("swipes\tid-\($0)".utf8) }

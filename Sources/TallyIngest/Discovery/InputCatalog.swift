@@ -20,12 +20,17 @@ public struct InputFile: Sendable, Hashable {
     /// Whether the file is one part of a table exported as a folder of parts
     /// (`swipes/swipes/part-00000.csv.gz`).
     public var isPart: Bool
+    /// Whether the file is Parquet (`expenses/expenses/part-00000.parquet`):
+    /// tally's readers do not read it; an engine that reads Parquet (the
+    /// Spark job) sends its rows to the decode stage.
+    public var isParquet: Bool
 
-    public init(url: URL, relativePath: String, kind: InputKind, isPart: Bool = false) {
+    public init(url: URL, relativePath: String, kind: InputKind, isPart: Bool = false, isParquet: Bool = false) {
         self.url = url
         self.relativePath = relativePath
         self.kind = kind
         self.isPart = isPart
+        self.isParquet = isParquet
     }
 
     /// The table, when the file is one.
@@ -64,8 +69,9 @@ public struct InputFile: Sendable, Hashable {
 }
 
 /// The files of a data folder: one sub-folder per dataset, a table per file
-/// (`<dataset>/<table>.<ext>`, ext one of csv, ndjson, jsonl, optionally `.gz`)
-/// or per folder of parts (`<dataset>/<table>/part-00000.csv.gz`, …),
+/// (`<dataset>/<table>.<ext>`, ext one of csv, ndjson, jsonl, optionally `.gz`,
+/// or parquet) or per folder of parts (`<dataset>/<table>/part-00000.csv.gz`,
+/// `part-00000.parquet`, …),
 /// plus Apple Health exports (`health/<userId>/export.zip|xml`) and App Store
 /// Connect reports (`subscriptions/*.tsv|txt`). Anything else is listed in
 /// ``ignored`` so the run log can name it.
@@ -133,15 +139,16 @@ public struct InputCatalog: Sendable {
                     files.append(InputFile(url: fileURL, relativePath: relative, kind: .appStoreConnectReport))
                     continue
                 }
-                guard let stem = TableFileName(name)?.table else {
-                    ignored.append((relative, "not a .csv, .ndjson or .jsonl file (optionally .gz)"))
+                guard let stem = TableFileName(name)?.table ?? parquetStem(name) else {
+                    ignored.append((relative, "not a .csv, .ndjson or .jsonl file (optionally .gz), nor .parquet"))
                     continue
                 }
                 guard let table = TableID.named(dataset: entry, stem: stem) else {
                     ignored.append((relative, "no table named '\(stem)' in \(entry)/"))
                     continue
                 }
-                files.append(InputFile(url: fileURL, relativePath: relative, kind: .table(table)))
+                files.append(InputFile(url: fileURL, relativePath: relative, kind: .table(table),
+                                       isParquet: parquetStem(name) != nil))
             }
         }
         if files.isEmpty { throw DataFolderCheck.noInput(directory, entries: top) }
@@ -162,10 +169,11 @@ public struct InputCatalog: Sendable {
     }
 
     /// `<dataset>/<table>/`: a table exported as parts (`part-00000.csv.gz`, …,
-    /// as Firestore and Spark write them), each part a file of the table with
-    /// its own header and line numbers, loaded in name order. Files that are
-    /// not tables (Spark's `_SUCCESS`, checksums) are ignored; a folder with
-    /// no part is ignored with why.
+    /// as Firestore and Spark write them, or `part-00000.parquet`, as a data
+    /// platform keeps a table), each part a file of the table with its own
+    /// header and line numbers, loaded in name order. Files that are not
+    /// tables (Spark's `_SUCCESS`, checksums) are ignored; a folder with no
+    /// part is ignored with why.
     static func partFiles(in folder: URL, table: TableID, relative: String) throws
         -> (files: [InputFile], ignored: [(String, String)]) {
         var files: [InputFile] = []
@@ -177,16 +185,41 @@ public struct InputCatalog: Sendable {
                 ignored.append((path + "/", "a folder inside the folder of parts of \(table.qualifiedName)"))
             } else if !isRegularFile(url) {
                 ignored.append((path, "not a regular file (a pipe, a device, a socket or a broken link)"))
-            } else if TableFileName(name) == nil {
-                ignored.append((path, "not a part of \(table.qualifiedName): not a .csv, .ndjson or .jsonl file (optionally .gz)"))
+            } else if TableFileName(name) == nil && parquetStem(name) == nil {
+                ignored.append((path, "not a part of \(table.qualifiedName): not a .csv, .ndjson or .jsonl file (optionally .gz), nor .parquet"))
             } else {
-                files.append(InputFile(url: url, relativePath: path, kind: .table(table), isPart: true))
+                files.append(InputFile(url: url, relativePath: path, kind: .table(table), isPart: true,
+                                       isParquet: parquetStem(name) != nil))
             }
         }
         if files.isEmpty {
-            ignored.append((relative + "/", "a folder of parts of \(table.qualifiedName) with no .csv, .ndjson or .jsonl part"))
+            ignored.append((relative + "/", "a folder of parts of \(table.qualifiedName) with no .csv, .ndjson, .jsonl or .parquet part"))
         }
         return (files, ignored)
+    }
+
+    /// The name before `.parquet` (any case) of a Parquet file's name; nil for other names.
+    static func parquetStem(_ name: String) -> String? {
+        let suffix = ".parquet"
+        guard name.utf8.count > suffix.utf8.count, name.lowercased().hasSuffix(suffix) else { return nil }
+        return String(decoding: name.utf8.dropLast(suffix.utf8.count), as: UTF8.self)
+    }
+
+    /// The files only an engine that reads Parquet can read (``InputFile/isParquet``), in load order.
+    public var parquetFiles: [InputFile] { files.filter(\.isParquet) }
+
+    /// Throws, naming the tables, when the folder holds Parquet tables:
+    /// `tally run` and `tally ingest` read the exports, and a run that
+    /// skipped a table would publish reports without its rows.
+    public func refusingParquet() throws {
+        let parquet = parquetFiles
+        guard let first = parquet.first else { return }
+        var tables: [String] = []
+        for file in parquet {
+            let shown = file.isPart ? (file.relativePath as NSString).deletingLastPathComponent + "/" : file.relativePath
+            if !tables.contains(shown) { tables.append(shown) }
+        }
+        throw CatalogError("\(tables.joined(separator: ", ")) \(tables.count > 1 ? "are Parquet tables" : "is a Parquet table") (\(first.relativePath)): tally run reads the exports (CSV, NDJSON, JSON Lines); the Spark job reads Parquet (make spark DATA=…, or spark/tally_spark.py), or write the table as CSV")
     }
 
     /// `health/<userId>/`: its `export.zip`, else its `export.xml`; other files there are ignored.

@@ -27,8 +27,40 @@ extension TableReader {
         if missingFields.count == fields.count {
             return "the header (\(shown)) matches no column of this table; expected \(fields.joined(separator: ", "))"
         }
-        let plural = missing.count > 1
-        return "no column \(missing.map { "'\($0)'" }.joined(separator: ", ")): every row needs \(plural ? "them" : "it") (the header has \(shown))"
+        return Self.missingWords(missing, listed: "the header has \(shown)")
+    }
+
+    /// Why a file whose columns are listed apart from its rows (a Parquet
+    /// part, whose rows an engine sends) cannot be used as a whole, in the
+    /// words of ``headerRefusal(required:)``: columns that match no field of
+    /// the table, or that lack a field of `required`. Also the columns that
+    /// are no field of the table (``unknownFields``' form), matched as header
+    /// names are (``FieldName``).
+    ///
+    /// ```swift
+    /// TableReader.columnsCheck(["id", "couple_id"], fields: TableID.couples.fields,
+    ///                          required: TableID.couples.requiredFields).refusal
+    /// // "no column 'currency': every row needs it (the columns are id, couple_id)"
+    /// ```
+    public static func columnsCheck(_ names: [String], fields: [String], required: [String])
+        -> (refusal: String?, unknown: [String]) {
+        let matcher = FieldMatcher(fields: fields)
+        var present = Set<Int>()
+        var unknown: [String] = []
+        for name in names {
+            if let field = matcher.index(of: name) { present.insert(field) } else if !unknown.contains(name) { unknown.append(name) }
+        }
+        let shown = shownHeader(names)
+        if present.isEmpty {
+            return ("the columns (\(shown)) match no column of this table; expected \(fields.joined(separator: ", "))", unknown)
+        }
+        let missing = required.filter { field in fields.firstIndex(of: field).map { !present.contains($0) } ?? true }
+        return (missing.isEmpty ? nil : missingWords(missing, listed: "the columns are \(shown)"), unknown)
+    }
+
+    /// `no column 'a', 'b': every row needs them (LISTED)`.
+    static func missingWords(_ missing: [String], listed: String) -> String {
+        "no column \(missing.map { "'\($0)'" }.joined(separator: ", ")): every row needs \(missing.count > 1 ? "them" : "it") (\(listed))"
     }
 
     /// The first names of a header, each cut short, for a message.

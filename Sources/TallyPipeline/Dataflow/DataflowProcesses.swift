@@ -50,6 +50,37 @@ public enum DataflowProcesses {
         /// The report folder, absolute: the workers write the couples' and challenges' own files into
         /// its `.tally-parts/` (on storage every process reaches), the merge publishes everything there.
         public var out: String
+        /// The input files the engine reads itself and sends to decode as
+        /// lines (Parquet parts), in load order; absent when there are none.
+        public var sources: [Source]?
+        /// Filled in by the engine before it ships the plan: the lines of
+        /// each source marked `broadcast` (the same lines it sends to
+        /// decode), by its path.
+        public var sourceLines: [String: [String]]?
+
+        /// A file the engine reads itself. Its lines go to decode with the
+        /// tasks: one line listing its columns, then one line per row; each
+        /// is the start the plan gives, then fields the engine appends, each
+        /// escaped as wire fields are (`\` to `\\`, TAB to `\t`, LF to `\n`,
+        /// CR to `\r`).
+        public struct Source: Codable, Sendable, Equatable {
+            /// The file, relative to `data`.
+            public var path: String
+            /// How the engine reads it: `parquet`.
+            public var format: String
+            /// The start of the columns' line; the engine appends the number
+            /// of columns, then each column's name, each after a TAB.
+            public var columnsLine: String
+            /// The start of each row's line; the engine appends the row's
+            /// index in the file (from 0, zero-padded to 19 digits, so that
+            /// lines sorted as bytes come in the file's order), a TAB, and
+            /// the row as one JSON object on one line, a null value absent.
+            public var rowLine: String
+            /// Whether stages read the file whole (a small reference table:
+            /// fx rates, products): the engine then also puts its lines in
+            /// the plan's `sourceLines` before shipping the plan.
+            public var broadcast: Bool
+        }
     }
 
     /// The plan of a run over `data` into `out`: the workers write the
@@ -67,13 +98,20 @@ public enum DataflowProcesses {
             FlowLines.append(key: FlowKeys.file(seq), .task(file: seq), to: &writer)
             tasks.append(String(decoding: writer.bytes.dropLast(), as: UTF8.self))
         }
+        let sources = flow.files.indices.filter { flow.files[$0].isParquet }.map { index in
+            Plan.Source(path: flow.files[index].relativePath, format: "parquet",
+                        columnsLine: FlowLines.linePrefix(key: FlowKeys.file(index + 1), case: FlowRecord.sourceColumnsCase),
+                        rowLine: FlowLines.linePrefix(key: FlowKeys.file(index + 1), case: FlowRecord.sourceRowCase),
+                        broadcast: flow.files[index].table.map(FlowBroadcast.tables.contains) ?? false)
+        }
         let out = out.standardizedFileURL
         try? FileManager.default.removeItem(at: out.appendingPathComponent(FlowPlan.stagingFolder))
         let configURL = request.resolvedConfigURL
         return Plan(stages: FlowStageName.allCases.filter { $0 != .merge }.map(\.rawValue),
                     waves: FlowStageName.waves.map { $0.map(\.rawValue) }, tasks: tasks, data: data.path,
                     period: period.description, config: configURL?.path, configText: try configURL.map(ConfigLoader.read),
-                    timezone: timezone, asOf: asOf?.description, files: flow.files.map(\.relativePath), out: out.path)
+                    timezone: timezone, asOf: asOf?.description, files: flow.files.map(\.relativePath), out: out.path,
+                    sources: sources.isEmpty ? nil : sources)
     }
 
     /// Runs stage `stage` on the key-sorted lines of `input`, writing its
@@ -157,57 +195,103 @@ public enum DataflowProcesses {
     /// lines held in a file on disk (memory stays one buffer, however large
     /// the input file), copied to `output` once the file was read to its end,
     /// dropped when it was refused.
+    ///
+    /// A Parquet part's rows come from the engine, keyed like its task: its
+    /// `source-columns` line, then its `source-row` lines by index from 0,
+    /// then its task (lines sorted as bytes put them in that order). The rows
+    /// are held as NDJSON in a file on disk until the task comes.
     private static func decode(_ plan: FlowPlan, input: FileHandle, output: FileHandle) throws {
         let stage = DecodeStage(plan: plan)
         var previous: [UInt8]?
+        var source: SourceRows?
+        defer { source?.discard() }
         try FlowLines.forEachLine(of: input) { line, number in
             let record = try FlowLines.read(line, number: number).record
-            guard case .task(let seq) = record else {
-                throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of decode")
-            }
             let field = Array(FlowLines.keyField(line))
-            if let previous, !FlowLines.keyFieldPrecedes(previous, field) {
-                throw DataflowError("line \(number): the input is not sorted by key (bytes): '\(String(decoding: field.prefix(80), as: UTF8.self))' comes after '\(String(decoding: previous.prefix(80), as: UTF8.self))'")
+            if let previous, previous != field {
+                guard FlowLines.keyFieldPrecedes(previous, field) else {
+                    throw DataflowError("line \(number): the input is not sorted by key (bytes): '\(String(decoding: field.prefix(80), as: UTF8.self))' comes after '\(String(decoding: previous.prefix(80), as: UTF8.self))'")
+                }
+                if let rows = source {
+                    throw DataflowError("line \(rows.firstLine): rows of a file from the engine came without the file's task")
+                }
             }
             previous = field
-            guard seq >= 1 && seq <= plan.files.count else {
-                throw DataflowError("line \(number): the plan has no input file \(seq)")
-            }
-            let spoolURL = FileManager.default.temporaryDirectory
-                .appendingPathComponent("tally-decode-\(ProcessInfo.processInfo.processIdentifier)-\(seq)")
-            guard FileManager.default.createFile(atPath: spoolURL.path, contents: nil) else {
-                throw DataflowError("\(plan.file(seq).relativePath): cannot create the spool file \(spoolURL.path) (is the temporary folder writable and not full?)")
-            }
-            defer { try? FileManager.default.removeItem(at: spoolURL) }
-            let spool = try FileHandle(forWritingTo: spoolURL)
-            var held = WireWriter(reservingCapacity: 1 << 20)
-            var spoolError: Error?
-            let read: FileRead?
-            do {
-                read = try stage.read(file: seq) { dest, key, record in
-                    FlowLines.append(stage: dest, key: key, record, to: &held)
-                    if held.bytes.count >= 1 << 20 && spoolError == nil {
-                        do { try spool.write(contentsOf: held.bytes) } catch { spoolError = error }
-                        held.bytes.removeAll(keepingCapacity: true)
-                    }
+            switch record {
+            case .sourceColumns(let columns):
+                guard source == nil else { throw DataflowError("line \(number): a second source-columns line for one file") }
+                source = try SourceRows(columns: columns, firstLine: number)
+            case .sourceRow(let index, let json):
+                guard source != nil else { throw DataflowError("line \(number): a source-row line before its file's source-columns line") }
+                try source!.append(index: index, json: json, line: number)
+            case .task(let seq):
+                guard seq >= 1 && seq <= plan.files.count else {
+                    throw DataflowError("line \(number): the plan has no input file \(seq)")
                 }
-                if let spoolError { throw spoolError }
-                try spool.write(contentsOf: held.bytes)
-                try spool.close()
-            } catch {
-                try? spool.close()
-                throw DataflowError("\(plan.file(seq).relativePath): \(error)")
+                let file = plan.file(seq)
+                switch (file.isParquet, source) {
+                case (true, nil):
+                    throw DataflowError("line \(number): \(file.relativePath) is Parquet: its rows come from the engine that reads it (the Spark job), and none came before its task")
+                case (false, .some):
+                    throw DataflowError("line \(number): rows from the engine came for \(file.relativePath), which tally reads itself")
+                case (true, .some(let rows)):
+                    source = nil
+                    defer { rows.discard() }
+                    try rows.finish()
+                    try decodeFile(seq, plan: plan, output: output) { emit in
+                        try stage.read(file: seq, columns: rows.columns, rows: rows.url, emit: emit)
+                    }
+                case (false, nil):
+                    try decodeFile(seq, plan: plan, output: output) { emit in try stage.read(file: seq, emit: emit) }
+                }
+            default:
+                throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of decode")
             }
-            guard let read else { return }
-            if read.refusal == nil {
-                let copy = try FileHandle(forReadingFrom: spoolURL)
-                defer { try? copy.close() }
-                while let chunk = try copy.read(upToCount: 1 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
-            }
-            var last = WireWriter()
-            FlowLines.append(stage: .merge, key: FlowKeys.file(seq), .fileRead(read), to: &last)
-            try output.write(contentsOf: last.bytes)
         }
+        if let rows = source {
+            throw DataflowError("line \(rows.firstLine): rows of a file from the engine came without the file's task")
+        }
+    }
+
+    /// Reads file `seq` with `read`, holding its output lines in a spool file,
+    /// and writes them to `output` once it was read to its end, unless it was
+    /// refused; then the file's ``FileRead`` for the merge.
+    private static func decodeFile(_ seq: Int, plan: FlowPlan, output: FileHandle,
+                                   read: (_ emit: FlowEmit) throws -> FileRead?) throws {
+        let spoolURL = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tally-decode-\(ProcessInfo.processInfo.processIdentifier)-\(seq)")
+        guard FileManager.default.createFile(atPath: spoolURL.path, contents: nil) else {
+            throw DataflowError("\(plan.file(seq).relativePath): cannot create the spool file \(spoolURL.path) (is the temporary folder writable and not full?)")
+        }
+        defer { try? FileManager.default.removeItem(at: spoolURL) }
+        let spool = try FileHandle(forWritingTo: spoolURL)
+        var held = WireWriter(reservingCapacity: 1 << 20)
+        var spoolError: Error?
+        let outcome: FileRead?
+        do {
+            outcome = try read { dest, key, record in
+                FlowLines.append(stage: dest, key: key, record, to: &held)
+                if held.bytes.count >= 1 << 20 && spoolError == nil {
+                    do { try spool.write(contentsOf: held.bytes) } catch { spoolError = error }
+                    held.bytes.removeAll(keepingCapacity: true)
+                }
+            }
+            if let spoolError { throw spoolError }
+            try spool.write(contentsOf: held.bytes)
+            try spool.close()
+        } catch {
+            try? spool.close()
+            throw DataflowError("\(plan.file(seq).relativePath): \(error)")
+        }
+        guard let outcome else { return }
+        if outcome.refusal == nil {
+            let copy = try FileHandle(forReadingFrom: spoolURL)
+            defer { try? copy.close() }
+            while let chunk = try copy.read(upToCount: 1 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
+        }
+        var last = WireWriter()
+        FlowLines.append(stage: .merge, key: FlowKeys.file(seq), .fileRead(outcome), to: &last)
+        try output.write(contentsOf: last.bytes)
     }
 
     /// Folds the lines routed to the merge (any order) into the reports in
@@ -241,6 +325,7 @@ public enum DataflowProcesses {
         }
         var flow = try flowPlan(request, asOf: plan.asOf.flatMap { LocalDate.parse($0) })
         flow.outDirectory = URL(fileURLWithPath: plan.out)
+        flow.sourceLines = plan.sourceLines ?? [:]
         let files = flow.files.map(\.relativePath)
         guard files == plan.files else {
             throw DataflowError("the data folder \(plan.data) changed since the plan was made (\(files.count) input files now, \(plan.files.count) planned): make the plan again")

@@ -32,6 +32,9 @@ struct DecodeStage {
     /// and sends only the ``FileRead`` on (to the merge, keyed by the file).
     func read(file seq: Int, emit: FlowEmit) throws -> FileRead? {
         let file = plan.file(seq)
+        if file.isParquet {
+            throw DataflowError("\(file.relativePath) is Parquet: its rows come from the engine that reads it (the Spark job), and none came")
+        }
         if let table = file.table {
             return try Self.read(file, seq: seq, table: table, emit: emit)
         } else if case .appleHealthExport(let userId) = file.kind {
@@ -40,6 +43,52 @@ struct DecodeStage {
             return try KPITables.readAppStoreReport(file, seq: seq, emit: emit)
         }
         return nil
+    }
+
+    /// Reads file `seq` of the plan from the rows an engine read from it (a
+    /// Parquet part): `columns` as the engine listed them, and the rows, one
+    /// JSON object per line, in the file's order, in the NDJSON file `rows`.
+    /// Rows are numbered from 1, as lines; the size and SHA-256 are those of
+    /// the rows' JSON lines; the columns decide the refusal and the unknown
+    /// fields as a CSV header does.
+    func read(file seq: Int, columns: [String], rows: URL, emit: FlowEmit) throws -> FileRead {
+        let file = plan.file(seq)
+        guard file.isParquet, let table = file.table else {
+            throw DataflowError("\(file.relativePath): rows came from the engine for a file tally reads itself")
+        }
+        let check = TableReader.columnsCheck(columns, fields: table.fields, required: table.requiredFields)
+        if let refusal = check.refusal {
+            return FileRead(file: seq, rowsRead: 0, bytes: Self.size(of: rows), sha256: "", unknownFields: check.unknown,
+                            refusal: refusal)
+        }
+        let spooled = InputFile(url: rows, relativePath: file.relativePath, kind: file.kind, isPart: file.isPart)
+        var read = try Self.read(spooled, seq: seq, table: table, emit: emit)
+        read.unknownFields = check.unknown
+        return read
+    }
+
+    /// Reads file `seq` of the plan from `lines`, the lines an engine wrote
+    /// for it (its `source-columns` line and its `source-row` lines, in any
+    /// order), as ``read(file:columns:rows:emit:)`` reads them.
+    func read(file seq: Int, sourceLines lines: [String], emit: FlowEmit) throws -> FileRead {
+        let path = plan.file(seq).relativePath
+        let key = FlowLines.keyField(of: FlowKeys.file(seq))
+        var rows: SourceRows?
+        defer { rows?.discard() }
+        for (number, line) in lines.map({ Array($0.utf8) }).sorted(by: { $0.lexicographicallyPrecedes($1) }).enumerated() {
+            let (record, field) = try line.withUnsafeBufferPointer { buffer in
+                (try FlowLines.read(buffer, number: number + 1).record, Array(FlowLines.keyField(buffer)))
+            }
+            guard field == key else { throw DataflowError("\(path): the plan's line \(number + 1) for it is keyed to another file") }
+            switch record {
+            case .sourceColumns(let columns) where rows == nil: rows = try SourceRows(columns: columns, firstLine: number + 1)
+            case .sourceRow(let index, let json) where rows != nil: try rows!.append(index: index, json: json, line: number + 1)
+            default: throw DataflowError("\(path): the plan's line \(number + 1) for it is not its one source-columns line or a source-row line")
+            }
+        }
+        guard let rows else { throw DataflowError("\(path): the plan's lines for it have no source-columns line") }
+        try rows.finish()
+        return try read(file: seq, columns: rows.columns, rows: rows.url, emit: emit)
     }
 
     /// Reads `file` (sequence number `seq`, a file of `table`), handing each

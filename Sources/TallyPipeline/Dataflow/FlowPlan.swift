@@ -32,6 +32,10 @@ struct FlowPlan: Sendable {
     var outDirectory: URL?
     /// The report families the run writes.
     var families = ReportFamilies.standard
+    /// The lines of the Parquet files every stage instance reads whole
+    /// (``FlowBroadcast/tables``), by relative path, as the engine put them
+    /// in the plan (``DataflowProcesses/Plan/sourceLines``).
+    var sourceLines: [String: [String]] = [:]
 
     /// Where the partition stages of `family` write their entities' files
     /// (`<out>/.tally-parts/<family>/`), for the merge to move into place

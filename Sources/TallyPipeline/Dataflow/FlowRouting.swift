@@ -9,7 +9,7 @@ extension FlowRecord {
     /// goes to its workout, or straight to its challenge).
     var stages: Set<FlowStageName> {
         switch self {
-        case .task: [.decode]
+        case .task, .sourceColumns, .sourceRow: [.decode]
         case .reference, .expenseVersion, .checkin: [.rows]
         case .coupleRow, .winningExpense, .refusedRow: [.couples]
         case .groupChallenge, .groupMembership: [.groups]

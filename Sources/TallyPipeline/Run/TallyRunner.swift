@@ -53,8 +53,8 @@ public struct TallyRunner {
     public func ingest(_ request: RunRequest) throws -> IngestStage.Outcome {
         guard let data = request.dataDirectory else { throw ConfigError("ingest needs --data") }
         let config = try configuration(request)
-        // A data folder that holds no input creates nothing.
-        _ = try InputCatalog.scan(data)
+        // A data folder that holds no input, or a table only the Spark job reads, creates nothing.
+        try InputCatalog.scan(data).refusingParquet()
         var request = request
         request.databasePath = try WarehouseLocation.settle(request, logger: logger)
         let warehouse = try openWarehouse(request)
@@ -71,9 +71,10 @@ public struct TallyRunner {
             throw ConfigError("locale '\(config.locale)' is not one of pt-BR, en-US, es-ES")
         }
         // Nothing is created (out folder, warehouse) for a run that cannot
-        // report: a data folder that holds no input, or no warehouse to report from.
+        // report: a data folder that holds no input or a table only the Spark
+        // job reads, or no warehouse to report from.
         if let data = request.dataDirectory {
-            _ = try InputCatalog.scan(data)
+            try InputCatalog.scan(data).refusingParquet()
         }
         request.databasePath = try WarehouseLocation.settle(request, logger: logger)
         if request.dataDirectory == nil, !FileManager.default.fileExists(atPath: request.resolvedDatabasePath),

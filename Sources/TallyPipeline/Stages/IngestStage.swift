@@ -85,6 +85,7 @@ public struct IngestStage {
     public func run(dataDirectory: URL, warehouse: Warehouse, leavingDerivations: Bool = false) throws -> Outcome {
         let started = Date()
         let catalog = try InputCatalog.scan(dataDirectory)
+        try catalog.refusingParquet()
         var ignored = catalog.ignored
         for item in ignored { logger.info("ignored \(item.path): \(item.why)") }
         let files = catalog.files.filter { file in

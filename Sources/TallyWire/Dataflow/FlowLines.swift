@@ -40,6 +40,25 @@ public enum FlowLines {
         append(key: key, record, to: &writer)
     }
 
+    /// The start of a line of `key` whose record is of case `name`, up to its
+    /// first field: the key field, the record's tag (`flow.v2`) and the case,
+    /// each followed by a TAB. An engine that writes a record's fields itself
+    /// (the rows of a Parquet part it read) appends them to it.
+    ///
+    /// ```swift
+    /// FlowLines.linePrefix(key: FlowKeys.file(3), case: "source-row")
+    /// // "<8 characters>file\\t3\tflow.v2\tsource-row\t"
+    /// ```
+    public static func linePrefix(key: [UInt8], case name: String) -> String {
+        var bytes = keyField(of: key)
+        bytes.append(WireEscaping.tab)
+        bytes.append(contentsOf: "\(FlowRecord.wireKind).v\(FlowRecord.wireVersion)".utf8)
+        bytes.append(WireEscaping.tab)
+        WireEscaping.escape(name.utf8, into: &bytes)
+        bytes.append(WireEscaping.tab)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// `key`'s field as it is on a line: its spread prefix, then the key
     /// escaped. Lines sort by it.
     public static func keyField(of key: [UInt8]) -> [UInt8] {

@@ -63,6 +63,14 @@ public enum FlowRecord: Sendable {
     // MARK: decode's input
     /// Read input file `file` (its sequence number in the plan).
     case task(file: Int)
+    /// The columns of a file an engine read itself (a Parquet part), keyed
+    /// like its task: the names, in the file's order, that its rows' JSON
+    /// objects use.
+    case sourceColumns([String])
+    /// One row of a file an engine read itself, keyed like its task: its
+    /// index in the file (from 0) and its values as one JSON object (a null
+    /// value absent), which decode reads as a line of NDJSON.
+    case sourceRow(index: Int, json: [UInt8])
 
     // MARK: rows: one table row, keyed by its table and key
     case reference(ReferenceRow)

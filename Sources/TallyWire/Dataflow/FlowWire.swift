@@ -11,11 +11,20 @@ extension FlowRecord: WireRecord {
     public static let wireKind = "flow"
     public static let wireVersion = 2
     public static let wireKeyFieldCount = 0
+    /// The case of ``FlowRecord/sourceColumns(_:)`` on the wire, which an engine writes itself.
+    public static let sourceColumnsCase = "source-columns"
+    /// The case of ``FlowRecord/sourceRow(index:json:)`` on the wire, which an engine writes itself.
+    public static let sourceRowCase = "source-row"
 
     public func encode(into w: inout WireWriter) {
         switch self {
         case .task(let file):
             w.string("task"); w.int(file)
+        case .sourceColumns(let names):
+            w.string(Self.sourceColumnsCase); w.count(names.count)
+            for name in names { w.string(name) }
+        case .sourceRow(let index, let json):
+            w.string(Self.sourceRowCase); w.int(index); w.byteString(json)
         case .reference(let row):
             w.string("reference"); row.encode(into: &w)
         case .expenseVersion(let v, let origin):
@@ -73,6 +82,11 @@ extension FlowRecord: WireRecord {
         let kind = try f.string("case")
         switch kind {
         case "task": self = .task(file: try f.int("file"))
+        case Self.sourceColumnsCase:
+            var names: [String] = []
+            for _ in 0..<(try f.count("columnCount")) { names.append(try f.string("column")) }
+            self = .sourceColumns(names)
+        case Self.sourceRowCase: self = .sourceRow(index: try f.int("index"), json: try f.byteString("json"))
         case "reference": self = .reference(try ReferenceRow(fields: &f))
         case "expense-version": self = .expenseVersion(try ExpenseVersion(fields: &f), try RowOrigin(fields: &f))
         case "checkin": self = .checkin(try CheckinRecord(fields: &f), try RowOrigin(fields: &f))
