@@ -156,13 +156,14 @@ def plan_command(job: Job, tally: str) -> list:
 
 
 def read_plan(job: Job, tally: str, env: dict) -> tuple:
-    """Runs `tally plan` on the driver; returns (plan text, waves, tasks, key prefix bytes).
+    """Runs `tally plan` on the driver; returns (plan text, waves, tasks, key prefix bytes, sources).
 
-    Only `stages`, `waves`, `tasks` and `keyPrefixBytes` are read; every
-    other field is the workers'. A wave is a list of stages that take input
-    only from earlier waves: one pass of the engine runs them all (`tally
-    worker a,b,c`). A plan without `waves` runs one stage per pass; one
-    without `keyPrefixBytes` is partitioned by whole keys.
+    Only `stages`, `waves`, `tasks`, `keyPrefixBytes` and `sources` are
+    read; every other field is the workers'. A wave is a list of stages that
+    take input only from earlier waves: one pass of the engine runs them all
+    (`tally worker a,b,c`). A plan without `waves` runs one stage per pass;
+    one without `keyPrefixBytes` is partitioned by whole keys. `sources` are
+    the files Spark reads itself (`source_lines`).
     """
     done = subprocess.run(plan_command(job, tally), env=env, capture_output=True)
     if done.returncode != 0:
@@ -187,7 +188,103 @@ def read_plan(job: Job, tally: str, env: dict) -> tuple:
         raise JobFailed(f"{MARK} tally plan printed a keyPrefixBytes that is not a positive number")
     if prefix and not all(t[:prefix].isascii() and len(t.split("\t", 1)[0]) >= prefix for t in tasks):
         raise JobFailed(f"{MARK} tally plan printed a task whose key is not {prefix} ASCII bytes or longer")
-    return text, waves, tasks, prefix
+    sources = plan.get("sources") or []
+    fields = ("path", "format", "columnsLine", "rowLine")
+    if (not isinstance(sources, list)
+            or not all(isinstance(s, dict) and all(isinstance(s.get(f), str) and s.get(f) for f in fields)
+                       and s["format"] == "parquet" and not os.path.isabs(s["path"])
+                       and ".." not in s["path"].split("/")
+                       and not any(c in s[line] for c in "\n\r" for line in ("columnsLine", "rowLine"))
+                       and s["columnsLine"].endswith("\t") and s["rowLine"].endswith("\t")
+                       and isinstance(s.get("broadcast", False), bool)
+                       and (not prefix or all(len(s[line].split("\t", 1)[0]) >= prefix and s[line][:prefix].isascii()
+                                               for line in ("columnsLine", "rowLine")))
+                       for s in sources)):
+        raise JobFailed(f"{MARK} tally plan printed sources that are not Parquet files of the data folder "
+                        f"with the starts of their lines")
+    return text, waves, tasks, prefix, sources
+
+
+#: How a Parquet row's values become JSON text: instants in UTC with a `Z`
+#: and microseconds, local date-times without an offset (which the rows'
+#: rules then refuse as they refuse such text in an export), dates as
+#: `yyyy-MM-dd`, a null value absent.
+SOURCE_JSON_OPTIONS = {
+    "timestampFormat": "yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX",
+    "timestampNTZFormat": "yyyy-MM-dd'T'HH:mm:ss.SSSSSS",
+    "dateFormat": "yyyy-MM-dd",
+    "timeZone": "UTC",
+    "ignoreNullFields": "true",
+}
+
+
+def wire_escape(text: str) -> str:
+    """`text` as a wire field: `\\` doubled, TAB, LF and CR as `\\t`, `\\n`, `\\r`."""
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def with_broadcast_lines(spark, job: Job, plan_text: str, sources: Sequence[dict]) -> str:
+    """The plan to ship: `plan_text` with the lines of its `broadcast` sources in `sourceLines`.
+
+    Every stage instance reads those files whole (small reference tables:
+    fx rates, products); a worker cannot read Parquet, so the lines it
+    would read them from travel in the plan, collected on the driver.
+    A plan without such sources is shipped as `tally plan` printed it.
+    """
+    broadcast = [source for source in sources if source.get("broadcast") is True]
+    if not broadcast:
+        return plan_text
+    plan = json.loads(plan_text)
+    plan["sourceLines"] = {source["path"]: sorted(row.line for frame in source_lines(spark, job, [source])
+                                                  for row in frame.collect())
+                           for source in broadcast}
+    return json.dumps(plan, ensure_ascii=False)
+
+
+def source_lines(spark, job: Job, sources: Sequence[dict]) -> list:
+    """The decode stage's lines of the files Spark reads itself (the plan's `sources`: Parquet parts).
+
+    Per file: one line listing its columns (the plan's `columnsLine`, then
+    the number of columns and each name, each after a TAB, escaped as wire
+    fields), and one line per row (`rowLine`, then the row's index in the
+    file, zero-padded to 19 digits, a TAB, and the row as one JSON object).
+    Those lines carry the file's key, so they reach the worker that runs
+    its task, in the file's row order. The driver only turns values into
+    text: every rule runs in the worker, which reads the rows as it reads
+    an NDJSON export. A decimal is written without the zeros its column's
+    scale adds (a `decimal(18,2)` 3500.00 yen is `3500`, which the amount's
+    rule reads as it reads an export's `3500`); a floating-point value as
+    Java prints it (`1.0E7`); other values as `SOURCE_JSON_OPTIONS` says.
+
+    Example line (file 6, row 0): `Yfp-4Hq5file\\t6<TAB>flow.v2<TAB>source-row<TAB>0000000000000000000<TAB>{"id":"E1",…}`.
+    """
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import DecimalType
+
+    if not sources:
+        return []
+    frames = []
+    columns = []
+    for source in sources:
+        uri = file_uri(os.path.join(job.data, source["path"]))
+        try:
+            rows = spark.read.parquet(uri)
+            names = rows.columns
+        except Exception as error:  # Spark raises its analysis and IO errors in several types
+            raise JobFailed(f"{MARK} {source['path']} cannot be read as Parquet: {root_cause(error)}") from None
+        columns.append((source["columnsLine"] + "\t".join([str(len(names))] + [wire_escape(n) for n in names]),))
+
+        def text(field):
+            column = rows[field.name]
+            if isinstance(field.dataType, DecimalType):
+                return F.regexp_replace(column.cast("string"), r"(\.[0-9]*[1-9])0+$|\.0+$", "$1").alias(field.name)
+            return column
+
+        row = F.to_json(F.struct(*[text(field) for field in rows.schema.fields]), SOURCE_JSON_OPTIONS)
+        frames.append(rows.select(F.concat(
+            F.lit(source["rowLine"]), F.lpad(F.col("_metadata.row_index").cast("string"), 19, "0"), F.lit("\t"),
+            F.replace(row, F.lit("\\"), F.lit("\\\\"))).alias("line")))
+    return [spark.createDataFrame(columns, "line string")] + frames
 
 
 @dataclasses.dataclass(frozen=True)
@@ -507,6 +604,20 @@ _EXITED = re.compile(r"Subprocess exited with status (-?\d+)\. Error: (.*?)(?:\n
 _OWN = re.compile(re.escape(MARK) + r"[^\n]*")
 
 
+def root_cause(error: BaseException) -> str:
+    """The innermost cause's message in a (Java) error's text, without its exception class.
+
+    `root_cause(error)` → `file:/srv/x.parquet is not a Parquet file. Expected magic number at tail, …`
+    """
+    text = str(error)
+    causes = re.findall(r"^\s*Caused by: [\w.$]+: (.+)$", text, re.MULTILINE)
+    if causes:
+        return causes[-1].strip()
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("at ")]
+    return next((line for line in lines if "Exception:" in line or "Error:" in line), lines[0] if lines else
+                type(error).__name__)
+
+
 def explain(error: BaseException, stage: str) -> str:
     """Turns a Spark failure of one stage into one message naming the partition.
 
@@ -525,9 +636,7 @@ def explain(error: BaseException, stage: str) -> str:
         reason = exited.group(2).strip().rstrip(".").strip()
         return (f"{MARK} stage '{stage}', partition {partition}: the worker exited with status "
                 f"{exited.group(1)}{': ' + reason if reason else ''}")
-    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("at ")]
-    cause = next((line for line in lines if "Exception:" in line or "Error:" in line), lines[0] if lines else "")
-    return f"{MARK} stage '{stage}' failed: {cause or type(error).__name__}"
+    return f"{MARK} stage '{stage}' failed: {root_cause(error)}"
 
 
 # --------------------------------------------------------------------------
@@ -610,7 +719,8 @@ def run_job(spark, job: Job, log=None) -> dict:
     try:
         _ship_module(spark)
         env = worker_env(job)
-        plan_text, waves, tasks, prefix_bytes = read_plan(job, job.tally, env)
+        plan_text, waves, tasks, prefix_bytes, sources = read_plan(job, job.tally, env)
+        plan_text = with_broadcast_lines(spark, job, plan_text, sources)
         store = StageStore.open(spark, job, log)
         stages = [stage for wave in waves for stage in wave]
         plan_path = os.path.join(scratch, "plan.json")
@@ -621,6 +731,7 @@ def run_job(spark, job: Job, log=None) -> dict:
         # lines for all of the wave's stages (one scan of it, not one per stage).
         inputs = [[] for _ in waves]
         inputs[0].append(spark.createDataFrame([(t,) for t in tasks], "line string"))
+        inputs[0] += source_lines(spark, job, sources)
         merged = []
         report = {"stages": []}
         for index, wave in enumerate(waves):

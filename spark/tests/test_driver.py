@@ -17,8 +17,9 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
+sys.path[:0] = [os.path.dirname(HERE), HERE]
 
+import shared_session  # noqa: E402
 import tally_spark  # noqa: E402
 from tally_spark import Job, JobFailed  # noqa: E402
 
@@ -52,11 +53,7 @@ spark = None
 
 def setUpModule():
     global spark
-    spark = tally_spark.session("local[2]", shuffle_partitions=7)
-
-
-def tearDownModule():
-    spark.stop()
+    spark = shared_session.get()
 
 
 def reference(tasks, scratch):
