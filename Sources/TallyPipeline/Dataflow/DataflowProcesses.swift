@@ -98,12 +98,7 @@ public enum DataflowProcesses {
             FlowLines.append(key: FlowKeys.file(seq), .task(file: seq), to: &writer)
             tasks.append(String(decoding: writer.bytes.dropLast(), as: UTF8.self))
         }
-        let sources = flow.files.indices.filter { flow.files[$0].isParquet }.map { index in
-            Plan.Source(path: flow.files[index].relativePath, format: "parquet",
-                        columnsLine: FlowLines.linePrefix(key: FlowKeys.file(index + 1), case: FlowRecord.sourceColumnsCase),
-                        rowLine: FlowLines.linePrefix(key: FlowKeys.file(index + 1), case: FlowRecord.sourceRowCase),
-                        broadcast: flow.files[index].table.map(FlowBroadcast.tables.contains) ?? false)
-        }
+        let sources = Self.sources(of: flow.files)
         let out = out.standardizedFileURL
         try? FileManager.default.removeItem(at: out.appendingPathComponent(FlowPlan.stagingFolder))
         let configURL = request.resolvedConfigURL
@@ -112,6 +107,21 @@ public enum DataflowProcesses {
                     period: period.description, config: configURL?.path, configText: try configURL.map(ConfigLoader.read),
                     timezone: timezone, asOf: asOf?.description, files: flow.files.map(\.relativePath), out: out.path,
                     sources: sources.isEmpty ? nil : sources)
+    }
+
+    /// The plan's sources: `files`' Parquet files, each with the starts of its lines.
+    static func sources(of files: [InputFile]) -> [Plan.Source] {
+        var sources: [Plan.Source] = []
+        for index in files.indices where files[index].isParquet {
+            let key = FlowKeys.file(index + 1)
+            var broadcast = false
+            if let table = files[index].table { broadcast = FlowBroadcast.tables.contains(table) }
+            sources.append(Plan.Source(path: files[index].relativePath, format: "parquet",
+                                       columnsLine: FlowLines.linePrefix(key: key, case: FlowRecord.sourceColumnsCase),
+                                       rowLine: FlowLines.linePrefix(key: key, case: FlowRecord.sourceRowCase),
+                                       broadcast: broadcast))
+        }
+        return sources
     }
 
     /// Runs stage `stage` on the key-sorted lines of `input`, writing its
