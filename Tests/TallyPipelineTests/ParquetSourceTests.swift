@@ -258,7 +258,7 @@ struct ParquetSourceTests {
         let foreign = [csvKey + "\tflow.v2\tsource-columns\t1\tid", csvTask]
         let ran = try decode(foreign)
         #expect(ran.code == 1)
-        #expect(ran.err.contains("line 2: rows from the engine came for \(plan.files[0]), which tally reads itself"), "\(ran.err)")
+        #expect(ran.err.contains("line 1: rows of a file from the engine came without the file's task"), "\(ran.err)")
     }
 
     static func lines(_ data: Data) -> [String] {

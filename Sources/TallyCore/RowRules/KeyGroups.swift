@@ -10,10 +10,13 @@
 /// ```
 public enum KeyGroups {
     public static func split<Row>(_ rows: [Row], key: (Row) -> [UInt8]) -> [[Row]] {
+        let keys = rows.map(key)
+        // Most calls get one key's rows: no table to build.
+        guard let first = keys.first else { return [] }
+        if keys.allSatisfy({ $0 == first }) { return [rows] }
         var index: [[UInt8]: Int] = [:]
         var groups: [[Row]] = []
-        for row in rows {
-            let k = key(row)
+        for (row, k) in zip(rows, keys) {
             if let i = index[k] {
                 groups[i].append(row)
             } else {

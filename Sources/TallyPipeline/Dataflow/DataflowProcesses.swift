@@ -29,7 +29,10 @@ public enum DataflowProcesses {
         /// The stages by wave: each wave's stages take input only from earlier
         /// waves, so one worker may run a whole wave (`tally worker a,b,c`).
         public var waves: [[String]]
-        /// The first stage's input lines (one task per input file).
+        /// The first stage's input lines: one task per input file, under
+        /// the key of its group (the files one decode worker reads
+        /// together: the subscription events' file with the App Store
+        /// reports; every other file alone).
         public var tasks: [String]
         /// Lines whose keys are equal share their first `keyPrefixBytes`
         /// bytes (``FlowLines``' spread prefix), and those bytes spread the
@@ -95,10 +98,10 @@ public enum DataflowProcesses {
         var tasks: [String] = []
         for seq in flow.files.indices.map({ $0 + 1 }) {
             var writer = WireWriter()
-            FlowLines.append(key: FlowKeys.file(seq), .task(file: seq), to: &writer)
+            FlowLines.append(key: flow.taskKey(of: seq), .task(file: seq), to: &writer)
             tasks.append(String(decoding: writer.bytes.dropLast(), as: UTF8.self))
         }
-        let sources = Self.sources(of: flow.files)
+        let sources = Self.sources(of: flow)
         let out = out.standardizedFileURL
         try? FileManager.default.removeItem(at: out.appendingPathComponent(FlowPlan.stagingFolder))
         let configURL = request.resolvedConfigURL
@@ -109,11 +112,12 @@ public enum DataflowProcesses {
                     sources: sources.isEmpty ? nil : sources)
     }
 
-    /// The plan's sources: `files`' Parquet files, each with the starts of its lines.
-    static func sources(of files: [InputFile]) -> [Plan.Source] {
+    /// The plan's sources: its Parquet files, each with the starts of its lines (under its task's key).
+    static func sources(of flow: FlowPlan) -> [Plan.Source] {
+        let files = flow.files
         var sources: [Plan.Source] = []
         for index in files.indices where files[index].isParquet {
-            let key = FlowKeys.file(index + 1)
+            let key = flow.taskKey(of: index + 1)
             var broadcast = false
             if let table = files[index].table { broadcast = FlowBroadcast.tables.contains(table) }
             sources.append(Plan.Source(path: files[index].relativePath, format: "parquet",
@@ -203,18 +207,48 @@ public enum DataflowProcesses {
 
     /// The decode stage as a worker: each task's file is read with its output
     /// lines held in a file on disk (memory stays one buffer, however large
-    /// the input file), copied to `output` once the file was read to its end,
-    /// dropped when it was refused.
+    /// the input file), sent on once the file was read to its end, dropped
+    /// when it was refused.
     ///
-    /// A Parquet part's rows come from the engine, keyed like its task: its
+    /// The tasks of one key are a group of files decoded together
+    /// (``FlowPlan/group(of:)``); the lines for the stages whose every input
+    /// comes from the group (``FlowPlan/stagesInGroup(of:)``) are held, and
+    /// those stages run once the group's last task was read
+    /// (``InFileStages``).
+    ///
+    /// A Parquet part's rows come from the engine under its task's key: its
     /// `source-columns` line, then its `source-row` lines by index from 0,
-    /// then its task (lines sorted as bytes put them in that order). The rows
-    /// are held as NDJSON in a file on disk until the task comes.
+    /// before the tasks (lines sorted as bytes put them in that order). The
+    /// rows are held as NDJSON in a file on disk until its task comes.
     private static func decode(_ plan: FlowPlan, input: FileHandle, output: FileHandle) throws {
         let stage = DecodeStage(plan: plan)
         var previous: [UInt8]?
         var source: SourceRows?
-        defer { source?.discard() }
+        var held: InFileStages?
+        defer {
+            source?.discard()
+            held?.discard()
+        }
+        /// Ends the key's group: its held stages run, the Parquet rows left over are an error.
+        func endGroup() throws {
+            if let rows = source {
+                throw DataflowError("line \(rows.firstLine): rows of a file from the engine came without the file's task")
+            }
+            guard let group = held else { return }
+            held = nil
+            defer { group.discard() }
+            var out = WireWriter(reservingCapacity: 1 << 20)
+            var failure: Error?
+            try group.run { dest, key, record in
+                FlowLines.append(stage: dest, key: key, record, to: &out)
+                if out.bytes.count >= 1 << 20 && failure == nil {
+                    do { try output.write(contentsOf: out.bytes) } catch { failure = error }
+                    out.bytes.removeAll(keepingCapacity: true)
+                }
+            }
+            if let failure { throw failure }
+            try output.write(contentsOf: out.bytes)
+        }
         try FlowLines.forEachLine(of: input) { line, number in
             let record = try FlowLines.read(line, number: number).record
             let field = Array(FlowLines.keyField(line))
@@ -222,9 +256,7 @@ public enum DataflowProcesses {
                 guard FlowLines.keyFieldPrecedes(previous, field) else {
                     throw DataflowError("line \(number): the input is not sorted by key (bytes): '\(String(decoding: field.prefix(80), as: UTF8.self))' comes after '\(String(decoding: previous.prefix(80), as: UTF8.self))'")
                 }
-                if let rows = source {
-                    throw DataflowError("line \(rows.firstLine): rows of a file from the engine came without the file's task")
-                }
+                try endGroup()
             }
             previous = field
             switch record {
@@ -239,34 +271,38 @@ public enum DataflowProcesses {
                     throw DataflowError("line \(number): the plan has no input file \(seq)")
                 }
                 let file = plan.file(seq)
-                switch (file.isParquet, source) {
-                case (true, nil):
-                    throw DataflowError("line \(number): \(file.relativePath) is Parquet: its rows come from the engine that reads it (the Spark job), and none came before its task")
-                case (false, .some):
-                    throw DataflowError("line \(number): rows from the engine came for \(file.relativePath), which tally reads itself")
-                case (true, .some(let rows)):
+                guard FlowLines.keyField(of: plan.taskKey(of: seq)) == field else {
+                    throw DataflowError("line \(number): the task of \(file.relativePath) is not under its group's key (the plan's task line was changed)")
+                }
+                if held == nil {
+                    let stages = plan.stagesInGroup(of: seq)
+                    if !stages.isEmpty { held = InFileStages(group: plan.group(of: seq), stages: stages, plan: plan) }
+                }
+                if file.isParquet {
+                    guard let rows = source else {
+                        throw DataflowError("line \(number): \(file.relativePath) is Parquet: its rows come from the engine that reads it (the Spark job), and none came before its task")
+                    }
                     source = nil
                     defer { rows.discard() }
                     try rows.finish()
-                    try decodeFile(seq, plan: plan, output: output) { emit in
+                    try decodeFile(seq, plan: plan, held: held, output: output) { emit in
                         try stage.read(file: seq, columns: rows.columns, rows: rows.url, emit: emit)
                     }
-                case (false, nil):
-                    try decodeFile(seq, plan: plan, output: output) { emit in try stage.read(file: seq, emit: emit) }
+                } else {
+                    try decodeFile(seq, plan: plan, held: held, output: output) { emit in try stage.read(file: seq, emit: emit) }
                 }
             default:
                 throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of decode")
             }
         }
-        if let rows = source {
-            throw DataflowError("line \(rows.firstLine): rows of a file from the engine came without the file's task")
-        }
+        try endGroup()
     }
 
     /// Reads file `seq` with `read`, holding its output lines in a spool file,
-    /// and writes them to `output` once it was read to its end, unless it was
-    /// refused; then the file's ``FileRead`` for the merge.
-    private static func decodeFile(_ seq: Int, plan: FlowPlan, output: FileHandle,
+    /// and, once it was read to its end and unless it was refused, sends them
+    /// on: to `held` those for a stage it holds, the rest to `output`; then
+    /// the file's ``FileRead`` for the merge.
+    private static func decodeFile(_ seq: Int, plan: FlowPlan, held: InFileStages?, output: FileHandle,
                                    read: (_ emit: FlowEmit) throws -> FileRead?) throws {
         let spoolURL = FileManager.default.temporaryDirectory
             .appendingPathComponent("tally-decode-\(ProcessInfo.processInfo.processIdentifier)-\(seq)")
@@ -275,19 +311,19 @@ public enum DataflowProcesses {
         }
         defer { try? FileManager.default.removeItem(at: spoolURL) }
         let spool = try FileHandle(forWritingTo: spoolURL)
-        var held = WireWriter(reservingCapacity: 1 << 20)
+        var spooled = WireWriter(reservingCapacity: 1 << 20)
         var spoolError: Error?
         let outcome: FileRead?
         do {
             outcome = try read { dest, key, record in
-                FlowLines.append(stage: dest, key: key, record, to: &held)
-                if held.bytes.count >= 1 << 20 && spoolError == nil {
-                    do { try spool.write(contentsOf: held.bytes) } catch { spoolError = error }
-                    held.bytes.removeAll(keepingCapacity: true)
+                FlowLines.append(stage: dest, key: key, record, to: &spooled)
+                if spooled.bytes.count >= 1 << 20 && spoolError == nil {
+                    do { try spool.write(contentsOf: spooled.bytes) } catch { spoolError = error }
+                    spooled.bytes.removeAll(keepingCapacity: true)
                 }
             }
             if let spoolError { throw spoolError }
-            try spool.write(contentsOf: held.bytes)
+            try spool.write(contentsOf: spooled.bytes)
             try spool.close()
         } catch {
             try? spool.close()
@@ -297,7 +333,22 @@ public enum DataflowProcesses {
         if outcome.refusal == nil {
             let copy = try FileHandle(forReadingFrom: spoolURL)
             defer { try? copy.close() }
-            while let chunk = try copy.read(upToCount: 1 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
+            if let held {
+                var out = WireWriter(reservingCapacity: 1 << 20)
+                try FlowLines.forEachLine(of: copy) { line, _ in
+                    if try !held.take(line) {
+                        out.bytes.append(contentsOf: line)
+                        out.bytes.append(WireEscaping.lineFeed)
+                        if out.bytes.count >= 1 << 20 {
+                            try output.write(contentsOf: out.bytes)
+                            out.bytes.removeAll(keepingCapacity: true)
+                        }
+                    }
+                }
+                try output.write(contentsOf: out.bytes)
+            } else {
+                while let chunk = try copy.read(upToCount: 1 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
+            }
         }
         var last = WireWriter()
         FlowLines.append(stage: .merge, key: FlowKeys.file(seq), .fileRead(outcome), to: &last)

@@ -72,7 +72,7 @@ struct DecodeStage {
     /// order), as ``read(file:columns:rows:emit:)`` reads them.
     func read(file seq: Int, sourceLines lines: [String], emit: FlowEmit) throws -> FileRead {
         let path = plan.file(seq).relativePath
-        let key = FlowLines.keyField(of: FlowKeys.file(seq))
+        let key = FlowLines.keyField(of: plan.taskKey(of: seq))
         var rows: SourceRows?
         defer { rows?.discard() }
         for (number, line) in lines.map({ Array($0.utf8) }).sorted(by: { $0.lexicographicallyPrecedes($1) }).enumerated() {

@@ -110,4 +110,41 @@ struct FlowPlan: Sendable {
     func files(of table: TableID) -> [Int] {
         files.indices.filter { files[$0].table == table }.map { $0 + 1 }
     }
+
+    /// The files decoded by one task, file `seq` among them, in load order:
+    /// the subscription events' one file with the App Store reports, which
+    /// add events to the same keys (the reports alone when no events file
+    /// is given); every other file alone. A table in parts stays a task per
+    /// part, decoded in parallel, and its rows meet in the rows stage.
+    func group(of seq: Int) -> [Int] {
+        let events = eventSources
+        guard files(of: .events).count <= 1, events.count > 1, events.contains(seq) else { return [seq] }
+        return events
+    }
+
+    /// The key of file `seq`'s task: its group's first file's (``group(of:)``).
+    func taskKey(of seq: Int) -> [UInt8] { FlowKeys.file(group(of: seq)[0]) }
+
+    /// The files whose rows the rows stage judges under the subscription events' keys.
+    private var eventSources: [Int] {
+        files.indices.filter { files[$0].table == .events || files[$0].kind == .appStoreConnectReport }.map { $0 + 1 }
+    }
+
+    /// The stages, in wave order, whose every input for the keys that file
+    /// `seq`'s group feeds comes from that group (``group(of:)``): the rows
+    /// stage when every file of the group's tables is in it, and the stages
+    /// that take only such a table's rows (``FlowStageName/onlyTable``). A
+    /// dataflow worker runs them where it decodes the group
+    /// (``InFileStages``): each key gets the same records either way.
+    func stagesInGroup(of seq: Int) -> [FlowStageName] {
+        let group = group(of: seq)
+        var tables = Set<TableID>()
+        for member in group {
+            if let table = file(member).table { tables.insert(table) }
+            if file(member).kind == .appStoreConnectReport { tables.insert(.events) }
+        }
+        let sources = { (table: TableID) in table == .events ? self.eventSources : self.files(of: table) }
+        guard !tables.isEmpty, tables.allSatisfy({ Set(sources($0)).isSubset(of: group) }) else { return [] }
+        return [.rows] + FlowStageName.allCases.filter { $0.onlyTable.map(tables.contains) ?? false }
+    }
 }

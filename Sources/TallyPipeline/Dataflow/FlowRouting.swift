@@ -1,4 +1,5 @@
 import TallyCore
+import TallyIngest
 import TallyWire
 
 // The dataflow's routing: which stage takes which record (the records and
@@ -43,6 +44,22 @@ enum FlowStageName: String, CaseIterable, Sendable, Comparable {
         case .couples, .groups, .workouts, .days, .swipePairs, .subscribers, .records: 2
         case .challenges, .users, .swipeDays: 3
         case .merge: 4
+        }
+    }
+
+    /// The one table whose rows are this stage's every input, through the
+    /// rows stage and the stages after it (the swipes' pairs and days, the
+    /// workouts' check-ins, the subscribers' events, the records families'
+    /// expenses); nil for a stage that takes several tables' rows, or an
+    /// export's (Apple Health's days). When that table is one file, its
+    /// decode worker runs the stage itself (``FlowPlan/stagesInGroup(of:)``).
+    var onlyTable: TableID? {
+        switch self {
+        case .swipePairs, .swipeDays: .swipes
+        case .workouts: .checkins
+        case .subscribers: .events
+        case .records: .expenses
+        case .decode, .rows, .couples, .groups, .days, .challenges, .users, .merge: nil
         }
     }
 

@@ -11,10 +11,13 @@ struct RowsStage {
     let plan: FlowPlan
     /// The records families that read winning expenses.
     private let expenseReaders: [AnyRecordsFamily]
+    /// The KPI tables' part, made once: the stage runs once per key.
+    private let kpiRows: KPIRowsStage
 
     init(plan: FlowPlan) {
         self.plan = plan
         expenseReaders = plan.families.records.filter { $0.kind == .winningExpense }
+        kpiRows = KPIRowsStage(plan: plan)
     }
 
     /// Judges the rows of one key (all of one table).
@@ -39,7 +42,7 @@ struct RowsStage {
             }
             expenses(versions, emit: emit)
         case .kpis:
-            KPIRowsStage(plan: plan).run(records, emit: emit)
+            kpiRows.run(records, emit: emit)
         default:
             preconditionFailure("not a row: \(first)")
         }

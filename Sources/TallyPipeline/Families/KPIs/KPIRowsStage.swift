@@ -22,6 +22,13 @@ import TallyWire
 /// reject of its file.
 struct KPIRowsStage {
     let plan: FlowPlan
+    /// The swipes' window (``KPIsFamily/swipeWindow(_:_:)``).
+    private let window: Range<Timestamp>
+
+    init(plan: FlowPlan) {
+        self.plan = plan
+        window = KPIsFamily.swipeWindow(plan.period, plan.timezone)
+    }
 
     /// Judges the rows of one key (all of one table).
     func run(_ records: [FlowRecord], emit: FlowEmit) {
@@ -46,7 +53,6 @@ struct KPIRowsStage {
     }
 
     private func swipes(_ rows: [SwipeRow], emit: FlowEmit) {
-        let window = KPIsFamily.swipeWindow(plan.period, plan.timezone)
         let outcomes = WhichRowsCount.sort(rows, by: SwipeVersionRule()) { i, r in
             SwipeVersionRule.Row(loadSeq: Int64(r.origin.file), line: Int64(r.origin.line), row: Int64(i))
         }

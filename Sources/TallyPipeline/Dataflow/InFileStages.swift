@@ -1,0 +1,186 @@
+import Foundation
+import TallyWire
+
+/// The stages a decode worker runs itself for one group of files, because
+/// every input of theirs, for the keys the group feeds, comes from those
+/// files (``FlowPlan/stagesInGroup(of:)``: the rows stage when every file of
+/// the group's tables is in the group, then the swipes' pairs and days, the
+/// workouts, the subscribers or the records families when they take only
+/// such a table's rows). The engine then has no pass to run for those
+/// records: what the last of those stages sends leaves the decode worker.
+///
+/// Each stage's records are held as lines on disk, in 64 buckets by the
+/// first character of their key field (the spread prefix), so memory holds
+/// one bucket at a time. Once the group's files were read whole (a file
+/// refused whole adds nothing: its lines are taken only once it was read to
+/// its end), the stages run in
+/// wave order: each bucket's lines are sorted as bytes, as an engine sorts a
+/// partition, and each key's records go to the stage in the order they
+/// would have come from the engine; what a stage sends to a later stage of
+/// the file is held for it, the rest goes to `emit`. Each stage's instance
+/// is the group's own, told its input ended once the group's records for
+/// it were run.
+///
+/// ```swift
+/// let held = InFileStages(group: [3], stages: [.rows, .swipePairs, .swipeDays], plan: plan)
+/// if try !held.take(line) { send(line) }   // each output line of the group's decoding
+/// try held.run(emit: emit)                 // once the group was read whole
+/// ```
+final class InFileStages {
+    static let bucketCount = 64
+
+    let stages: [FlowStageName]
+    private let plan: FlowPlan
+    private var held: [FlowStageName: HeldLines] = [:]
+    /// The held stages' names as bytes, for ``take(_:)``.
+    private let names: [(name: [UInt8], lines: HeldLines)]
+    private var scratch = WireWriter()
+    private var failure: Error?
+
+    init(group: [Int], stages: [FlowStageName], plan: FlowPlan) {
+        self.stages = stages
+        self.plan = plan
+        let base = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tally-group-\(ProcessInfo.processInfo.processIdentifier)-\(group[0])")
+        var named: [(name: [UInt8], lines: HeldLines)] = []
+        for stage in stages {
+            let lines = HeldLines(base: base.appendingPathExtension(stage.rawValue))
+            held[stage] = lines
+            named.append((Array(stage.rawValue.utf8), lines))
+        }
+        names = named
+    }
+
+    /// Whether records for `stage` are held here.
+    func holds(_ stage: FlowStageName) -> Bool { held[stage] != nil }
+
+    /// Holds `line` (an output line, `DEST<TAB>KEY<TAB>…`) when DEST is a
+    /// stage held here, and says whether it did.
+    func take(_ line: UnsafeBufferPointer<UInt8>) throws -> Bool {
+        guard let tab = line.firstIndex(of: WireEscaping.tab) else { return false }
+        let dest = UnsafeBufferPointer(rebasing: line[..<tab])
+        guard let lines = names.first(where: { $0.name.elementsEqual(dest) })?.lines else { return false }
+        try lines.add(UnsafeBufferPointer(rebasing: line[(tab + 1)...]))
+        return true
+    }
+
+    /// Holds one record for `stage`. A failure to write is thrown by ``run(emit:)``.
+    func add(_ stage: FlowStageName, _ key: [UInt8], _ record: FlowRecord) {
+        scratch.bytes.removeAll(keepingCapacity: true)
+        FlowLines.append(key: key, record, to: &scratch)
+        do {
+            try scratch.bytes.withUnsafeBufferPointer { try held[stage]!.add(UnsafeBufferPointer(rebasing: $0.dropLast())) }
+        } catch {
+            if failure == nil { failure = error }
+        }
+    }
+
+    /// Runs the stages in wave order on what is held, handing what leaves them to `emit`.
+    func run(emit: FlowEmit) throws {
+        for stage in stages {
+            if let failure { throw failure }
+            let worker = try FlowWorker(stage: stage, plan: plan)
+            func route(_ dest: FlowStageName, _ key: [UInt8], _ record: FlowRecord) {
+                if dest > stage, holds(dest) { add(dest, key, record) } else { emit(dest, key, record) }
+            }
+            do {
+                try held[stage]!.forEachKey { key, records in try worker.run(key: key, records, emit: route) }
+                try worker.finish(emit: route)
+            } catch {
+                throw DataflowError("\(stage), in the decode worker: \(error)")
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Removes the files that hold lines.
+    func discard() {
+        for lines in held.values { lines.discard() }
+    }
+
+    /// One stage's lines, in buckets on disk.
+    private final class HeldLines {
+        private let urls: [URL]
+        private var handles: [FileHandle?]
+        private var buffers: [[UInt8]]
+
+        init(base: URL) {
+            urls = (0..<InFileStages.bucketCount).map { base.appendingPathExtension(String($0)) }
+            handles = Array(repeating: nil, count: InFileStages.bucketCount)
+            buffers = Array(repeating: [], count: InFileStages.bucketCount)
+        }
+
+        /// Adds one line (without its line feed), to the bucket of its first character.
+        func add(_ line: UnsafeBufferPointer<UInt8>) throws {
+            let bucket = Int(line.first ?? 0) % InFileStages.bucketCount
+            buffers[bucket].append(contentsOf: line)
+            buffers[bucket].append(WireEscaping.lineFeed)
+            if buffers[bucket].count >= 1 << 16 { try flush(bucket) }
+        }
+
+        /// Each key's records, bucket by bucket, each bucket's lines sorted as bytes.
+        func forEachKey(_ body: ([UInt8], [FlowRecord]) throws -> Void) throws {
+            for bucket in 0..<InFileStages.bucketCount {
+                var lines = buffers[bucket]
+                buffers[bucket] = []
+                if let handle = handles[bucket] {
+                    try handle.write(contentsOf: lines)
+                    try handle.close()
+                    handles[bucket] = nil
+                    lines = Array(try Data(contentsOf: urls[bucket]))
+                    try? FileManager.default.removeItem(at: urls[bucket])
+                }
+                try Self.forEachKey(in: lines, body)
+            }
+        }
+
+        func discard() {
+            for (bucket, handle) in handles.enumerated() where handle != nil {
+                try? handle?.close()
+                try? FileManager.default.removeItem(at: urls[bucket])
+            }
+        }
+
+        private func flush(_ bucket: Int) throws {
+            if handles[bucket] == nil {
+                guard FileManager.default.createFile(atPath: urls[bucket].path, contents: nil) else {
+                    throw DataflowError("cannot create the file \(urls[bucket].path) for a file's records (is the temporary folder writable and not full?)")
+                }
+                handles[bucket] = try FileHandle(forWritingTo: urls[bucket])
+            }
+            try handles[bucket]!.write(contentsOf: buffers[bucket])
+            buffers[bucket].removeAll(keepingCapacity: true)
+        }
+
+        /// Sorts `bytes`' lines as bytes and hands each key's records to `body`.
+        private static func forEachKey(in bytes: [UInt8], _ body: ([UInt8], [FlowRecord]) throws -> Void) throws {
+            guard !bytes.isEmpty else { return }
+            try bytes.withUnsafeBufferPointer { buffer in
+                var lines: [Range<Int>] = []
+                var start = 0
+                while start < buffer.count, let end = buffer[start...].firstIndex(of: WireEscaping.lineFeed) {
+                    lines.append(start..<end)
+                    start = end + 1
+                }
+                let base = buffer.baseAddress!
+                lines.sort { a, b in
+                    let order = memcmp(base + a.lowerBound, base + b.lowerBound, min(a.count, b.count))
+                    return order != 0 ? order < 0 : a.count < b.count
+                }
+                var current: (field: UnsafeBufferPointer<UInt8>, key: [UInt8], records: [FlowRecord])?
+                for (index, range) in lines.enumerated() {
+                    let line = UnsafeBufferPointer(rebasing: buffer[range])
+                    let (key, record) = try FlowLines.read(line, number: index + 1, checkingPrefix: false)
+                    let field = FlowLines.keyField(line)
+                    if let c = current, c.field.elementsEqual(field) {
+                        current!.records.append(record)
+                        continue
+                    }
+                    if let c = current { try body(c.key, c.records) }
+                    current = (field, key, [record])
+                }
+                if let c = current { try body(c.key, c.records) }
+            }
+        }
+    }
+}
