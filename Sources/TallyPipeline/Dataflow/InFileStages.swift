@@ -162,11 +162,21 @@ final class InFileStages {
                     lines.append(start..<end)
                     start = end + 1
                 }
+                // Lines start with the spread prefix: their first eight bytes, read as
+                // a big-endian number, order most pairs without comparing the rest.
                 let base = buffer.baseAddress!
-                lines.sort { a, b in
-                    let order = memcmp(base + a.lowerBound, base + b.lowerBound, min(a.count, b.count))
-                    return order != 0 ? order < 0 : a.count < b.count
+                func lead(_ line: Range<Int>) -> UInt64 {
+                    var value: UInt64 = 0
+                    for i in 0..<8 { value = value << 8 | UInt64(i < line.count ? base[line.lowerBound + i] : 0) }
+                    return value
                 }
+                var keyed = lines.map { (lead: lead($0), line: $0) }
+                keyed.sort { a, b in
+                    if a.lead != b.lead { return a.lead < b.lead }
+                    let order = memcmp(base + a.line.lowerBound, base + b.line.lowerBound, min(a.line.count, b.line.count))
+                    return order != 0 ? order < 0 : a.line.count < b.line.count
+                }
+                lines = keyed.map(\.line)
                 var current: (field: UnsafeBufferPointer<UInt8>, key: [UInt8], records: [FlowRecord])?
                 for (index, range) in lines.enumerated() {
                     let line = UnsafeBufferPointer(rebasing: buffer[range])

@@ -80,7 +80,15 @@ extension FlowRecord: WireRecord {
 
     public init(fields f: inout WireFields) throws(WireError) {
         let kind = try f.string("case")
+        // A switch over strings compares the cases in order: the cases that
+        // come by the million come first.
         switch kind {
+        case "kpis": self = .kpis(try KPIRecord(fields: &f))
+        case "expense-version": self = .expenseVersion(try ExpenseVersion(fields: &f), try RowOrigin(fields: &f))
+        case "winning-expense": self = .winningExpense(try ExpenseVersion(fields: &f), try RowOrigin(fields: &f))
+        case "checkin": self = .checkin(try CheckinRecord(fields: &f), try RowOrigin(fields: &f))
+        case "counted-checkin": self = .countedCheckin(try CheckinFact(fields: &f))
+        case "activity-row": self = .activityRow(try DailyActivity(fields: &f), try RowOrigin(fields: &f))
         case "task": self = .task(file: try f.int("file"))
         case Self.sourceColumnsCase:
             var names: [String] = []
@@ -88,20 +96,15 @@ extension FlowRecord: WireRecord {
             self = .sourceColumns(names)
         case Self.sourceRowCase: self = .sourceRow(index: try f.int("index"), json: try f.byteString("json"))
         case "reference": self = .reference(try ReferenceRow(fields: &f))
-        case "expense-version": self = .expenseVersion(try ExpenseVersion(fields: &f), try RowOrigin(fields: &f))
-        case "checkin": self = .checkin(try CheckinRecord(fields: &f), try RowOrigin(fields: &f))
         case "couple-row": self = .coupleRow(try ReferenceRow(fields: &f))
-        case "winning-expense": self = .winningExpense(try ExpenseVersion(fields: &f), try RowOrigin(fields: &f))
         case "refused-row": self = .refusedRow(try RefusedRow(fields: &f))
         case "group-challenge": self = .groupChallenge(try Challenge(fields: &f))
         case "group-membership": self = .groupMembership(try GroupMembership(fields: &f))
-        case "counted-checkin": self = .countedCheckin(try CheckinFact(fields: &f))
         case "challenge-with-members":
             let challenge = try Challenge(fields: &f)
             var members: [GroupMembership] = []
             for _ in 0..<(try f.count("memberCount")) { members.append(try GroupMembership(fields: &f)) }
             self = .challengeWithMembers(challenge, members)
-        case "activity-row": self = .activityRow(try DailyActivity(fields: &f), try RowOrigin(fields: &f))
         case "export-day": self = .exportDay(try DailyActivity(fields: &f), file: try f.int("file"))
         case "user-day": self = .userDay(try DailyActivity(fields: &f))
         case "family-expense":
@@ -115,7 +118,6 @@ extension FlowRecord: WireRecord {
         case "board": self = .board(try PartitionResult(fields: &f))
         case "leaderboards-summary": self = .leaderboardsSummary(try LeaderboardsFamily.Summary(fields: &f))
         case "activity": self = .activity(try PartitionResult(fields: &f))
-        case "kpis": self = .kpis(try KPIRecord(fields: &f))
         default: throw f.error("'\(kind.prefix(40))' is not a dataflow record")
         }
     }
