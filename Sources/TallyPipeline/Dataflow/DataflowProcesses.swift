@@ -237,17 +237,7 @@ public enum DataflowProcesses {
             guard let group = held else { return }
             held = nil
             defer { group.discard() }
-            var out = WireWriter(reservingCapacity: 1 << 20)
-            var failure: Error?
-            try group.run { dest, key, record in
-                FlowLines.append(stage: dest, key: key, record, to: &out)
-                if out.bytes.count >= 1 << 20 && failure == nil {
-                    do { try output.write(contentsOf: out.bytes) } catch { failure = error }
-                    out.bytes.removeAll(keepingCapacity: true)
-                }
-            }
-            if let failure { throw failure }
-            try output.write(contentsOf: out.bytes)
+            try emittingLines(to: output) { emit in try group.run(emit: emit) }
         }
         try FlowLines.forEachLine(of: input) { line, number in
             let record = try FlowLines.read(line, number: number).record
@@ -311,19 +301,9 @@ public enum DataflowProcesses {
         }
         defer { try? FileManager.default.removeItem(at: spoolURL) }
         let spool = try FileHandle(forWritingTo: spoolURL)
-        var spooled = WireWriter(reservingCapacity: 1 << 20)
-        var spoolError: Error?
         let outcome: FileRead?
         do {
-            outcome = try read { dest, key, record in
-                FlowLines.append(stage: dest, key: key, record, to: &spooled)
-                if spooled.bytes.count >= 1 << 20 && spoolError == nil {
-                    do { try spool.write(contentsOf: spooled.bytes) } catch { spoolError = error }
-                    spooled.bytes.removeAll(keepingCapacity: true)
-                }
-            }
-            if let spoolError { throw spoolError }
-            try spool.write(contentsOf: spooled.bytes)
+            outcome = try emittingLines(to: spool, read)
             try spool.close()
         } catch {
             try? spool.close()
@@ -353,6 +333,24 @@ public enum DataflowProcesses {
         var last = WireWriter()
         FlowLines.append(stage: .merge, key: FlowKeys.file(seq), .fileRead(outcome), to: &last)
         try output.write(contentsOf: last.bytes)
+    }
+
+    /// Runs `body` with an emit that writes each record as an output line
+    /// (`STAGE<TAB>KEY<TAB>RECORD`) to `handle`, 1 MiB at a time; a write
+    /// that failed is thrown once `body` returns.
+    private static func emittingLines<T>(to handle: FileHandle, _ body: (_ emit: FlowEmit) throws -> T) throws -> T {
+        var out = WireWriter(reservingCapacity: 1 << 20)
+        var failure: Error?
+        let result = try body { dest, key, record in
+            FlowLines.append(stage: dest, key: key, record, to: &out)
+            if out.bytes.count >= 1 << 20 && failure == nil {
+                do { try handle.write(contentsOf: out.bytes) } catch { failure = error }
+                out.bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        if let failure { throw failure }
+        try handle.write(contentsOf: out.bytes)
+        return result
     }
 
     /// Folds the lines routed to the merge (any order) into the reports in
