@@ -121,16 +121,19 @@ final class InFileStages {
         /// Each key's records, bucket by bucket, each bucket's lines sorted as bytes.
         func forEachKey(_ body: ([UInt8], [FlowRecord]) throws -> Void) throws {
             for bucket in 0..<InFileStages.bucketCount {
-                var lines = buffers[bucket]
+                let lines = buffers[bucket]
                 buffers[bucket] = []
-                if let handle = handles[bucket] {
-                    try handle.write(contentsOf: lines)
-                    try handle.close()
-                    handles[bucket] = nil
-                    lines = Array(try Data(contentsOf: urls[bucket]))
-                    try? FileManager.default.removeItem(at: urls[bucket])
+                guard let handle = handles[bucket] else {
+                    try lines.withUnsafeBufferPointer { try Self.forEachKey(in: $0, body) }
+                    continue
                 }
-                try Self.forEachKey(in: lines, body)
+                try handle.write(contentsOf: lines)
+                try handle.close()
+                handles[bucket] = nil
+                // Mapped, not copied: the bucket is read where the page cache holds it.
+                let mapped = try Data(contentsOf: urls[bucket], options: .alwaysMapped)
+                try? FileManager.default.removeItem(at: urls[bucket])
+                try mapped.withUnsafeBytes { try Self.forEachKey(in: $0.bindMemory(to: UInt8.self), body) }
             }
         }
 
@@ -153,9 +156,9 @@ final class InFileStages {
         }
 
         /// Sorts `bytes`' lines as bytes and hands each key's records to `body`.
-        private static func forEachKey(in bytes: [UInt8], _ body: ([UInt8], [FlowRecord]) throws -> Void) throws {
-            guard !bytes.isEmpty else { return }
-            try bytes.withUnsafeBufferPointer { buffer in
+        private static func forEachKey(in buffer: UnsafeBufferPointer<UInt8>, _ body: ([UInt8], [FlowRecord]) throws -> Void) throws {
+            guard !buffer.isEmpty else { return }
+            do {
                 var lines: [Range<Int>] = []
                 var start = 0
                 while start < buffer.count, let end = buffer[start...].firstIndex(of: WireEscaping.lineFeed) {
