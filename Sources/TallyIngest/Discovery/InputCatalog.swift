@@ -139,7 +139,8 @@ public struct InputCatalog: Sendable {
                     files.append(InputFile(url: fileURL, relativePath: relative, kind: .appStoreConnectReport))
                     continue
                 }
-                guard let stem = TableFileName(name)?.table ?? parquetStem(name) else {
+                let parquet = parquetStem(name)
+                guard let stem = TableFileName(name)?.table ?? parquet else {
                     ignored.append((relative, "not a .csv, .ndjson or .jsonl file (optionally .gz), nor .parquet"))
                     continue
                 }
@@ -147,8 +148,7 @@ public struct InputCatalog: Sendable {
                     ignored.append((relative, "no table named '\(stem)' in \(entry)/"))
                     continue
                 }
-                files.append(InputFile(url: fileURL, relativePath: relative, kind: .table(table),
-                                       isParquet: parquetStem(name) != nil))
+                files.append(InputFile(url: fileURL, relativePath: relative, kind: .table(table), isParquet: parquet != nil))
             }
         }
         if files.isEmpty { throw DataFolderCheck.noInput(directory, entries: top) }
@@ -188,8 +188,7 @@ public struct InputCatalog: Sendable {
             } else if TableFileName(name) == nil && parquetStem(name) == nil {
                 ignored.append((path, "not a part of \(table.qualifiedName): not a .csv, .ndjson or .jsonl file (optionally .gz), nor .parquet"))
             } else {
-                files.append(InputFile(url: url, relativePath: path, kind: .table(table), isPart: true,
-                                       isParquet: parquetStem(name) != nil))
+                files.append(InputFile(url: url, relativePath: path, kind: .table(table), isPart: true, isParquet: TableFileName(name) == nil))
             }
         }
         if files.isEmpty {

@@ -249,13 +249,8 @@ public enum DataflowProcesses {
                 try endGroup()
             }
             previous = field
+            if try SourceRows.take(record, into: &source, line: number) { return }
             switch record {
-            case .sourceColumns(let columns):
-                guard source == nil else { throw DataflowError("line \(number): a second source-columns line for one file") }
-                source = try SourceRows(columns: columns, firstLine: number)
-            case .sourceRow(let index, let json):
-                guard source != nil else { throw DataflowError("line \(number): a source-row line before its file's source-columns line") }
-                try source!.append(index: index, json: json, line: number)
             case .task(let seq):
                 guard seq >= 1 && seq <= plan.files.count else {
                     throw DataflowError("line \(number): the plan has no input file \(seq)")

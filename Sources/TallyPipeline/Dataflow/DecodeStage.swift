@@ -80,10 +80,12 @@ struct DecodeStage {
                 (try FlowLines.read(buffer, number: number + 1).record, Array(FlowLines.keyField(buffer)))
             }
             guard field == key else { throw DataflowError("\(path): the plan's line \(number + 1) for it is keyed to another file") }
-            switch record {
-            case .sourceColumns(let columns) where rows == nil: rows = try SourceRows(columns: columns, firstLine: number + 1)
-            case .sourceRow(let index, let json) where rows != nil: try rows!.append(index: index, json: json, line: number + 1)
-            default: throw DataflowError("\(path): the plan's line \(number + 1) for it is not its one source-columns line or a source-row line")
+            do {
+                guard try SourceRows.take(record, into: &rows, line: number + 1) else {
+                    throw DataflowError("line \(number + 1) is not a source-columns or source-row line")
+                }
+            } catch {
+                throw DataflowError("\(path), the plan's lines for it: \(error)")
             }
         }
         guard let rows else { throw DataflowError("\(path): the plan's lines for it have no source-columns line") }

@@ -98,61 +98,30 @@ final class InFileStages {
         for lines in held.values { lines.discard() }
     }
 
-    /// One stage's lines, in buckets on disk.
+    /// One stage's lines, in buckets (``SpoolFile``s) by their first character.
     private final class HeldLines {
-        private let urls: [URL]
-        private var handles: [FileHandle?]
-        private var buffers: [[UInt8]]
+        private let buckets: [SpoolFile]
 
         init(base: URL) {
-            urls = (0..<InFileStages.bucketCount).map { base.appendingPathExtension(String($0)) }
-            handles = Array(repeating: nil, count: InFileStages.bucketCount)
-            buffers = Array(repeating: [], count: InFileStages.bucketCount)
+            buckets = (0..<InFileStages.bucketCount).map {
+                SpoolFile(url: base.appendingPathExtension(String($0)), flushBytes: 1 << 16, holding: "a stage's records")
+            }
         }
 
         /// Adds one line (without its line feed), to the bucket of its first character.
         func add(_ line: UnsafeBufferPointer<UInt8>) throws {
-            let bucket = Int(line.first ?? 0) % InFileStages.bucketCount
-            buffers[bucket].append(contentsOf: line)
-            buffers[bucket].append(WireEscaping.lineFeed)
-            if buffers[bucket].count >= 1 << 16 { try flush(bucket) }
+            let bucket = buckets[Int(line.first ?? 0) % InFileStages.bucketCount]
+            try bucket.append(line)
+            try bucket.append(CollectionOfOne(WireEscaping.lineFeed))
         }
 
         /// Each key's records, bucket by bucket, each bucket's lines sorted as bytes.
         func forEachKey(_ body: ([UInt8], [FlowRecord]) throws -> Void) throws {
-            for bucket in 0..<InFileStages.bucketCount {
-                let lines = buffers[bucket]
-                buffers[bucket] = []
-                guard let handle = handles[bucket] else {
-                    try lines.withUnsafeBufferPointer { try Self.forEachKey(in: $0, body) }
-                    continue
-                }
-                try handle.write(contentsOf: lines)
-                try handle.close()
-                handles[bucket] = nil
-                // Mapped, not copied: the bucket is read where the page cache holds it.
-                let mapped = try Data(contentsOf: urls[bucket], options: .alwaysMapped)
-                try? FileManager.default.removeItem(at: urls[bucket])
-                try mapped.withUnsafeBytes { try Self.forEachKey(in: $0.bindMemory(to: UInt8.self), body) }
-            }
+            for bucket in buckets { try bucket.consume { try Self.forEachKey(in: $0, body) } }
         }
 
         func discard() {
-            for (bucket, handle) in handles.enumerated() where handle != nil {
-                try? handle?.close()
-                try? FileManager.default.removeItem(at: urls[bucket])
-            }
-        }
-
-        private func flush(_ bucket: Int) throws {
-            if handles[bucket] == nil {
-                guard FileManager.default.createFile(atPath: urls[bucket].path, contents: nil) else {
-                    throw DataflowError("cannot create the file \(urls[bucket].path) for a file's records (is the temporary folder writable and not full?)")
-                }
-                handles[bucket] = try FileHandle(forWritingTo: urls[bucket])
-            }
-            try handles[bucket]!.write(contentsOf: buffers[bucket])
-            buffers[bucket].removeAll(keepingCapacity: true)
+            for bucket in buckets { bucket.discard() }
         }
 
         /// Sorts `bytes`' lines as bytes and hands each key's records to `body`.

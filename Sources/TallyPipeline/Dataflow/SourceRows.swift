@@ -11,7 +11,7 @@ import TallyWire
 /// reports would silently lack a row or count one twice.
 ///
 /// ```swift
-/// let rows = try SourceRows(columns: ["id", "amount"], firstLine: 1)
+/// let rows = SourceRows(columns: ["id", "amount"], firstLine: 1)
 /// try rows.append(index: 0, json: Array(#"{"id":"E1","amount":"12.50"}"#.utf8), line: 2)
 /// try rows.finish()   // rows.url: one line per row
 /// ```
@@ -20,22 +20,35 @@ final class SourceRows {
     let columns: [String]
     /// The input line of the columns: where messages point.
     let firstLine: Int
-    /// The NDJSON file holding the rows.
-    let url: URL
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
+    private let spool: SpoolFile
     private(set) var count = 0
 
-    init(columns: [String], firstLine: Int) throws {
+    /// The NDJSON file holding the rows, once ``finish()`` was called.
+    var url: URL { spool.url }
+
+    init(columns: [String], firstLine: Int) {
         self.columns = columns
         self.firstLine = firstLine
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tally-source-\(ProcessInfo.processInfo.processIdentifier)-\(firstLine).ndjson")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw DataflowError("line \(firstLine): cannot create the file \(url.path) for a file's rows (is the temporary folder writable and not full?)")
+        spool = SpoolFile(url: FileManager.default.temporaryDirectory
+                              .appendingPathComponent("tally-source-\(ProcessInfo.processInfo.processIdentifier)-\(firstLine).ndjson"),
+                          flushBytes: 1 << 20, holding: "the rows of a file from the engine")
+    }
+
+    /// Takes one record an engine sent for a file, read on input line
+    /// `line`: its columns, which start `rows`, or one of its rows. Says
+    /// whether the record was one of those.
+    static func take(_ record: FlowRecord, into rows: inout SourceRows?, line: Int) throws -> Bool {
+        switch record {
+        case .sourceColumns(let columns):
+            guard rows == nil else { throw DataflowError("line \(line): a second source-columns line for one file") }
+            rows = SourceRows(columns: columns, firstLine: line)
+        case .sourceRow(let index, let json):
+            guard let rows else { throw DataflowError("line \(line): a source-row line before its file's source-columns line") }
+            try rows.append(index: index, json: json, line: line)
+        default:
+            return false
         }
-        handle = try FileHandle(forWritingTo: url)
-        buffer.reserveCapacity(1 << 20)
+        return true
     }
 
     /// Adds row `index` (its JSON object), read on input line `line`.
@@ -46,26 +59,18 @@ final class SourceRows {
         guard !json.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
             throw DataflowError("line \(line): source row \(index) holds a line break (a row is one JSON object on one line)")
         }
-        buffer.append(contentsOf: json)
-        buffer.append(0x0A)
+        try spool.append(json)
+        try spool.append(CollectionOfOne(UInt8(0x0A)))
         count += 1
-        if buffer.count >= 1 << 20 { try flush() }
     }
 
     /// Writes what is held and closes the file: ``url`` then holds every row.
     func finish() throws {
-        try flush()
-        try handle.close()
+        try spool.finish()
     }
 
     /// Removes the file.
     func discard() {
-        try? handle.close()
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    private func flush() throws {
-        try handle.write(contentsOf: buffer)
-        buffer.removeAll(keepingCapacity: true)
+        spool.discard()
     }
 }
