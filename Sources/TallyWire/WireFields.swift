@@ -9,19 +9,44 @@ import TallyCore
 /// integer`. Numbers, dates and instants are parsed from the line's bytes in
 /// place; a string is copied once, into the `String` it becomes (unescaped
 /// on the way when it holds a `\`).
+///
+/// The same methods read the binary field form (``WireWriter/binary``):
+/// ``decodeBinary(_:from:number:)``.
 public struct WireFields {
     /// The line read.
     public let line: WireLine
+    /// Whether the fields are in the binary field form.
+    private let binary: Bool
     /// Where the next field starts; past `line.bytes.count` when every field was read.
     private var position: Int
     /// How many fields were read.
     private var read = 0
     /// The name of the field last read, for the message of a line that ends early or goes on.
     private var lastName: StaticString = "tag"
+    /// Whether the binary field last read was nil.
+    private var lastNil = false
 
-    init(_ line: WireLine) {
+    init(_ line: WireLine, binary: Bool = false) {
         self.line = line
+        self.binary = binary
         self.position = line.fieldsStart
+    }
+
+    /// Reads a record of `Record` from its fields in the binary field form
+    /// (``WireWriter/appendFields(_:)`` of a binary writer, this version's).
+    /// `number` names the record in errors.
+    public static func decodeBinary<Record: WireRecord>(_ type: Record.Type, from bytes: UnsafeBufferPointer<UInt8>,
+                                                        number: Int) throws(WireError) -> Record {
+        var fields = WireFields(WireLine(binaryFields: bytes, number: number, version: Record.wireVersion), binary: true)
+        do {
+            let record = try Record(fields: &fields)
+            try fields.finish()
+            return record
+        } catch {
+            var named = error
+            named.kind = "\(Record.wireTag) (binary fields)"
+            throw named
+        }
     }
 
     /// The line's version (``WireRecord/wireVersion`` or an older one it still reads).
@@ -42,6 +67,13 @@ public struct WireFields {
 
     /// Throws when fields are left unread.
     func finish() throws(WireError) {
+        if binary {
+            guard position == line.bytes.count else {
+                throw WireError(line: line.number, kind: line.tag,
+                                reason: "has bytes left after its \(read) fields (the last is \(lastName))")
+            }
+            return
+        }
         guard position > line.bytes.count else {
             throw WireError(line: line.number, kind: line.tag,
                             reason: "has \(fieldCount) fields after its tag, \(read) expected (the last is \(lastName))")
@@ -55,6 +87,7 @@ public struct WireFields {
         read += 1
         lastName = name
         let bytes = line.bytes
+        if binary { return try binaryRaw(bytes) }
         guard position <= bytes.count else {
             throw error("is missing: the line has \(fieldCount) field\(fieldCount == 1 ? "" : "s") after its tag")
         }
@@ -65,20 +98,40 @@ public struct WireFields {
         return field
     }
 
-    private static func isNil(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
-        field.count == 2 && field[0] == WireEscaping.backslash && field[1] == UInt8(ascii: "N")
+    /// The next binary field: its length plus one as a varint (0: nil), then its bytes.
+    private mutating func binaryRaw(_ bytes: UnsafeBufferPointer<UInt8>) throws(WireError) -> UnsafeBufferPointer<UInt8> {
+        var marker: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard position < bytes.count, shift < 63 else { throw error("is missing: the record ends before it") }
+            let byte = bytes[position]
+            position += 1
+            marker |= UInt64(byte & 0x7f) << shift
+            shift += 7
+            if byte < 0x80 { break }
+        }
+        lastNil = marker == 0
+        let length = Int(marker == 0 ? 0 : marker - 1)
+        guard length <= bytes.count - position else { throw error("runs past the record's end") }
+        defer { position += length }
+        return UnsafeBufferPointer(rebasing: bytes[position..<(position + length)])
+    }
+
+    /// Whether `field`, the field last read, is nil: `\N` on a line.
+    private func isNil(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
+        binary ? lastNil : field.count == 2 && field[0] == WireEscaping.backslash && field[1] == UInt8(ascii: "N")
     }
 
     /// The next field, or nil when it is `\N`.
     private mutating func optionalRaw(_ name: StaticString) throws(WireError) -> UnsafeBufferPointer<UInt8>? {
         let field = try raw(name)
-        return Self.isNil(field) ? nil : field
+        return isNil(field) ? nil : field
     }
 
     /// The next field, refusing `\N`.
     private mutating func requiredRaw(_ name: StaticString) throws(WireError) -> UnsafeBufferPointer<UInt8> {
         let field = try raw(name)
-        if Self.isNil(field) { throw error("is nil (\\N) but the field is required") }
+        if isNil(field) { throw error("is nil (\\N) but the field is required") }
         return field
     }
 
@@ -88,7 +141,7 @@ public struct WireFields {
 
     /// The value of an escaped field: nil when it holds no escape (the field is its value).
     private func unescaped(_ field: UnsafeBufferPointer<UInt8>) throws(WireError) -> [UInt8]? {
-        guard field.contains(WireEscaping.backslash) else { return nil }
+        guard !binary, field.contains(WireEscaping.backslash) else { return nil }
         var value: [UInt8] = []
         value.reserveCapacity(field.count)
         do {
@@ -176,14 +229,25 @@ public struct WireFields {
 
     /// The next field as a decimal integer (`-1234`).
     public mutating func int64(_ name: StaticString) throws(WireError) -> Int64 {
-        let field = try requiredRaw(name)
-        guard let value = Self.integer(field) else { throw error("\(shown(field)) is not an integer") }
-        return value
+        let field = try requiredRaw(name)   // read first: `integer` names the field last read
+        return try integer(field)
     }
 
     /// The next field as an integer, or nil for `\N`.
     public mutating func optionalInt64(_ name: StaticString) throws(WireError) -> Int64? {
         guard let field = try optionalRaw(name) else { return nil }
+        return try integer(field)
+    }
+
+    /// `field` as an integer: decimal digits on a line, little-endian
+    /// two's-complement bytes in the binary form.
+    private func integer(_ field: UnsafeBufferPointer<UInt8>) throws(WireError) -> Int64 {
+        if binary {
+            guard (1...8).contains(field.count) else { throw error("has \(field.count) bytes, not an integer's 1 to 8") }
+            var value = Int64(Int8(bitPattern: field[field.count - 1]))
+            for i in stride(from: field.count - 2, through: 0, by: -1) { value = value << 8 | Int64(field[i]) }
+            return value
+        }
         guard let value = Self.integer(field) else { throw error("\(shown(field)) is not an integer") }
         return value
     }
@@ -198,7 +262,7 @@ public struct WireFields {
     /// The next field as a list's length, at least 0 and at most the fields left on the line.
     public mutating func count(_ name: StaticString) throws(WireError) -> Int {
         let value = try int(name)
-        guard value >= 0, value <= line.bytes.count - position + 1 else { throw error("\(value) is not a possible count") }
+        guard value >= 0, value <= line.bytes.count - position + (binary ? 0 : 1) else { throw error("\(value) is not a possible count") }
         return value
     }
 

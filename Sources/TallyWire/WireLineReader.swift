@@ -105,13 +105,26 @@ public struct WireLine {
         self.fieldsStart = tagEnd + 1
     }
 
+    /// A record's fields in the binary field form, which have no tag: the
+    /// version is the record type's (``WireFields/decodeBinary(_:from:number:)``).
+    init(binaryFields bytes: UnsafeBufferPointer<UInt8>, number: Int, version: Int) {
+        self.bytes = bytes
+        self.number = number
+        self.kind = UnsafeBufferPointer(rebasing: bytes[0..<0])
+        self.version = version
+        self.fieldsStart = 0
+    }
+
     private static func isKindByte(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
             || byte == UInt8(ascii: "-")
     }
 
     /// The tag as the line spells it (`expense.v1`), for messages.
-    public var tag: String { WireLine.shown(UnsafeBufferPointer(rebasing: bytes[0..<max(0, fieldsStart - 1)])) }
+    public var tag: String {
+        guard fieldsStart > 0 else { return "(binary fields)" }
+        return WireLine.shown(UnsafeBufferPointer(rebasing: bytes[0..<(fieldsStart - 1)]))
+    }
 
     /// Whether the line is a record of `Record`'s kind (any version).
     public func `is`<Record: WireRecord>(_ type: Record.Type) -> Bool {

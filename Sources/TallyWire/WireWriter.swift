@@ -12,13 +12,36 @@ import TallyCore
 /// Every field method writes the tab that opens the field, then the field.
 /// Numbers are written digit by digit into the buffer, strings are escaped
 /// byte by byte: nothing is allocated per field but the buffer's growth.
+///
+/// A writer made with `binary: true` writes the **binary field form**
+/// instead, for records a process keeps for itself and reads back
+/// (``WireFields/decodeBinary(_:from:number:)``), never for lines between
+/// processes: ``appendFields(_:)`` writes a record's fields with no tag and
+/// no line feed, each field as a varint (LEB128) of its length plus one
+/// (0 is nil) and then its bytes: a string as it is (no escaping), an
+/// integer in its fewest little-endian two's-complement bytes, every other
+/// value as the text its line field holds.
+///
+/// ```swift
+/// var binary = WireWriter(binary: true)
+/// binary.appendFields(member)      // 03 "c1" 03 "m1" 04 "Ana"
+/// ```
 public struct WireWriter: Sendable {
     /// The lines written so far.
     public var bytes: [UInt8]
+    /// Whether fields are written in the binary field form.
+    public let binary: Bool
+    /// Where the open binary field's length byte is (``open()``, ``close()``).
+    private var fieldStart = 0
 
     public init(reservingCapacity capacity: Int = 0) {
+        self.init(binary: false, reservingCapacity: capacity)
+    }
+
+    public init(binary: Bool, reservingCapacity capacity: Int = 0) {
         bytes = []
         bytes.reserveCapacity(capacity)
+        self.binary = binary
     }
 
     /// Writes `record` as one line: its tag, its fields, a line feed.
@@ -31,20 +54,65 @@ public struct WireWriter: Sendable {
         bytes.append(WireEscaping.lineFeed)
     }
 
+    /// Writes `record`'s fields alone: no tag, no line feed (the binary field form's record).
+    public mutating func appendFields<Record: WireRecord>(_ record: Record) {
+        record.encode(into: &self)
+    }
+
     /// Writes every record of `records`, one line each.
     public mutating func append<Records: Sequence>(contentsOf records: Records) where Records.Element: WireRecord {
         for record in records { append(record) }
     }
 
+    /// Opens a field: its tab, or in the binary form a length byte that ``close()`` fills in.
     @inline(__always)
-    private mutating func open() { bytes.append(WireEscaping.tab) }
+    private mutating func open() {
+        if binary {
+            fieldStart = bytes.count
+            bytes.append(0)
+        } else {
+            bytes.append(WireEscaping.tab)
+        }
+    }
+
+    /// Closes a field ``open()`` opened: in the binary form, writes its
+    /// length (plus one) where ``open()`` left a byte for it.
+    @inline(__always)
+    private mutating func close() {
+        guard binary else { return }
+        let length = bytes.count - fieldStart - 1
+        if length < 127 {
+            bytes[fieldStart] = UInt8(length + 1)
+        } else {
+            var prefix: [UInt8] = []
+            Self.appendVarint(UInt64(length + 1), to: &prefix)
+            bytes.replaceSubrange(fieldStart..<(fieldStart + 1), with: prefix)
+        }
+    }
+
+    /// A binary field holding `field`'s bytes.
+    @inline(__always)
+    private mutating func binaryField(_ field: UnsafeBufferPointer<UInt8>) {
+        Self.appendVarint(UInt64(field.count + 1), to: &bytes)
+        bytes.append(contentsOf: field)
+    }
+
+    static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(rest & 0x7f) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
 
     // MARK: - Fields
 
     /// A string field, escaped.
     public mutating func string(_ value: String) {
-        open()
         var value = value
+        if binary { return value.withUTF8 { binaryField($0) } }
+        open()
         value.withUTF8 { utf8 in
             if !utf8.contains(where: WireEscaping.needsEscape) {
                 bytes.append(contentsOf: utf8)
@@ -63,7 +131,12 @@ public struct WireWriter: Sendable {
     /// A field holding any bytes, escaped.
     public mutating func byteString(_ value: some Sequence<UInt8>) {
         open()
-        WireEscaping.escape(value, into: &bytes)
+        if binary {
+            bytes.append(contentsOf: value)
+        } else {
+            WireEscaping.escape(value, into: &bytes)
+        }
+        close()
     }
 
     /// A field holding any bytes, or `\N` for nil.
@@ -74,14 +147,26 @@ public struct WireWriter: Sendable {
 
     /// The nil field, `\N`.
     public mutating func null() {
+        if binary { return bytes.append(0) }
         open()
         bytes.append(contentsOf: WireEscaping.nilField)
     }
 
     /// An integer in decimal (`-1234`).
     public mutating func int(_ value: Int64) {
-        open()
-        appendDigits(value)
+        guard binary else {
+            open()
+            return appendDigits(value)
+        }
+        // The fewest bytes whose sign extension gives the value back.
+        var count = 1
+        while count < 8, value >> (8 * count - 1) != 0, value >> (8 * count - 1) != -1 { count += 1 }
+        bytes.append(UInt8(count + 1))
+        var rest = value
+        for _ in 0..<count {
+            bytes.append(UInt8(truncatingIfNeeded: rest))
+            rest >>= 8
+        }
     }
 
     /// An integer in decimal.
@@ -100,6 +185,7 @@ public struct WireWriter: Sendable {
     public mutating func bool(_ value: Bool) {
         open()
         bytes.append(value ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+        close()
     }
 
     /// An instant as microseconds since 1970-01-01T00:00:00Z (`1791072000000000`).
@@ -119,6 +205,7 @@ public struct WireWriter: Sendable {
         appendPadded(value.month, width: 2)
         bytes.append(UInt8(ascii: "-"))
         appendPadded(value.day, width: 2)
+        close()
     }
 
     /// A date, or `\N` for nil.
@@ -133,12 +220,14 @@ public struct WireWriter: Sendable {
         appendPadded(value.year, width: 4)
         bytes.append(UInt8(ascii: "-"))
         appendPadded(value.month, width: 2)
+        close()
     }
 
     /// An exact decimal with exactly its scale's digits after the point (`0.0365`, `2.50`, `7`).
     public mutating func decimal(_ value: Decimal10) {
         open()
         var magnitude = value.mantissa.magnitude
+        defer { close() }
         if value.mantissa < 0 { bytes.append(UInt8(ascii: "-")) }
         guard value.scale > 0 else { return appendDigits(magnitude) }
         // Digits of the magnitude, at least scale + 1 of them, the point before the last `scale`.
@@ -168,6 +257,7 @@ public struct WireWriter: Sendable {
         open()
         var text = value.description
         text.withUTF8 { bytes.append(contentsOf: $0) }
+        close()
     }
 
     /// A currency: its code when its minor units are ISO 4217's (`BRL`),
@@ -179,6 +269,7 @@ public struct WireWriter: Sendable {
             bytes.append(UInt8(ascii: ":"))
             appendDigits(Int64(value.minorUnits))
         }
+        close()
     }
 
     /// Money: two fields, the amount in minor units and the currency.

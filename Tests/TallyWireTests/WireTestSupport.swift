@@ -78,7 +78,16 @@ func wireRoundTrip<Record: WireRecord>(_ value: Record, sourceLocation: SourceLo
     let back = try WireLineReader.records(Record.self, in: line)
     #expect(back.count == 1, sourceLocation: sourceLocation)
     #expect(back[0].wireLine == line, "\(String(decoding: line, as: UTF8.self))", sourceLocation: sourceLocation)
+    #expect(try viaBinaryFields(value).wireLine == line, "binary fields of \(String(decoding: line, as: UTF8.self))",
+            sourceLocation: sourceLocation)
     return back[0]
+}
+
+/// `value` written in the binary field form and read back.
+func viaBinaryFields<Record: WireRecord>(_ value: Record) throws -> Record {
+    var writer = WireWriter(binary: true)
+    writer.appendFields(value)
+    return try writer.bytes.withUnsafeBufferPointer { try WireFields.decodeBinary(Record.self, from: $0, number: 1) }
 }
 
 /// The decoded form of `value`'s line.

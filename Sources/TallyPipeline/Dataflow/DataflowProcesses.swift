@@ -283,10 +283,11 @@ public enum DataflowProcesses {
         try endGroup()
     }
 
-    /// Reads file `seq` with `read`, holding its output lines in a spool file,
-    /// and, once it was read to its end and unless it was refused, sends them
-    /// on: to `held` those for a stage it holds, the rest to `output`; then
-    /// the file's ``FileRead`` for the merge.
+    /// Reads file `seq` with `read`: the records for a stage `held` holds go
+    /// to it as they come, the other output lines to a spool file. Once the
+    /// file was read to its end, unless it was refused, the spool's lines are
+    /// sent on to `output`; a refused file's records are taken back from
+    /// `held`. Then the file's ``FileRead`` goes to the merge.
     private static func decodeFile(_ seq: Int, plan: FlowPlan, held: InFileStages?, output: FileHandle,
                                    read: (_ emit: FlowEmit) throws -> FileRead?) throws {
         let spoolURL = FileManager.default.temporaryDirectory
@@ -296,9 +297,10 @@ public enum DataflowProcesses {
         }
         defer { try? FileManager.default.removeItem(at: spoolURL) }
         let spool = try FileHandle(forWritingTo: spoolURL)
+        let mark = held?.mark()
         let outcome: FileRead?
         do {
-            outcome = try emittingLines(to: spool, read)
+            outcome = try emittingLines(to: spool, holdingIn: held, read)
             try spool.close()
         } catch {
             try? spool.close()
@@ -308,22 +310,9 @@ public enum DataflowProcesses {
         if outcome.refusal == nil {
             let copy = try FileHandle(forReadingFrom: spoolURL)
             defer { try? copy.close() }
-            if let held {
-                var out = WireWriter(reservingCapacity: 1 << 20)
-                try FlowLines.forEachLine(of: copy) { line, _ in
-                    if try !held.take(line) {
-                        out.bytes.append(contentsOf: line)
-                        out.bytes.append(WireEscaping.lineFeed)
-                        if out.bytes.count >= 1 << 20 {
-                            try output.write(contentsOf: out.bytes)
-                            out.bytes.removeAll(keepingCapacity: true)
-                        }
-                    }
-                }
-                try output.write(contentsOf: out.bytes)
-            } else {
-                while let chunk = try copy.read(upToCount: 1 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
-            }
+            while let chunk = try copy.read(upToCount: 1 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
+        } else if let held, let mark {
+            held.takeBack(to: mark)
         }
         var last = WireWriter()
         FlowLines.append(stage: .merge, key: FlowKeys.file(seq), .fileRead(outcome), to: &last)
@@ -331,12 +320,15 @@ public enum DataflowProcesses {
     }
 
     /// Runs `body` with an emit that writes each record as an output line
-    /// (`STAGE<TAB>KEY<TAB>RECORD`) to `handle`, 1 MiB at a time; a write
-    /// that failed is thrown once `body` returns.
-    private static func emittingLines<T>(to handle: FileHandle, _ body: (_ emit: FlowEmit) throws -> T) throws -> T {
+    /// (`STAGE<TAB>KEY<TAB>RECORD`) to `handle`, 1 MiB at a time, but hands
+    /// a record for a stage `held` holds to it; a write that failed is
+    /// thrown once `body` returns.
+    private static func emittingLines<T>(to handle: FileHandle, holdingIn held: InFileStages? = nil,
+                                         _ body: (_ emit: FlowEmit) throws -> T) throws -> T {
         var out = WireWriter(reservingCapacity: 1 << 20)
         var failure: Error?
         let result = try body { dest, key, record in
+            if let held, held.holds(dest) { return held.add(dest, key, record) }
             FlowLines.append(stage: dest, key: key, record, to: &out)
             if out.bytes.count >= 1 << 20 && failure == nil {
                 do { try handle.write(contentsOf: out.bytes) } catch { failure = error }

@@ -30,8 +30,25 @@ extension FlowRecord {
 enum FlowStageName: String, CaseIterable, Sendable, Comparable {
     case decode, rows, couples, groups, workouts, days, swipePairs, subscribers, records, challenges, users, swipeDays, merge
 
-    static func < (a: FlowStageName, b: FlowStageName) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    static func < (a: FlowStageName, b: FlowStageName) -> Bool { a.ordinal < b.ordinal }
+
+    /// The stage's position in the order of the cases (a record may go only to a later one).
+    var ordinal: Int {
+        switch self {
+        case .decode: 0
+        case .rows: 1
+        case .couples: 2
+        case .groups: 3
+        case .workouts: 4
+        case .days: 5
+        case .swipePairs: 6
+        case .subscribers: 7
+        case .records: 8
+        case .challenges: 9
+        case .users: 10
+        case .swipeDays: 11
+        case .merge: 12
+        }
     }
 
     /// The stage's wave: every stage that sends it records is in an earlier

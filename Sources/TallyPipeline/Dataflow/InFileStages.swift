@@ -9,21 +9,29 @@ import TallyWire
 /// such a table's rows). The engine then has no pass to run for those
 /// records: what the last of those stages sends leaves the decode worker.
 ///
-/// Each stage's records are held as lines on disk, in 64 buckets by the
-/// first character of their key field (the spread prefix), so memory holds
-/// one bucket at a time. Once the group's files were read whole (a file
-/// refused whole adds nothing: its lines are taken only once it was read to
-/// its end), the stages run in
-/// wave order: each bucket's lines are sorted as bytes, as an engine sorts a
-/// partition, and each key's records go to the stage in the order they
-/// would have come from the engine; what a stage sends to a later stage of
+/// Each stage's records are held on disk in the binary field form
+/// (``TallyWire/WireWriter/binary``), which the process writes and reads
+/// back itself, with no escaping or digits to parse: each record as a
+/// 4-byte length, its key field (spread prefix, then the key escaped, as on
+/// a line), a TAB, then the record's fields. They are held in 64 buckets by
+/// the first character of the key field, so memory holds one bucket at a
+/// time. A file's records are added as it is read; when the file is
+/// refused late, what it added is taken back (``mark()``,
+/// ``takeBack(to:)``), so a refused file adds nothing. Once the group's
+/// files were read whole, the stages run in wave order: each bucket's
+/// records are sorted by their bytes, which puts each key's records
+/// together and the keys in the order an engine's sort of their lines
+/// gives; each key's records go to the stage (a stage does not depend on the
+/// order of one key's records); what a stage sends to a later stage of
 /// the file is held for it, the rest goes to `emit`. Each stage's instance
 /// is the group's own, told its input ended once the group's records for
 /// it were run.
 ///
 /// ```swift
 /// let held = InFileStages(group: [3], stages: [.rows, .swipePairs, .swipeDays], plan: plan)
-/// if try !held.take(line) { send(line) }   // each output line of the group's decoding
+/// let mark = held.mark()
+/// read(file) { dest, key, record in held.holds(dest) ? held.add(dest, key, record) : send(dest, key, record) }
+/// if refused { held.takeBack(to: mark) }
 /// try held.run(emit: emit)                 // once the group was read whole
 /// ```
 final class InFileStages {
@@ -31,10 +39,9 @@ final class InFileStages {
 
     let stages: [FlowStageName]
     private let plan: FlowPlan
-    private var held: [FlowStageName: HeldLines] = [:]
-    /// The held stages' names as bytes, for ``take(_:)``.
-    private let names: [(name: [UInt8], lines: HeldLines)]
-    private var scratch = WireWriter()
+    private var held: [FlowStageName: HeldRecords] = [:]
+    /// Each stage's held records by ``FlowStageName/ordinal``.
+    private var byOrdinal = [HeldRecords?](repeating: nil, count: FlowStageName.allCases.count)
     private var failure: Error?
 
     init(group: [Int], stages: [FlowStageName], plan: FlowPlan) {
@@ -42,34 +49,38 @@ final class InFileStages {
         self.plan = plan
         let base = FileManager.default.temporaryDirectory
             .appendingPathComponent("tally-group-\(ProcessInfo.processInfo.processIdentifier)-\(group[0])")
-        var named: [(name: [UInt8], lines: HeldLines)] = []
         for stage in stages {
-            let lines = HeldLines(base: base.appendingPathExtension(stage.rawValue))
-            held[stage] = lines
-            named.append((Array(stage.rawValue.utf8), lines))
+            let records = HeldRecords(base: base.appendingPathExtension(stage.rawValue))
+            held[stage] = records
+            byOrdinal[stage.ordinal] = records
         }
-        names = named
     }
 
     /// Whether records for `stage` are held here.
-    func holds(_ stage: FlowStageName) -> Bool { held[stage] != nil }
-
-    /// Holds `line` (an output line, `DEST<TAB>KEY<TAB>…`) when DEST is a
-    /// stage held here, and says whether it did.
-    func take(_ line: UnsafeBufferPointer<UInt8>) throws -> Bool {
-        guard let tab = line.firstIndex(of: WireEscaping.tab) else { return false }
-        let dest = UnsafeBufferPointer(rebasing: line[..<tab])
-        guard let lines = names.first(where: { $0.name.elementsEqual(dest) })?.lines else { return false }
-        try lines.add(UnsafeBufferPointer(rebasing: line[(tab + 1)...]))
-        return true
-    }
+    func holds(_ stage: FlowStageName) -> Bool { byOrdinal[stage.ordinal] != nil }
 
     /// Holds one record for `stage`. A failure to write is thrown by ``run(emit:)``.
     func add(_ stage: FlowStageName, _ key: [UInt8], _ record: FlowRecord) {
-        scratch.bytes.removeAll(keepingCapacity: true)
-        FlowLines.append(key: key, record, to: &scratch)
         do {
-            try scratch.bytes.withUnsafeBufferPointer { try held[stage]!.add(UnsafeBufferPointer(rebasing: $0.dropLast())) }
+            try byOrdinal[stage.ordinal]!.add(key, record)
+        } catch {
+            if failure == nil { failure = error }
+        }
+    }
+
+    /// How much every stage holds now, for ``takeBack(to:)``.
+    struct Mark {
+        fileprivate var lengths: [FlowStageName: [Int]]
+    }
+
+    /// How much every stage holds now.
+    func mark() -> Mark { Mark(lengths: held.mapValues { $0.lengths }) }
+
+    /// Drops every record added since `mark` (a file refused after some of
+    /// its records were held). A failure is thrown by ``run(emit:)``.
+    func takeBack(to mark: Mark) {
+        do {
+            for (stage, lengths) in mark.lengths { try held[stage]!.truncate(to: lengths) }
         } catch {
             if failure == nil { failure = error }
         }
@@ -93,13 +104,13 @@ final class InFileStages {
         if let failure { throw failure }
     }
 
-    /// Removes the files that hold lines.
+    /// Removes the files that hold records.
     func discard() {
         for lines in held.values { lines.discard() }
     }
 
-    /// One stage's lines, in buckets (``SpoolFile``s) by their first character.
-    private final class HeldLines {
+    /// One stage's records, in buckets (``SpoolFile``s) by the first character of their key field.
+    private final class HeldRecords {
         private let buckets: [SpoolFile]
 
         init(base: URL) {
@@ -108,14 +119,33 @@ final class InFileStages {
             }
         }
 
-        /// Adds one line (without its line feed), to the bucket of its first character.
-        func add(_ line: UnsafeBufferPointer<UInt8>) throws {
-            let bucket = buckets[Int(line.first ?? 0) % InFileStages.bucketCount]
-            try bucket.append(line)
-            try bucket.append(CollectionOfOne(WireEscaping.lineFeed))
+        /// Adds one record to the bucket of its key field's first character:
+        /// its 4-byte length, its key field, a TAB, its binary fields.
+        func add(_ key: [UInt8], _ record: FlowRecord) throws {
+            let hash = FlowLines.keyHash(key)
+            try buckets[FlowLines.spreadBucket(ofHash: hash)].append { bytes in
+                var writer = WireWriter(binary: true)
+                swap(&writer.bytes, &bytes)
+                defer { swap(&writer.bytes, &bytes) }
+                let start = writer.bytes.count
+                for _ in 0..<4 { writer.bytes.append(0) }
+                FlowLines.appendKeyField(of: key, hash: hash, to: &writer.bytes)
+                writer.bytes.append(WireEscaping.tab)
+                record.appendBinaryFields(to: &writer)
+                let length = UInt32(writer.bytes.count - start - 4)
+                for i in 0..<4 { writer.bytes[start + i] = UInt8(truncatingIfNeeded: length >> (8 * i)) }
+            }
         }
 
-        /// Each key's records, bucket by bucket, each bucket's lines sorted as bytes.
+        /// Every bucket's length.
+        var lengths: [Int] { buckets.map(\.length) }
+
+        /// Drops what was added to each bucket past `lengths`.
+        func truncate(to lengths: [Int]) throws {
+            for (bucket, length) in zip(buckets, lengths) { try bucket.truncate(to: length) }
+        }
+
+        /// Each key's records, bucket by bucket, each bucket's records sorted by their bytes.
         func forEachKey(_ body: ([UInt8], [FlowRecord]) throws -> Void) throws {
             for bucket in buckets { try bucket.consume { try Self.forEachKey(in: $0, body) } }
         }
@@ -124,45 +154,49 @@ final class InFileStages {
             for bucket in buckets { bucket.discard() }
         }
 
-        /// Sorts `bytes`' lines as bytes and hands each key's records to `body`.
+        /// Sorts the records of `buffer` by their bytes and hands each key's records to `body`.
         private static func forEachKey(in buffer: UnsafeBufferPointer<UInt8>, _ body: ([UInt8], [FlowRecord]) throws -> Void) throws {
             guard !buffer.isEmpty else { return }
-            do {
-                var lines: [Range<Int>] = []
-                var start = 0
-                while start < buffer.count, let end = buffer[start...].firstIndex(of: WireEscaping.lineFeed) {
-                    lines.append(start..<end)
-                    start = end + 1
-                }
-                // Lines start with the spread prefix: their first eight bytes, read as
-                // a big-endian number, order most pairs without comparing the rest.
-                let base = buffer.baseAddress!
-                func lead(_ line: Range<Int>) -> UInt64 {
-                    var value: UInt64 = 0
-                    for i in 0..<8 { value = value << 8 | UInt64(i < line.count ? base[line.lowerBound + i] : 0) }
-                    return value
-                }
-                var keyed = lines.map { (lead: lead($0), line: $0) }
-                keyed.sort { a, b in
-                    if a.lead != b.lead { return a.lead < b.lead }
-                    let order = memcmp(base + a.line.lowerBound, base + b.line.lowerBound, min(a.line.count, b.line.count))
-                    return order != 0 ? order < 0 : a.line.count < b.line.count
-                }
-                lines = keyed.map(\.line)
-                var current: (field: UnsafeBufferPointer<UInt8>, key: [UInt8], records: [FlowRecord])?
-                for (index, range) in lines.enumerated() {
-                    let line = UnsafeBufferPointer(rebasing: buffer[range])
-                    let (key, record) = try FlowLines.read(line, number: index + 1, checkingPrefix: false)
-                    let field = FlowLines.keyField(line)
-                    if let c = current, c.field.elementsEqual(field) {
-                        current!.records.append(record)
-                        continue
-                    }
-                    if let c = current { try body(c.key, c.records) }
-                    current = (field, key, [record])
-                }
-                if let c = current { try body(c.key, c.records) }
+            let base = buffer.baseAddress!
+            var records: [(lead: UInt64, record: Range<Int>)] = []
+            var start = 0
+            while start < buffer.count {
+                guard buffer.count - start >= 4 else { throw DataflowError("a held bucket ends inside a record's length") }
+                var length = 0
+                for i in 0..<4 { length |= Int(base[start + i]) << (8 * i) }
+                let record = (start + 4)..<(start + 4 + length)
+                guard record.upperBound <= buffer.count else { throw DataflowError("a held bucket ends inside a record") }
+                // A key field starts with its eight-byte spread prefix: read as a
+                // big-endian number, it orders most pairs without comparing the rest.
+                var lead: UInt64 = 0
+                for i in 0..<8 { lead = lead << 8 | UInt64(i < length ? base[record.lowerBound + i] : 0) }
+                records.append((lead, record))
+                start = record.upperBound
             }
+            records.sort { a, b in
+                if a.lead != b.lead { return a.lead < b.lead }
+                let order = memcmp(base + a.record.lowerBound, base + b.record.lowerBound, min(a.record.count, b.record.count))
+                return order != 0 ? order < 0 : a.record.count < b.record.count
+            }
+            var field = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+            var key: [UInt8] = []
+            var group: [FlowRecord] = []
+            for (index, entry) in records.enumerated() {
+                let bytes = UnsafeBufferPointer(rebasing: buffer[entry.record])
+                guard let tab = bytes.firstIndex(of: WireEscaping.tab), tab >= FlowLines.spreadWidth else {
+                    throw DataflowError("a held record has no key field")
+                }
+                let record = try FlowRecord(binaryFields: UnsafeBufferPointer(rebasing: bytes[(tab + 1)...]), number: index + 1)
+                let sameKey = !group.isEmpty && field.count == tab && memcmp(field.baseAddress!, bytes.baseAddress!, tab) == 0
+                if !sameKey {
+                    if !group.isEmpty { try body(key, group) }
+                    group.removeAll(keepingCapacity: true)
+                    field = UnsafeBufferPointer(rebasing: bytes[..<tab])
+                    key = try FlowLines.key(ofField: field)
+                }
+                group.append(record)
+            }
+            if !group.isEmpty { try body(key, group) }
         }
     }
 }

@@ -18,7 +18,8 @@ struct LocalSchedule {
     var partitions: Int
     var seed: UInt64
     /// Whether every record crosses between stages as its line (``FlowLines``),
-    /// encoded and decoded, as between worker processes.
+    /// encoded and decoded, as between worker processes, and then in the
+    /// binary field form a decode worker holds records in (``InFileStages``).
     var throughLines = false
 
     @discardableResult
@@ -58,14 +59,14 @@ struct LocalSchedule {
         return try merge.finish(outDirectory: outDirectory, reproducible: reproducible)
     }
 
-    /// `record` written as its line and read back.
+    /// `record` written as its line and read back, then written in the binary field form and read back.
     static func acrossLine(_ key: [UInt8], _ record: FlowRecord) throws -> ([UInt8], FlowRecord) {
         var writer = WireWriter()
         FlowLines.append(key: key, record, to: &writer)
-        return try writer.bytes.dropLast().withUnsafeBufferPointer { line in
-            let read = try FlowLines.read(line, number: 1)
-            return (read.key, read.record)
-        }
+        let read = try writer.bytes.dropLast().withUnsafeBufferPointer { line in try FlowLines.read(line, number: 1) }
+        var binary = WireWriter(binary: true)
+        read.record.appendBinaryFields(to: &binary)
+        return (read.key, try binary.bytes.withUnsafeBufferPointer { try FlowRecord(binaryFields: $0, number: 1) })
     }
 }
 

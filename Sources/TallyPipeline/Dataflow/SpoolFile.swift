@@ -8,6 +8,7 @@ import Foundation
 /// ```swift
 /// let spool = SpoolFile(url: temporaryURL, flushBytes: 1 << 16, holding: "a stage's records")
 /// try spool.append(bytes)
+/// try spool.truncate(to: before)          // drops what was appended past `before` (a `length`)
 /// try spool.consume { all in use(all) }   // or: try spool.finish(), then read spool.url
 /// spool.discard()
 /// ```
@@ -19,6 +20,8 @@ final class SpoolFile {
     private var handle: FileHandle?
     private var onDisk = false
     private var buffer: [UInt8] = []
+    /// How many bytes are in the file.
+    private var written = 0
 
     init(url: URL, flushBytes: Int, holding: String) {
         self.url = url
@@ -30,6 +33,30 @@ final class SpoolFile {
     func append<Bytes: Collection<UInt8>>(_ bytes: Bytes) throws {
         buffer.append(contentsOf: bytes)
         if buffer.count >= flushBytes { try flush() }
+    }
+
+    /// Appends what `body` appends to the bytes it is given (the spool's
+    /// own buffer: nothing is copied on the way), writing what is held once
+    /// it reaches `flushBytes`.
+    func append(writing body: (inout [UInt8]) -> Void) throws {
+        body(&buffer)
+        if buffer.count >= flushBytes { try flush() }
+    }
+
+    /// How many bytes were appended (and not truncated away).
+    var length: Int { written + buffer.count }
+
+    /// Drops every byte past the first `length`.
+    func truncate(to length: Int) throws {
+        precondition(length <= self.length, "a spool cannot grow by truncation")
+        if length >= written { return buffer.removeLast(self.length - length) }
+        buffer.removeAll(keepingCapacity: true)
+        guard let handle else {
+            throw DataflowError("cannot truncate the closed file \(url.path) holding \(holding)")
+        }
+        try handle.truncate(atOffset: UInt64(length))
+        try handle.seek(toOffset: UInt64(length))
+        written = length
     }
 
     /// Writes what is held and closes the file: ``url`` then holds every byte
@@ -44,7 +71,10 @@ final class SpoolFile {
     /// the disk, else the file mapped, not copied), then empties the spool.
     func consume<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
         guard onDisk else {
-            defer { buffer = [] }
+            defer {
+                buffer = []
+                written = 0
+            }
             return try buffer.withUnsafeBufferPointer(body)
         }
         try finish()
@@ -60,6 +90,7 @@ final class SpoolFile {
         if onDisk { try? FileManager.default.removeItem(at: url) }
         onDisk = false
         buffer = []
+        written = 0
     }
 
     private func flush() throws {
@@ -72,6 +103,7 @@ final class SpoolFile {
         }
         guard let handle else { return }
         try handle.write(contentsOf: buffer)
+        written += buffer.count
         buffer.removeAll(keepingCapacity: true)
     }
 }

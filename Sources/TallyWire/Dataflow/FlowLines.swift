@@ -67,10 +67,21 @@ public enum FlowLines {
         return field
     }
 
-    private static func appendKeyField(of key: [UInt8], to bytes: inout [UInt8]) {
-        appendSpreadPrefix(of: key, to: &bytes)
+    /// Appends `key`'s field (``keyField(of:)``) to `bytes`.
+    public static func appendKeyField(of key: [UInt8], to bytes: inout [UInt8]) {
+        appendKeyField(of: key, hash: keyHash(key), to: &bytes)
+    }
+
+    /// Appends `key`'s field to `bytes`, `hash` being its ``keyHash(_:)``.
+    public static func appendKeyField(of key: [UInt8], hash: UInt64, to bytes: inout [UInt8]) {
+        for i in 0..<spreadWidth { bytes.append(spreadCharacter(hash, i)) }
         WireEscaping.escape(key, into: &bytes)
     }
+
+    /// Which of 64 ranges, in byte order, a key field whose key's
+    /// ``keyHash(_:)`` is `hash` falls in: its first character's place in the
+    /// prefix's alphabet.
+    public static func spreadBucket(ofHash hash: UInt64) -> Int { Int(hash >> 58) }
 
     /// Whether lines with key field `a` come before lines with key field `b`
     /// when lines are sorted as bytes: the fields compared with the TAB that
@@ -93,6 +104,16 @@ public enum FlowLines {
         UnsafeBufferPointer(rebasing: line[0..<(line.firstIndex(of: WireEscaping.tab) ?? line.count)])
     }
 
+    /// The key of a key field (``keyField(of:)``, at least ``spreadWidth`` bytes): its bytes after the prefix, unescaped.
+    public static func key(ofField field: UnsafeBufferPointer<UInt8>) throws(WireEscaping.UnescapeError) -> [UInt8] {
+        let escaped = UnsafeBufferPointer(rebasing: field[spreadWidth...])
+        guard escaped.contains(WireEscaping.backslash) else { return Array(escaped) }
+        var key: [UInt8] = []
+        key.reserveCapacity(escaped.count)
+        try WireEscaping.unescape(escaped, into: &key)
+        return key
+    }
+
     /// Reads one input line (without its line feed): its key's bytes and its
     /// record. A line without a key field throws a ``FlowLineError``; a record
     /// that does not read, a ``WireError``.
@@ -108,7 +129,7 @@ public enum FlowLines {
         }
         let key: [UInt8]
         do {
-            key = try WireEscaping.unescaped(line[spreadWidth..<tab])
+            key = try self.key(ofField: UnsafeBufferPointer(rebasing: line[..<tab]))
         } catch {
             throw FlowLineError("line \(number) has a key that is not escaped right: \(error)")
         }

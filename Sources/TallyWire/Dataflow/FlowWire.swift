@@ -16,6 +16,17 @@ extension FlowRecord: WireRecord {
     /// The case of ``FlowRecord/sourceRow(index:json:)`` on the wire, which an engine writes itself.
     public static let sourceRowCase = "source-row"
 
+    /// Appends the record's fields in the binary field form (``WireWriter/binary``).
+    public func appendBinaryFields(to writer: inout WireWriter) {
+        precondition(writer.binary, "a line writer for binary fields")
+        encode(into: &writer)
+    }
+
+    /// Reads a record from its fields in the binary field form; `number` names it in errors.
+    public init(binaryFields bytes: UnsafeBufferPointer<UInt8>, number: Int) throws(WireError) {
+        self = try WireFields.decodeBinary(FlowRecord.self, from: bytes, number: number)
+    }
+
     public func encode(into w: inout WireWriter) {
         switch self {
         case .task(let file):

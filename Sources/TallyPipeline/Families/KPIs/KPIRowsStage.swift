@@ -32,23 +32,19 @@ struct KPIRowsStage {
 
     /// Judges the rows of one key (all of one table).
     func run(_ records: [FlowRecord], emit: FlowEmit) {
-        let rows = records.map { record -> KPIRecord in
-            guard case .kpis(let row) = record else { preconditionFailure("a key of mixed kinds") }
-            return row
-        }
-        switch rows[0] {
-        case .swipe:
-            swipes(rows.map { row in
-                guard case .swipe(let r) = row else { preconditionFailure("a key of mixed kinds") }
+        switch records[0] {
+        case .kpis(.swipe):
+            swipes(records.map { record in
+                guard case .kpis(.swipe(let r)) = record else { preconditionFailure("a key of mixed kinds") }
                 return r
             }, emit: emit)
-        case .event:
-            events(rows.map { row in
-                guard case .event(let r) = row else { preconditionFailure("a key of mixed kinds") }
+        case .kpis(.event):
+            events(records.map { record in
+                guard case .kpis(.event(let r)) = record else { preconditionFailure("a key of mixed kinds") }
                 return r
             }, emit: emit)
         default:
-            preconditionFailure("not a row: \(rows[0])")
+            preconditionFailure("not a row: \(records[0])")
         }
     }
 

@@ -11,6 +11,13 @@ import TallyWire
 /// (``KPIKeys/exact(_:)``), so two pairs never mix whatever their ids hold.
 struct SwipePairsStage {
     let plan: FlowPlan
+    /// The swipes' window, worked out once: the stage runs once per pair.
+    private let window: Range<Timestamp>
+
+    init(plan: FlowPlan) {
+        self.plan = plan
+        window = KPIsFamily.swipeWindow(plan.period, plan.timezone)
+    }
 
     func run(_ records: [FlowRecord], emit: FlowEmit) {
         let swipes = records.map { record -> (pair: [UInt8], swipe: MatchRule.PairSwipe) in
@@ -19,7 +26,6 @@ struct SwipePairsStage {
             }
             return (KPIKeys.exact(first, second), swipe)
         }
-        let window = KPIsFamily.swipeWindow(plan.period, plan.timezone)
         for pair in KeyGroups.split(swipes, key: \.pair) {
             var state = MatchRule.PairState()
             for (_, swipe) in pair { state.add(swipe) }
