@@ -35,6 +35,22 @@ struct DataflowProcessTests {
         data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).map { Data($0) }
     }
 
+    /// The output lines of a worker with each batch line spelt out: one
+    /// line per record (`DEST<TAB>KEY<TAB>RECORD`), as a worker wrote them
+    /// before it sent a key's records together.
+    static func recordLines(_ data: Data) throws -> [String] {
+        try lines(data).flatMap { line -> [String] in
+            let dest = String(decoding: line.prefix { $0 != UInt8(ascii: "\t") }, as: UTF8.self)
+            let rest = Array(line.dropFirst(dest.utf8.count + 1))
+            let (key, records) = try rest.withUnsafeBufferPointer { try FlowLines.readRecords($0, number: 1) }
+            return records.map { record in
+                var writer = WireWriter()
+                FlowLines.append(destination: dest, key: key, record, to: &writer)
+                return String(decoding: writer.bytes.dropLast(), as: UTF8.self)
+            }
+        }
+    }
+
     /// The key field of a line: up to its first TAB.
     static func key(_ line: Data) -> Data { line.prefix { $0 != UInt8(ascii: "\t") } }
 
@@ -66,8 +82,9 @@ struct DataflowProcessTests {
             }
         }
         // Superseded rows reach the merge combined: one line per file and worker, not one per row.
-        let superseded = (routed["merge"] ?? []).filter { String(decoding: $0, as: UTF8.self).contains("\tflow.v2\tsuperseded\t") }
-        let perFile = Dictionary(grouping: superseded, by: Self.key)
+        let merges = try Self.recordLines(Data((routed["merge"] ?? []).map { Data("merge\t".utf8) + $0 }.joined(separator: Data([10]))))
+        let superseded = merges.filter { $0.contains("\tflow.v2\tsuperseded\t") }
+        let perFile = Dictionary(grouping: superseded, by: { $0.split(separator: "\t", omittingEmptySubsequences: false)[1] })
         #expect(!perFile.isEmpty, "sample-data/ has superseded rows")
         #expect(perFile.values.allSatisfy { $0.count <= parsed.waves.count }, "\(superseded.count) superseded lines for \(perFile.count) files")
         let merged = try Self.tally(["merge", "--plan", plan.path, "--reproducible"],

@@ -110,4 +110,56 @@ struct FlowLinesTests {
             #expect("\(error)" == "line 2 has a key field shorter than its 8-character prefix")
         }
     }
+
+    /// An output line of `records` of `key` for `dest`, as a worker's batched output writes it.
+    static func batchLine(_ dest: String, _ key: [UInt8], _ records: [FlowRecord]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let field = FlowLines.keyField(of: key)
+        field.withUnsafeBufferPointer { FlowLines.appendStart(destination: dest, keyField: $0, records: records.count, to: &bytes) }
+        for record in records {
+            var writer = WireWriter()
+            record.encode(into: &writer)
+            bytes += writer.bytes
+        }
+        return bytes
+    }
+
+    @Test func aBatchLineCarriesAKeysRecordsAndOneRecordIsAPlainLine() async {
+        await propertyCheck(count: 200, input: Gen.int(in: 0...12).array(of: 0...20), Gen.int(in: 1...40)) { picks, count in
+            let key = picks.map { Self.awkwardBytes[$0] }
+            let records: [FlowRecord] = (0..<count).map { $0 % 2 == 0 ? .superseded(file: $0, rows: 1) : .task(file: $0) }
+            withoutThrowing { () throws in
+                let line = Self.batchLine("merge", key, records)
+                let rest = Array(line.drop { $0 != UInt8(ascii: "\t") }.dropFirst())
+                let read = try rest.withUnsafeBufferPointer { try FlowLines.readRecords($0, number: 1) }
+                #expect(read.key == key)
+                var expected = WireWriter(), back = WireWriter()
+                for record in records { record.encode(into: &expected) }
+                for record in read.records { record.encode(into: &back) }
+                #expect(read.records.count == count && back.bytes == expected.bytes)
+                if count == 1 {
+                    var plain = WireWriter()
+                    FlowLines.append(destination: "merge", key: key, records[0], to: &plain)
+                    #expect(line == Array(plain.bytes.dropLast()), "one record: a plain line")
+                }
+            }
+        }
+    }
+
+    @Test func aBatchWithMoreOrFewerRecordsThanItsCountIsNamed() throws {
+        let key = Array("file\t3".utf8)
+        let line = Self.batchLine("merge", key, [.task(file: 1), .task(file: 2)])
+        let rest = Array(line.drop { $0 != UInt8(ascii: "\t") }.dropFirst())
+        let text = String(decoding: rest, as: UTF8.self)
+        for (changed, message) in [(text.replacingOccurrences(of: "\tbatch\t2\t", with: "\tbatch\t3\t"), "is missing"),
+                                   (text.replacingOccurrences(of: "\tbatch\t2\t", with: "\tbatch\t1\t"), "fields after its tag")] {
+            do {
+                _ = try Array(changed.utf8).withUnsafeBufferPointer { try FlowLines.readRecords($0, number: 9) }
+                Issue.record("\(changed) was read")
+            } catch {
+                #expect("\(error)".hasPrefix("line 9: flow.v2"), "\(error)")
+                #expect("\(error)".contains(message), "\(error)")
+            }
+        }
+    }
 }

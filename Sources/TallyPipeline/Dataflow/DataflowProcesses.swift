@@ -176,22 +176,21 @@ public enum DataflowProcesses {
             try flush(force: false)
         }
         try FlowLines.forEachLine(of: input) { line, number in
-            let (key, record) = try FlowLines.read(line, number: number)
-            guard let index = stages.firstIndex(where: record.stages.contains) else {
-                throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of \(name)")
-            }
+            let (key, records) = try FlowLines.readRecords(line, number: number)
             let field = FlowLines.keyField(line)
-            if let c = current, c.field.elementsEqual(field) {
+            if current.map({ !$0.field.elementsEqual(field) }) ?? true {
+                if let c = current, !FlowLines.keyFieldPrecedes(c.field, field) {
+                    throw DataflowError("line \(number): the input is not sorted by key (bytes): '\(String(decoding: field.prefix(80), as: UTF8.self))' comes after '\(String(decoding: c.field.prefix(80), as: UTF8.self))'")
+                }
+                try runGroup()
+                current = (Array(field), key, [[FlowRecord]](repeating: [], count: stages.count), number)
+            }
+            for record in records {
+                guard let index = stages.firstIndex(where: record.stages.contains) else {
+                    throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of \(name)")
+                }
                 current!.records[index].append(record)
-                return
             }
-            if let c = current, !FlowLines.keyFieldPrecedes(c.field, field) {
-                throw DataflowError("line \(number): the input is not sorted by key (bytes): '\(String(decoding: field.prefix(80), as: UTF8.self))' comes after '\(String(decoding: c.field.prefix(80), as: UTF8.self))'")
-            }
-            try runGroup()
-            var records = [[FlowRecord]](repeating: [], count: stages.count)
-            records[index].append(record)
-            current = (Array(field), key, records, number)
         }
         try runGroup()
         for (i, worker) in workers.enumerated() {
@@ -206,15 +205,16 @@ public enum DataflowProcesses {
     }
 
     /// The decode stage as a worker: each task's file is read with its output
-    /// lines held in a file on disk (memory stays one buffer, however large
-    /// the input file), sent on once the file was read to its end, dropped
+    /// records held on disk (memory stays a few buffers, however large the
+    /// input file) and kept once the file was read to its end, taken back
     /// when it was refused.
     ///
     /// The tasks of one key are a group of files decoded together
-    /// (``FlowPlan/group(of:)``); the lines for the stages whose every input
-    /// comes from the group (``FlowPlan/stagesInGroup(of:)``) are held, and
-    /// those stages run once the group's last task was read
-    /// (``InFileStages``).
+    /// (``FlowPlan/group(of:)``); the records for the stages whose every
+    /// input comes from the group (``FlowPlan/stagesInGroup(of:)``) are held
+    /// for them (``InFileStages``), and those stages run once the group's
+    /// last task was read. Everything else the group sends leaves then, a
+    /// line per stage and key (``BatchedOutput``).
     ///
     /// A Parquet part's rows come from the engine under its task's key: its
     /// `source-columns` line, then its `source-row` lines by index from 0,
@@ -222,22 +222,27 @@ public enum DataflowProcesses {
     /// rows are held as NDJSON in a file on disk until its task comes.
     private static func decode(_ plan: FlowPlan, input: FileHandle, output: FileHandle) throws {
         let stage = DecodeStage(plan: plan)
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("tally-decode-\(ProcessInfo.processInfo.processIdentifier)")
+        let batched = BatchedOutput(base: base)
         var previous: [UInt8]?
         var source: SourceRows?
         var held: InFileStages?
         defer {
             source?.discard()
             held?.discard()
+            batched.discard()
         }
-        /// Ends the key's group: its held stages run, the Parquet rows left over are an error.
+        /// Ends the key's group: its held stages run, what it sends leaves, the Parquet rows left over are an error.
         func endGroup() throws {
             if let rows = source {
                 throw DataflowError("line \(rows.firstLine): rows of a file from the engine came without the file's task")
             }
-            guard let group = held else { return }
-            held = nil
-            defer { group.discard() }
-            try emittingLines(to: output) { emit in try group.run(emit: emit) }
+            if let group = held {
+                held = nil
+                defer { group.discard() }
+                try group.run(emit: batched.add)
+            }
+            try batched.write(to: output)
         }
         try FlowLines.forEachLine(of: input) { line, number in
             let record = try FlowLines.read(line, number: number).record
@@ -270,11 +275,13 @@ public enum DataflowProcesses {
                     source = nil
                     defer { rows.discard() }
                     try rows.finish()
-                    try decodeFile(seq, plan: plan, held: held, output: output) { emit in
+                    try decodeFile(seq, plan: plan, held: held, batched: batched, output: output) { emit in
                         try stage.read(file: seq, columns: rows.columns, rows: rows.url, emit: emit)
                     }
                 } else {
-                    try decodeFile(seq, plan: plan, held: held, output: output) { emit in try stage.read(file: seq, emit: emit) }
+                    try decodeFile(seq, plan: plan, held: held, batched: batched, output: output) { emit in
+                        try stage.read(file: seq, emit: emit)
+                    }
                 }
             default:
                 throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of decode")
@@ -284,60 +291,28 @@ public enum DataflowProcesses {
     }
 
     /// Reads file `seq` with `read`: the records for a stage `held` holds go
-    /// to it as they come, the other output lines to a spool file. Once the
-    /// file was read to its end, unless it was refused, the spool's lines are
-    /// sent on to `output`; a refused file's records are taken back from
-    /// `held`. Then the file's ``FileRead`` goes to the merge.
-    private static func decodeFile(_ seq: Int, plan: FlowPlan, held: InFileStages?, output: FileHandle,
+    /// to it, the others to `batched`. When the file is refused (read to its
+    /// end or not), what it added to either is taken back. Then the file's
+    /// ``FileRead`` goes to the merge.
+    private static func decodeFile(_ seq: Int, plan: FlowPlan, held: InFileStages?, batched: BatchedOutput, output: FileHandle,
                                    read: (_ emit: FlowEmit) throws -> FileRead?) throws {
-        let spoolURL = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tally-decode-\(ProcessInfo.processInfo.processIdentifier)-\(seq)")
-        guard FileManager.default.createFile(atPath: spoolURL.path, contents: nil) else {
-            throw DataflowError("\(plan.file(seq).relativePath): cannot create the spool file \(spoolURL.path) (is the temporary folder writable and not full?)")
-        }
-        defer { try? FileManager.default.removeItem(at: spoolURL) }
-        let spool = try FileHandle(forWritingTo: spoolURL)
-        let mark = held?.mark()
+        let marks = (held: held?.mark(), batched: batched.mark())
         let outcome: FileRead?
         do {
-            outcome = try emittingLines(to: spool, holdingIn: held, read)
-            try spool.close()
+            outcome = try read { dest, key, record in
+                if let held, held.holds(dest) { held.add(dest, key, record) } else { batched.add(dest, key, record) }
+            }
         } catch {
-            try? spool.close()
             throw DataflowError("\(plan.file(seq).relativePath): \(error)")
         }
         guard let outcome else { return }
-        if outcome.refusal == nil {
-            let copy = try FileHandle(forReadingFrom: spoolURL)
-            defer { try? copy.close() }
-            while let chunk = try copy.read(upToCount: 1 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
-        } else if let held, let mark {
-            held.takeBack(to: mark)
+        if outcome.refusal != nil {
+            if let held, let mark = marks.held { held.takeBack(to: mark) }
+            batched.takeBack(to: marks.batched)
         }
         var last = WireWriter()
         FlowLines.append(stage: .merge, key: FlowKeys.file(seq), .fileRead(outcome), to: &last)
         try output.write(contentsOf: last.bytes)
-    }
-
-    /// Runs `body` with an emit that writes each record as an output line
-    /// (`STAGE<TAB>KEY<TAB>RECORD`) to `handle`, 1 MiB at a time, but hands
-    /// a record for a stage `held` holds to it; a write that failed is
-    /// thrown once `body` returns.
-    private static func emittingLines<T>(to handle: FileHandle, holdingIn held: InFileStages? = nil,
-                                         _ body: (_ emit: FlowEmit) throws -> T) throws -> T {
-        var out = WireWriter(reservingCapacity: 1 << 20)
-        var failure: Error?
-        let result = try body { dest, key, record in
-            if let held, held.holds(dest) { return held.add(dest, key, record) }
-            FlowLines.append(stage: dest, key: key, record, to: &out)
-            if out.bytes.count >= 1 << 20 && failure == nil {
-                do { try handle.write(contentsOf: out.bytes) } catch { failure = error }
-                out.bytes.removeAll(keepingCapacity: true)
-            }
-        }
-        if let failure { throw failure }
-        try handle.write(contentsOf: out.bytes)
-        return result
     }
 
     /// Folds the lines routed to the merge (any order) into the reports in
@@ -349,11 +324,12 @@ public enum DataflowProcesses {
         }
         let merge = FlowMerge(plan: try flowPlan(plan))
         try FlowLines.forEachLine(of: input) { line, number in
-            let record = try FlowLines.read(line, number: number).record
-            guard record.stages.contains(.merge) else {
-                throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of the merge")
+            for record in try FlowLines.readRecords(line, number: number).records {
+                guard record.stages.contains(.merge) else {
+                    throw DataflowError("line \(number): a record for \(record.stages.map(\.rawValue).sorted().joined(separator: " or ")) is not an input of the merge")
+                }
+                try merge.add(record)
             }
-            try merge.add(record)
         }
         return try merge.finish(outDirectory: out, reproducible: reproducible)
     }

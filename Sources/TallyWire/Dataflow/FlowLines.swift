@@ -24,6 +24,16 @@ import TallyCore
 ///
 /// An output line is an input line after its destination's name and a tab
 /// (``append(destination:key:_:to:)``).
+///
+/// A **batch line** carries several records of one key: after the key
+/// field, `flow.v2<TAB>batch<TAB>N`, then the N records' cases and fields
+/// one after the other (each record's fields say where it ends). A worker
+/// sends a key's records as batches to spare the engine a line per record;
+/// ``readRecords(_:number:checkingPrefix:)`` reads either kind of line.
+///
+/// ```text
+/// couples<TAB>1a2dBZF-c1<TAB>flow.v2<TAB>batch<TAB>2<TAB>winning-expense<TAB>…<TAB>couple-row<TAB>…
+/// ```
 public enum FlowLines {
     /// Appends `key` and `record` as one input line.
     public static func append(key: [UInt8], _ record: FlowRecord, to writer: inout WireWriter) {
@@ -124,6 +134,13 @@ public enum FlowLines {
         guard let tab = line.firstIndex(of: WireEscaping.tab) else {
             throw FlowLineError("line \(number) has no TAB after its key")
         }
+        let key = try checkedKey(line, tab: tab, number: number, checkingPrefix: checkingPrefix)
+        let rest = UnsafeBufferPointer(rebasing: line[(tab + 1)...])
+        return (key, try WireLine(rest, number: number).decode(FlowRecord.self))
+    }
+
+    /// The key of a line whose key field ends at `tab`, its prefix checked unless `checkingPrefix` is false.
+    private static func checkedKey(_ line: UnsafeBufferPointer<UInt8>, tab: Int, number: Int, checkingPrefix: Bool) throws -> [UInt8] {
         guard tab >= spreadWidth else {
             throw FlowLineError("line \(number) has a key field shorter than its \(spreadWidth)-character prefix")
         }
@@ -137,8 +154,58 @@ public enum FlowLines {
         for i in 0..<spreadWidth where checkingPrefix && line[i] != spreadCharacter(hash, i) {
             throw FlowLineError("line \(number) has a key field whose prefix is not its key's (a line tally did not write, or one cut short)")
         }
+        return key
+    }
+
+    /// The case that marks a batch line.
+    public static let batchCase = "batch"
+
+    /// Appends the start of an output line for `destination` with key field
+    /// `field` (as on a line), up to its records: `flow.v2` and, for more
+    /// than one record, `batch` and their count. Each record's fields
+    /// (``FlowRecord``'s line encoding, each field led by its TAB) follow,
+    /// then a line feed.
+    public static func appendStart(destination: String, keyField field: UnsafeBufferPointer<UInt8>, records: Int,
+                                   to bytes: inout [UInt8]) {
+        precondition(records >= 1, "a line carries at least one record")
+        bytes.append(contentsOf: destination.utf8)
+        bytes.append(WireEscaping.tab)
+        bytes.append(contentsOf: field)
+        bytes.append(WireEscaping.tab)
+        bytes.append(contentsOf: flowTag)
+        guard records > 1 else { return }
+        var writer = WireWriter()
+        writer.string(batchCase)
+        writer.count(records)
+        bytes.append(contentsOf: writer.bytes)
+    }
+
+    private static let flowTag = Array("\(FlowRecord.wireKind).v\(FlowRecord.wireVersion)".utf8)
+    private static let batchStart = Array("\(FlowRecord.wireKind).v\(FlowRecord.wireVersion)\t\(batchCase)\t".utf8)
+
+    /// Reads one input line, a record's or a batch's (without its line
+    /// feed): its key's bytes and its records. Errors as ``read(_:number:checkingPrefix:)``'s
+    /// (a batch inside a batch is a record of no known case).
+    public static func readRecords(_ line: UnsafeBufferPointer<UInt8>, number: Int,
+                                   checkingPrefix: Bool = true) throws -> (key: [UInt8], records: [FlowRecord]) {
+        guard let tab = line.firstIndex(of: WireEscaping.tab) else {
+            throw FlowLineError("line \(number) has no TAB after its key")
+        }
         let rest = UnsafeBufferPointer(rebasing: line[(tab + 1)...])
-        return (key, try WireLine(rest, number: number).decode(FlowRecord.self))
+        guard rest.count > batchStart.count, memcmp(rest.baseAddress!, batchStart, batchStart.count) == 0 else {
+            let (key, record) = try read(line, number: number, checkingPrefix: checkingPrefix)
+            return (key, [record])
+        }
+        let key = try checkedKey(line, tab: tab, number: number, checkingPrefix: checkingPrefix)
+        let wire = try WireLine(rest, number: number)
+        var fields = WireFields(wire)
+        _ = try fields.string("case")
+        var records: [FlowRecord] = []
+        let count = try fields.count("records")
+        records.reserveCapacity(count)
+        for _ in 0..<count { records.append(try FlowRecord(fields: &fields)) }
+        try fields.finish()
+        return (key, records)
     }
 
     /// The spread prefix's width in bytes.
