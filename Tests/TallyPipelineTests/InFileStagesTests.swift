@@ -23,16 +23,16 @@ struct InFileStagesTests {
         return (url, try JSONDecoder().decode(DataflowProcesses.Plan.self, from: planned.out))
     }
 
-    /// The output lines of `tally worker decode` for file `path`'s task.
+    /// The output lines of `tally worker decode` for file `path`'s task, a line per record.
     static func decoded(_ path: String, plan: (url: URL, plan: DataflowProcesses.Plan), in work: URL) throws -> [String] {
         let seq = try #require(plan.plan.files.firstIndex(of: path)) + 1
         let ran = try DataflowProcessTests.tally(["worker", "decode", "--plan", plan.url.path],
                                                  input: Data((plan.plan.tasks[seq - 1] + "\n").utf8), in: work)
         #expect(ran.code == 0, "\(ran.err)")
-        return DataflowProcessTests.lines(ran.out).map { String(decoding: $0, as: UTF8.self) }
+        return try DataflowProcessTests.recordLines(ran.out)
     }
 
-    @Test("which stages run in a file's decode worker: a table's one file's, the events' with the App Store reports, not a table in parts'")
+    @Test("which stages run in a file's decode worker: a table's one file's, the events' with the App Store reports, the activity's with the Apple Health exports, not a table in parts'")
     func whichStagesRunInTheFile() throws {
         let work = try temporaryFolder("in-file-which")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -51,7 +51,24 @@ struct InFileStagesTests {
         #expect(flow.group(of: events).map { flow.files[$0 - 1].relativePath }
                 == ["subscriptions/events.csv.gz", "subscriptions/Subscriber_Report.txt", "subscriptions/Subscription_Event_Report.txt"])
         let exports = local.filter { $0.key.hasPrefix("health/") && !$0.key.hasSuffix(".csv") }
-        #expect(!exports.isEmpty && exports.values.allSatisfy { $0.isEmpty }, "an Apple Health export sends no rows")
+        #expect(!exports.isEmpty && exports.values.allSatisfy { $0 == [.rows, .days, .users] },
+                "the Apple Health exports are decoded with the activity's file: its users' days are theirs too")
+        #expect(local["health/activity.csv"] == [.rows, .days, .users])
+        let activity = try #require(flow.files.firstIndex { $0.relativePath == "health/activity.csv" }) + 1
+        #expect(flow.group(of: activity).map { flow.files[$0 - 1].relativePath } == ["health/activity.csv"] + exports.keys.sorted())
+    }
+
+    @Test("the activity in parts: each part and each Apple Health export is a task of its own, its days met in the engine")
+    func activityInPartsIsNotAGroup() throws {
+        let work = try temporaryFolder("in-file-activity-parts")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = try copyOfSampleData(in: work)
+        try PartFoldersTests.split(data, "health/activity.csv", stem: "activity", into: 2)
+        let flow = try DataflowProcesses.flowPlan(try Self.plan(data, in: work).plan)
+        for seq in flow.files.indices.map({ $0 + 1 }) where flow.files[seq - 1].relativePath.hasPrefix("health/") {
+            #expect(flow.group(of: seq) == [seq], "\(flow.files[seq - 1].relativePath)")
+            #expect(flow.stagesInGroup(of: seq).isEmpty, "\(flow.files[seq - 1].relativePath)")
+        }
     }
 
     @Test("a file whose rows stay in it sends what its stages send, and no line for them",

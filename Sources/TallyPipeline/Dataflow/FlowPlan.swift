@@ -112,22 +112,40 @@ struct FlowPlan: Sendable {
     }
 
     /// The files decoded by one task, file `seq` among them, in load order:
-    /// the subscription events' one file with the App Store reports, which
-    /// add events to the same keys (the reports alone when no events file
-    /// is given); every other file alone. A table in parts stays a task per
-    /// part, decoded in parallel, and its rows meet in the rows stage.
+    /// the files whose rows meet under the same keys, when their table is
+    /// one file (``sharedSources``): the subscription events' file with the
+    /// App Store reports, which add events to the same subscribers, and the
+    /// activity's file with the Apple Health exports, which add days to the
+    /// same users; every other file alone. A table in parts stays a task per
+    /// part, decoded in parallel, and its rows meet in the engine's passes.
     func group(of seq: Int) -> [Int] {
-        let events = eventSources
-        guard files(of: .events).count <= 1, events.count > 1, events.contains(seq) else { return [seq] }
-        return events
+        for (table, sources) in sharedSources where sources.contains(seq) {
+            guard files(of: table).count <= 1, sources.count > 1 else { return [seq] }
+            return sources
+        }
+        return [seq]
     }
 
     /// The key of file `seq`'s task: its group's first file's (``group(of:)``).
     func taskKey(of seq: Int) -> [UInt8] { FlowKeys.file(group(of: seq)[0]) }
 
-    /// The files whose rows the rows stage judges under the subscription events' keys.
-    private var eventSources: [Int] {
-        files.indices.filter { files[$0].table == .events || files[$0].kind == .appStoreConnectReport }.map { $0 + 1 }
+    /// Each table whose keys other files add to, with every file that
+    /// feeds those keys: the subscription events with the App Store
+    /// reports, the activity with the Apple Health exports.
+    private var sharedSources: [(table: TableID, sources: [Int])] {
+        [(.events, sources(of: .events)), (.activity, sources(of: .activity))]
+    }
+
+    /// The files that feed `table`'s keys: its own and, for the events, the
+    /// App Store reports, for the activity, the Apple Health exports.
+    private func sources(of table: TableID) -> [Int] {
+        files.indices.filter { i in
+            switch files[i].kind {
+            case .table(let t): t == table
+            case .appStoreConnectReport: table == .events
+            case .appleHealthExport: table == .activity
+            }
+        }.map { $0 + 1 }
     }
 
     /// The stages, in wave order, whose every input for the keys that file
@@ -140,11 +158,13 @@ struct FlowPlan: Sendable {
         let group = group(of: seq)
         var tables = Set<TableID>()
         for member in group {
-            if let table = file(member).table { tables.insert(table) }
-            if file(member).kind == .appStoreConnectReport { tables.insert(.events) }
+            switch file(member).kind {
+            case .table(let table): tables.insert(table)
+            case .appStoreConnectReport: tables.insert(.events)
+            case .appleHealthExport: tables.insert(.activity)
+            }
         }
-        let sources = { (table: TableID) in table == .events ? self.eventSources : self.files(of: table) }
-        guard !tables.isEmpty, tables.allSatisfy({ Set(sources($0)).isSubset(of: group) }) else { return [] }
+        guard !tables.isEmpty, tables.allSatisfy({ Set(sources(of: $0)).isSubset(of: group) }) else { return [] }
         return [.rows] + FlowStageName.allCases.filter { $0.onlyTable.map(tables.contains) ?? false }
     }
 }

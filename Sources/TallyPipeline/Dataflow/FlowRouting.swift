@@ -64,19 +64,21 @@ enum FlowStageName: String, CaseIterable, Sendable, Comparable {
         }
     }
 
-    /// The one table whose rows are this stage's every input, through the
+    /// The one table whose keys are this stage's every input, through the
     /// rows stage and the stages after it (the swipes' pairs and days, the
-    /// workouts' check-ins, the subscribers' events, the records families'
-    /// expenses); nil for a stage that takes several tables' rows, or an
-    /// export's (Apple Health's days). When that table is one file, its
-    /// decode worker runs the stage itself (``FlowPlan/stagesInGroup(of:)``).
+    /// workouts' check-ins, the subscribers' events with the App Store
+    /// reports', the records families' expenses, the activity's user days
+    /// with the Apple Health exports'); nil for a stage that takes several
+    /// tables' rows. When that table is one file, the decode worker of its
+    /// group runs the stage itself (``FlowPlan/stagesInGroup(of:)``).
     var onlyTable: TableID? {
         switch self {
         case .swipePairs, .swipeDays: .swipes
         case .workouts: .checkins
         case .subscribers: .events
         case .records: .expenses
-        case .decode, .rows, .couples, .groups, .days, .challenges, .users, .merge: nil
+        case .days, .users: .activity
+        case .decode, .rows, .couples, .groups, .challenges, .merge: nil
         }
     }
 
