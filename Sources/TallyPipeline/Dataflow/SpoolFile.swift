@@ -3,7 +3,10 @@ import Foundation
 /// A temporary file a dataflow worker fills in order and reads back whole
 /// (a Parquet part's rows, one bucket of a stage's held lines): bytes are
 /// gathered in memory and written `flushBytes` at a time, so a spool that
-/// never grows past that stays in memory, and no file is made for it.
+/// never grows past that stays in memory, and no file is made for it. The
+/// file is opened for each write and closed after it: a worker holding
+/// hundreds of spools (64 buckets per held stage) keeps no descriptor open
+/// for them.
 ///
 /// ```swift
 /// let spool = SpoolFile(url: temporaryURL, flushBytes: 1 << 16, holding: "a stage's records")
@@ -17,7 +20,6 @@ final class SpoolFile {
     private let flushBytes: Int
     /// What the spool holds, for the message when its file cannot be made.
     private let holding: String
-    private var handle: FileHandle?
     private var onDisk = false
     private var buffer: [UInt8] = []
     /// How many bytes are in the file.
@@ -51,33 +53,26 @@ final class SpoolFile {
         precondition(length <= self.length, "a spool cannot grow by truncation")
         if length >= written { return buffer.removeLast(self.length - length) }
         buffer.removeAll(keepingCapacity: true)
-        guard let handle else {
-            throw DataflowError("cannot truncate the closed file \(url.path) holding \(holding)")
-        }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
         try handle.truncate(atOffset: UInt64(length))
-        try handle.seek(toOffset: UInt64(length))
         written = length
     }
 
-    /// Writes what is held and closes the file: ``url`` then holds every byte
-    /// appended (an empty file when none was).
+    /// Writes what is held: ``url`` then holds every byte appended (an
+    /// empty file when none was).
     func finish() throws {
         try flush()
-        try handle?.close()
-        handle = nil
     }
 
     /// Hands every byte appended to `body` (from memory when none reached
     /// the disk, else the file mapped, not copied), then empties the spool.
     func consume<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
         guard onDisk else {
-            defer {
-                buffer = []
-                written = 0
-            }
+            defer { buffer = [] }
             return try buffer.withUnsafeBufferPointer(body)
         }
-        try finish()
+        try flush()
         let mapped = try Data(contentsOf: url, options: .alwaysMapped)
         discard()
         return try mapped.withUnsafeBytes { try body($0.bindMemory(to: UInt8.self)) }
@@ -85,23 +80,24 @@ final class SpoolFile {
 
     /// Removes the file and drops what is held.
     func discard() {
-        try? handle?.close()
-        handle = nil
         if onDisk { try? FileManager.default.removeItem(at: url) }
         onDisk = false
         buffer = []
         written = 0
     }
 
+    /// Appends what is held to the file (made on the first write).
     private func flush() throws {
         if !onDisk {
             guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
                 throw DataflowError("cannot create the file \(url.path) for \(holding) (is the temporary folder writable and not full?)")
             }
             onDisk = true
-            handle = try FileHandle(forWritingTo: url)
         }
-        guard let handle else { return }
+        guard !buffer.isEmpty else { return }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(written))
         try handle.write(contentsOf: buffer)
         written += buffer.count
         buffer.removeAll(keepingCapacity: true)
