@@ -714,6 +714,12 @@ def run_job(spark, job: Job, log=None) -> dict:
     # DEST (a pass has a dozen at most), Spark writes the lines as they come
     # instead of sorting them by DEST first.
     spark.conf.set("spark.sql.maxConcurrentOutputFileWriters", "64")
+    # A line may be a batch of one key's records (up to 64 KiB): Parquet's
+    # vectorized reader holds a whole batch of rows in one buffer, and Arrow
+    # a whole record batch, so both take 512 lines at a time (32 MiB at
+    # most) instead of 4,096 or 10,000.
+    spark.conf.set("spark.sql.parquet.columnarReaderBatchSize", "512")
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "512")
     scratch = tempfile.mkdtemp(prefix="tally-spark-")
     store = None
     try:

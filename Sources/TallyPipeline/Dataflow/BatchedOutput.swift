@@ -4,8 +4,9 @@ import TallyWire
 /// What a decode worker sends on to the engine, held (``HeldRecords``, as
 /// the records' line fields) until its group of files was read whole, then
 /// written key by key: the records of one stage and key leave as one batch
-/// line (``TallyWire/FlowLines``), or a few when they pass `lineBytes`,
-/// and a key's one record as a plain line. The engine then moves, sorts and
+/// line (``TallyWire/FlowLines``), or a few when they pass `lineBytes`
+/// (64 KiB: an engine reads lines in batches of hundreds, each batch in one
+/// buffer), and a key's one record as a plain line. The engine then moves, sorts and
 /// stores a line per key where it moved one per record: the expenses of a
 /// couple, the check-ins of a challenge, the rejects of a file.
 ///
@@ -20,7 +21,7 @@ final class BatchedOutput {
     private let held: HeldRecords
     private static let stages = FlowStageName.allCases.filter { $0 != .decode }
 
-    init(base: URL, lineBytes: Int = 1 << 20) {
+    init(base: URL, lineBytes: Int = 1 << 16) {
         self.lineBytes = lineBytes
         held = HeldRecords(base: base, stages: Self.stages, binary: false)
     }
