@@ -178,7 +178,7 @@ public enum DataflowProcesses {
         try FlowLines.forEachLine(of: input) { line, number in
             let (key, records) = try FlowLines.readRecords(line, number: number)
             let field = FlowLines.keyField(line)
-            if current.map({ !$0.field.elementsEqual(field) }) ?? true {
+            if current == nil || !current!.field.elementsEqual(field) {
                 if let c = current, !FlowLines.keyFieldPrecedes(c.field, field) {
                     throw DataflowError("line \(number): the input is not sorted by key (bytes): '\(String(decoding: field.prefix(80), as: UTF8.self))' comes after '\(String(decoding: c.field.prefix(80), as: UTF8.self))'")
                 }

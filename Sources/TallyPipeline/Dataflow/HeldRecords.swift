@@ -21,8 +21,6 @@ import TallyWire
 /// held.discard()
 /// ```
 final class HeldRecords {
-    static let bucketCount = 64
-
     /// Each stage's buckets by ``FlowStageName/ordinal``.
     private var byOrdinal: [[SpoolFile]?]
     /// Whether payloads are in the binary field form.
@@ -33,7 +31,7 @@ final class HeldRecords {
         self.binary = binary
         byOrdinal = [[SpoolFile]?](repeating: nil, count: FlowStageName.allCases.count)
         for stage in stages {
-            byOrdinal[stage.ordinal] = (0..<Self.bucketCount).map {
+            byOrdinal[stage.ordinal] = (0..<FlowLines.spreadBucketCount).map {
                 SpoolFile(url: base.appendingPathExtension("\(stage.rawValue).\($0)"), flushBytes: 1 << 16, holding: "a stage's records")
             }
         }

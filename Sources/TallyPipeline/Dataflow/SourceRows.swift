@@ -64,7 +64,7 @@ final class SourceRows {
         count += 1
     }
 
-    /// Writes what is held and closes the file: ``url`` then holds every row.
+    /// Writes what is held: ``url`` then holds every row.
     func finish() throws {
         try spool.finish()
     }

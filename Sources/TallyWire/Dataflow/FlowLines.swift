@@ -62,7 +62,7 @@ public enum FlowLines {
     public static func linePrefix(key: [UInt8], case name: String) -> String {
         var bytes = keyField(of: key)
         bytes.append(WireEscaping.tab)
-        bytes.append(contentsOf: "\(FlowRecord.wireKind).v\(FlowRecord.wireVersion)".utf8)
+        bytes.append(contentsOf: flowTag)
         bytes.append(WireEscaping.tab)
         WireEscaping.escape(name.utf8, into: &bytes)
         bytes.append(WireEscaping.tab)
@@ -88,9 +88,12 @@ public enum FlowLines {
         WireEscaping.escape(key, into: &bytes)
     }
 
-    /// Which of 64 ranges, in byte order, a key field whose key's
-    /// ``keyHash(_:)`` is `hash` falls in: its first character's place in the
-    /// prefix's alphabet.
+    /// How many ranges ``spreadBucket(ofHash:)`` tells apart: the prefix alphabet's size.
+    public static let spreadBucketCount = 64
+
+    /// Which of ``spreadBucketCount`` ranges, in byte order, a key field
+    /// whose key's ``keyHash(_:)`` is `hash` falls in: its first character's
+    /// place in the prefix's alphabet.
     public static func spreadBucket(ofHash hash: UInt64) -> Int { Int(hash >> 58) }
 
     /// Whether lines with key field `a` come before lines with key field `b`
@@ -180,8 +183,9 @@ public enum FlowLines {
         bytes.append(contentsOf: writer.bytes)
     }
 
-    private static let flowTag = Array("\(FlowRecord.wireKind).v\(FlowRecord.wireVersion)".utf8)
-    private static let batchStart = Array("\(FlowRecord.wireKind).v\(FlowRecord.wireVersion)\t\(batchCase)\t".utf8)
+    /// `flow.v2`, and the start of a batch line's record after its key field.
+    private static let flowTag = Array(FlowRecord.wireTag.utf8)
+    private static let batchStart = flowTag + Array("\t\(batchCase)\t".utf8)
 
     /// Reads one input line, a record's or a batch's (without its line
     /// feed): its key's bytes and its records. Errors as ``read(_:number:checkingPrefix:)``'s
