@@ -1,7 +1,7 @@
 import Foundation
 
 /// A temporary file a dataflow worker fills in order and reads back whole
-/// (a Parquet part's rows, one bucket of a stage's held lines): bytes are
+/// (a Parquet part's rows, one bucket of a stage's held records): bytes are
 /// gathered in memory and written `flushBytes` at a time, so a spool that
 /// never grows past that stays in memory, and no file is made for it. The
 /// file is opened for each write and closed after it: a worker holding
