@@ -9,6 +9,7 @@ struct FingerprintsAheadTests {
     @Test func eachFileGetsItsOwnFingerprintAndAnUnreadableOneItsError() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fingerprints-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         var urls: [URL] = []
         for (i, size) in [0, 1, 3 << 20].enumerated() {   // empty, one byte, several read chunks
             let url = folder.appendingPathComponent("f\(i)")
@@ -29,6 +30,7 @@ struct FingerprintsAheadTests {
     @Test func filesAskedForOutOfOrderAreHashedByTheCallerOnceEach() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fingerprints-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let urls = try (0..<6).map { i in
             let url = folder.appendingPathComponent("f\(i)")
             try Data(repeating: UInt8(i), count: (i + 1) << 19).write(to: url)

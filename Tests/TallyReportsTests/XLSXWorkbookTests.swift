@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TallyCore
 import TallyTestSupport
@@ -12,8 +13,8 @@ import TallyTestSupport
     deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// Writes one sheet with every kind of cell and returns the file.
-    private func writeSample(at url: URL, constantMemory: Bool) throws {
-        let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: constantMemory, title: "Amostra"))
+    private func writeSample(at url: URL, constantMemory: Bool, created: LocalDate = XLSXWorkbook.defaultCreated) throws {
+        let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: constantMemory, created: created, title: "Amostra"))
         let sheet = try book.addWorksheet(named: "Dados")
         let header = try book.format(.header)
         let money = try book.format(.money(ReportLocale.ptBR.excelMoneyFormat(for: brl)))
@@ -101,6 +102,87 @@ import TallyTestSupport
         let a = try Data(contentsOf: first), b = try Data(contentsOf: second)
         #expect(!a.isEmpty)
         #expect(a == b)
+    }
+
+    /// The document dates of the package at `url` (`dcterms:created`, `dcterms:modified`).
+    private static func documentDates(_ url: URL) throws -> [String] {
+        let core = try XMLNode.parse(XLSXReader(url: url).data(XLSXCoreDates.part))
+        return ["created", "modified"].flatMap { core.descendants($0).map(\.text) }
+    }
+
+    @Test func aDocumentDateOtherThanTheWorkbooksIsCorrectedAndEveryOtherPartKept() throws {
+        let url = folder.appendingPathComponent("dates.xlsx")
+        try writeSample(at: url, constantMemory: true)
+        let before = try XLSXReader(url: url)
+        let paths = before.entryPaths
+        let parts = try Dictionary(uniqueKeysWithValues: paths.map { ($0, try before.data($0)) })
+        #expect(try Self.documentDates(url) == ["2000-01-01T00:00:00Z", "2000-01-01T00:00:00Z"])
+        #expect(try !XLSXCoreDates.repair(path: url.path, created: XLSXWorkbook.defaultCreated), "the right dates: left as written")
+
+        // As a workbook closed beside another one of that date reads.
+        #expect(try XLSXCoreDates.repair(path: url.path, created: LocalDate(year: 2026, month: 10, day: 31)!))
+        #expect(try Self.documentDates(url) == ["2026-10-31T00:00:00Z", "2026-10-31T00:00:00Z"])
+        let after = try XLSXReader(url: url)
+        #expect(after.entryPaths == paths, "every part, in its order")
+        for path in after.entryPaths where path != XLSXCoreDates.part {
+            #expect(try after.data(path) == parts[path], "\(path) is copied as it is")
+        }
+        let core = try after.text(XLSXCoreDates.part)
+        #expect(core == String(decoding: parts[XLSXCoreDates.part]!, as: UTF8.self)
+            .replacingOccurrences(of: "2000-01-01T00:00:00Z", with: "2026-10-31T00:00:00Z"))
+        // The bytes of the same workbook written with that date.
+        let direct = folder.appendingPathComponent("direct.xlsx")
+        try writeSample(at: direct, constantMemory: true, created: LocalDate(year: 2026, month: 10, day: 31)!)
+        let bytes = try Data(contentsOf: url)
+        #expect(bytes == (try Data(contentsOf: direct)))
+        #expect(try !XLSXCoreDates.repair(path: url.path, created: LocalDate(year: 2026, month: 10, day: 31)!))
+        #expect(try Data(contentsOf: url) == bytes)
+
+        // The shape a race leaves: `created` another workbook's day, `modified` this one's.
+        let raced = try #require(try XLSXExactNumbers.rewritten(Array(bytes), file: url.path) { name in
+            name != XLSXCoreDates.part ? nil : .asWritten { xml in
+                Array(String(decoding: xml, as: UTF8.self).replacingOccurrences(
+                    of: ">2026-10-31T00:00:00Z</dcterms:created>", with: ">2026-10-01T00:00:00Z</dcterms:created>").utf8)
+            }
+        })
+        try Data(raced).write(to: url)
+        #expect(try Self.documentDates(url) == ["2026-10-01T00:00:00Z", "2026-10-31T00:00:00Z"])
+        #expect(try XLSXCoreDates.repair(path: url.path, created: LocalDate(year: 2026, month: 10, day: 31)!))
+        #expect(try Data(contentsOf: url) == bytes, "the bytes the workbook has with its own dates")
+    }
+
+    @Test func aPackageWithoutCorePropertiesOrNotAZipIsLeftAsItIs() throws {
+        let url = folder.appendingPathComponent("not-a-workbook.xlsx")
+        try Data("not a zip".utf8).write(to: url)
+        #expect(try !XLSXCoreDates.repair(path: url.path, created: XLSXWorkbook.defaultCreated))
+        #expect(try Data(contentsOf: url) == Data("not a zip".utf8))
+        #expect(throws: XLSXError.self) {
+            try XLSXCoreDates.repair(path: self.folder.appendingPathComponent("missing.xlsx").path, created: XLSXWorkbook.defaultCreated)
+        }
+    }
+
+    @Test func workbooksClosedAtOnceOnManyThreadsKeepTheirOwnDates() throws {
+        // libxlsxwriter formats both dates through gmtime's one shared buffer: workbooks of
+        // different dates closing together could take each other's. The race is rare (one
+        // call's window); the test above makes its outcome and the repair deterministic.
+        let threads = 8, each = 12, folder = folder
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for index in 0..<each {
+                let created = LocalDate(year: 2020, month: 1, day: 1)!.adding(days: thread * 1000 + index)
+                let url = folder.appendingPathComponent("t\(thread)-\(index).xlsx")
+                do {
+                    let book = try XLSXWorkbook(path: url.path, options: .init(constantMemory: true, created: created))
+                    try book.addWorksheet(named: "Dados").write("x", row: 0, column: 0)
+                    try book.close()
+                    let want = "\(created)T00:00:00Z"
+                    if try Self.documentDates(url) != [want, want] { failures.withLock { $0.append(url.lastPathComponent) } }
+                } catch {
+                    failures.withLock { $0.append("\(url.lastPathComponent): \(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
     }
 
     @Test func fitsColumnWidthsToContent() throws {

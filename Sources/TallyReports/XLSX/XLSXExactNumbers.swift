@@ -52,6 +52,32 @@ public enum XLSXExactNumbers {
 
     /// The package with its sheets' numbers respelled, or nil when nothing changed or it is not a plain zip.
     static func respelled(_ zip: [UInt8], file: String) throws -> [UInt8]? {
+        try rewritten(zip, file: file) { name in
+            guard name.hasSuffix(".xml") else { return nil }
+            if name.hasPrefix("xl/worksheets/sheet") { return .streamed(whole: false, respell: shortestNumbers(in:)) }
+            if name.hasPrefix("xl/charts/chart") { return .streamed(whole: true, respell: chartCaches(in:)) }
+            return nil
+        }
+    }
+
+    /// How one deflated part of a package is rewritten: `respell` gives its
+    /// text rewritten, or nil when it stays as it is.
+    enum PartRewrite {
+        /// Inflated and deflated again with ISA-L at its level 2
+        /// (``respellSheet(_:into:file:whole:respell:)``), `respell` seeing the
+        /// part a chunk at a time (cut before a `<`: a sheet) or `whole` (a chart).
+        case streamed(whole: Bool, respell: (UnsafeBufferPointer<UInt8>) -> [UInt8]?)
+        /// Inflated whole and deflated with zlib's default settings, as
+        /// libxlsxwriter deflates every part: a text rewritten to what
+        /// libxlsxwriter would have written gives the bytes it would have
+        /// written (``rezipped(_:into:file:respell:)``). For small parts.
+        case asWritten(respell: (UnsafeBufferPointer<UInt8>) -> [UInt8]?)
+    }
+
+    /// The package with the deflated parts `part` names rewritten (nil for
+    /// the others, which are copied as they are), or nil when nothing
+    /// changed or it is not a plain zip (zip64, encrypted or spanned).
+    static func rewritten(_ zip: [UInt8], file: String, part: (String) -> PartRewrite?) throws -> [UInt8]? {
         guard let end = endOfCentralDirectory(zip) else { return nil }
         let count = Int(zip.u16(end + 10)), centralSize = Int(zip.u32(end + 12)), centralOffset = Int(zip.u32(end + 16))
         guard zip.u16(end + 4) == 0, centralOffset + centralSize <= end, count != 0xFFFF,
@@ -76,9 +102,7 @@ public enum XLSXExactNumbers {
             var entry = Array(zip[record..<(record + recordLength)])
             entry.setU32(UInt32(out.count), at: 42)
 
-            let isSheet = name.hasPrefix("xl/worksheets/sheet") && name.hasSuffix(".xml") && method == 8
-            let isChart = name.hasPrefix("xl/charts/chart") && name.hasSuffix(".xml") && method == 8
-            if isSheet || isChart {
+            if method == 8, let rewrite = part(name) {
                 // A fresh local header, its CRC and sizes filled in once the sheet is written: no data descriptor (flag bit 3).
                 let headerAt = out.count
                 var header = Array(zip[local..<(local + 30)])
@@ -87,8 +111,11 @@ public enum XLSXExactNumbers {
                 out += header
                 out += zip[(local + 30)..<(local + 30 + Int(zip.u16(local + 26)))]
                 let dataAt = out.count
-                let sheet = try respellSheet(zip[dataStart..<(dataStart + compressedSize)], into: &out, file: file,
-                                             whole: isChart, respell: isChart ? chartCaches(in:) : shortestNumbers(in:))
+                let compressed = zip[dataStart..<(dataStart + compressedSize)]
+                let sheet = switch rewrite {
+                case let .streamed(whole, respell): try respellSheet(compressed, into: &out, file: file, whole: whole, respell: respell)
+                case let .asWritten(respell): try rezipped(compressed, into: &out, file: file, respell: respell)
+                }
                 if sheet.changed {
                     changed = true
                     out.setU32(sheet.crc, at: headerAt + 14)
@@ -119,6 +146,68 @@ public enum XLSXExactNumbers {
         trailer.setU32(UInt32(central.count), at: 12)
         trailer.setU32(UInt32(out.count), at: 16)
         return out + central + trailer
+    }
+
+    /// Inflates a small part's raw deflate data whole, respells it, and
+    /// deflates the result onto `out` with zlib at its default level, window
+    /// and memory (minizip's settings, with which libxlsxwriter deflates every
+    /// part): the same text gives the bytes libxlsxwriter gives it.
+    /// - Returns: the CRC-32 and size of the respelled text, and whether it changed (when it did not,
+    ///   nothing is added to `out`).
+    static func rezipped(_ compressed: ArraySlice<UInt8>, into out: inout [UInt8], file: String,
+                         respell: (UnsafeBufferPointer<UInt8>) -> [UInt8]?) throws -> (crc: UInt32, size: Int, changed: Bool) {
+        func failure(_ what: String, _ status: Int32) -> XLSXError {
+            XLSXError.invalidArgument(file: file, reason: "cannot rewrite a part of the package: zlib \(what) (status \(status))")
+        }
+        var stream = z_stream()
+        var status = inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard status == Z_OK else { throw failure("inflateInit2", status) }
+        var text: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var source = Array(compressed)
+        status = source.withUnsafeMutableBufferPointer { input in
+            stream.next_in = input.baseAddress
+            stream.avail_in = uInt(input.count)
+            var result = Z_OK
+            while result == Z_OK {
+                result = buffer.withUnsafeMutableBufferPointer { output in
+                    stream.next_out = output.baseAddress
+                    stream.avail_out = uInt(output.count)
+                    return inflate(&stream, Z_NO_FLUSH)
+                }
+                text += buffer[0..<(buffer.count - Int(stream.avail_out))]
+                if result == Z_BUF_ERROR && stream.avail_in > 0 { result = Z_OK }
+            }
+            return result
+        }
+        inflateEnd(&stream)
+        guard status == Z_STREAM_END else { throw failure("inflate", status) }
+        guard let respelled = text.withUnsafeBufferPointer(respell) else {
+            return (0, text.count, false)
+        }
+        stream = z_stream()
+        status = deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY,
+                               ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard status == Z_OK else { throw failure("deflateInit2", status) }
+        defer { deflateEnd(&stream) }
+        var input = respelled
+        status = input.withUnsafeMutableBufferPointer { input in
+            stream.next_in = input.baseAddress
+            stream.avail_in = uInt(input.count)
+            var result = Z_OK
+            while result == Z_OK {
+                result = buffer.withUnsafeMutableBufferPointer { output in
+                    stream.next_out = output.baseAddress
+                    stream.avail_out = uInt(output.count)
+                    return deflate(&stream, Z_FINISH)
+                }
+                out += buffer[0..<(buffer.count - Int(stream.avail_out))]
+            }
+            return result
+        }
+        guard status == Z_STREAM_END else { throw failure("deflate", status) }
+        let crc = respelled.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+        return (crc, respelled.count, true)
     }
 
     /// The offset of the end-of-central-directory record (searched from the end, past any comment).
@@ -366,7 +455,7 @@ public enum XLSXExactNumbers {
     }
 }
 
-private extension Array where Element == UInt8 {
+extension Array where Element == UInt8 {
     /// Whether `prefix` starts at `offset`.
     func starts(with prefix: [UInt8], at offset: Int) -> Bool {
         guard offset + prefix.count <= count else { return false }

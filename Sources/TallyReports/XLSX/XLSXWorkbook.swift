@@ -19,7 +19,8 @@ import Darwin
 ///
 /// - Reproducible output: the document's creation date is always set, to
 ///   ``Options/created`` (2000-01-01 unless you choose another fixed date),
-///   so the same calls give a byte-identical file.
+///   and checked once the file is written (``XLSXCoreDates``), so the same
+///   calls give a byte-identical file, whatever other threads write.
 /// - Errors: every libxlsxwriter error becomes an ``XLSXError`` naming the
 ///   file and libxlsxwriter's own message (`lxw_strerror`). The file itself is
 ///   only created by ``close()``; a workbook dropped without `close()` writes
@@ -253,6 +254,8 @@ public final class XLSXWorkbook {
         state.pointer = nil
         let code = workbook_close(workbook)
         try XLSXError.check(code, file: path, operation: "writing the workbook (workbook_close)")
+        // libxlsxwriter's dates go through a buffer every thread shares (XLSXCoreDates).
+        try XLSXCoreDates.repair(path: path, created: options.created)
         if let widthError { throw widthError }
     }
 }
