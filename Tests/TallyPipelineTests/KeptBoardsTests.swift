@@ -159,6 +159,17 @@ struct KeptBoardsTests {
         }
     }
 
+    @Test("boards kept by another build of tally: nothing kept is taken")
+    func anotherBuild() throws {
+        let work = try temporaryFolder("kept-build")
+        defer { try? fm.removeItem(at: work) }
+        let second = try secondMonthFolder(work, ["checkins/checkins.ndjson": [
+            try checkin(of: Self.active, id: "kept-new-5", createdAt: "2026-10-28T10:00:00-03:00"),
+        ]])
+        let (set, changes) = try compare(work, second: second, between: { try keptByAnotherBuild($0) })
+        for key in Self.settled { #expect(set?.states[key]?.seq == changes.seq, "\(key) computed again") }
+    }
+
     @Test("an earlier as-of day than the kept boards': they are computed again")
     func earlierDay() throws {
         let work = try temporaryFolder("kept-earlier")

@@ -207,6 +207,14 @@ struct KeptLedgersTests {
         try compare(work.appendingPathComponent("b"), later: [(data, Self.september)]) { #expect($0.isEmpty) }
     }
 
+    @Test("openings kept by another build of tally: no opening is taken")
+    func anotherBuild() throws {
+        let work = try temporaryFolder("kept-ledgers-build")
+        defer { try? fm.removeItem(at: work) }
+        let data = try october(work, [Self.expense("kl-9", "cpl-000001", "mbr-000001", "18.00", date: "2026-10-23")])
+        try compare(work, later: [(data, Self.october)], between: { try keptByAnotherBuild($0) }) { #expect($0.isEmpty) }
+    }
+
     @Test("a damaged opening: its couple is read in full")
     func damaged() throws {
         let work = try temporaryFolder("kept-ledgers-damaged")

@@ -185,6 +185,15 @@ struct KeptSubscribersTests {
         #expect(split(set, changes).taken.isEmpty, "products: every month counted again")
     }
 
+    @Test("counts kept by another build of tally: every month is counted again")
+    func anotherBuild() throws {
+        let work = try temporaryFolder("kept-subs-build")
+        defer { try? fm.removeItem(at: work) }
+        let second = try events(work, ["kept-7,LovU,kept-new-user,signup,,,2026-10-03T10:00:00-03:00"])
+        let (set, changes) = try compare(work, second: second, between: { try keptByAnotherBuild($0) })
+        #expect(split(set, changes).taken.isEmpty)
+    }
+
     @Test("an earlier period than the kept counts': every month is counted again")
     func earlierPeriod() throws {
         let work = try temporaryFolder("kept-subs-earlier")
