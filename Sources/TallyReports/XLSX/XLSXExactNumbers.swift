@@ -163,23 +163,7 @@ public enum XLSXExactNumbers {
         var status = inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else { throw failure("inflateInit2", status) }
         var text: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var source = Array(compressed)
-        status = source.withUnsafeMutableBufferPointer { input in
-            stream.next_in = input.baseAddress
-            stream.avail_in = uInt(input.count)
-            var result = Z_OK
-            while result == Z_OK {
-                result = buffer.withUnsafeMutableBufferPointer { output in
-                    stream.next_out = output.baseAddress
-                    stream.avail_out = uInt(output.count)
-                    return inflate(&stream, Z_NO_FLUSH)
-                }
-                text += buffer[0..<(buffer.count - Int(stream.avail_out))]
-                if result == Z_BUF_ERROR && stream.avail_in > 0 { result = Z_OK }
-            }
-            return result
-        }
+        status = pump(&stream, Array(compressed), into: &text) { inflate(&$0, Z_NO_FLUSH) }
         inflateEnd(&stream)
         guard status == Z_STREAM_END else { throw failure("inflate", status) }
         guard let respelled = text.withUnsafeBufferPointer(respell) else {
@@ -189,25 +173,36 @@ public enum XLSXExactNumbers {
         status = deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY,
                                ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else { throw failure("deflateInit2", status) }
-        defer { deflateEnd(&stream) }
-        var input = respelled
-        status = input.withUnsafeMutableBufferPointer { input in
+        status = pump(&stream, respelled, into: &out) { deflate(&$0, Z_FINISH) }
+        deflateEnd(&stream)
+        guard status == Z_STREAM_END else { throw failure("deflate", status) }
+        let crc = respelled.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+        return (crc, respelled.count, true)
+    }
+
+    /// Feeds `input` to zlib's `step` (an inflate or a deflate of `stream`)
+    /// until it stops (end of stream or an error), appending what it gives to
+    /// `output`; returns its last status.
+    private static func pump(_ stream: inout z_stream, _ input: [UInt8], into output: inout [UInt8],
+                             _ step: (inout z_stream) -> Int32) -> Int32 {
+        var input = input
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        return input.withUnsafeMutableBufferPointer { input in
             stream.next_in = input.baseAddress
             stream.avail_in = uInt(input.count)
             var result = Z_OK
             while result == Z_OK {
-                result = buffer.withUnsafeMutableBufferPointer { output in
-                    stream.next_out = output.baseAddress
-                    stream.avail_out = uInt(output.count)
-                    return deflate(&stream, Z_FINISH)
+                result = buffer.withUnsafeMutableBufferPointer { room in
+                    stream.next_out = room.baseAddress
+                    stream.avail_out = uInt(room.count)
+                    return step(&stream)
                 }
-                out += buffer[0..<(buffer.count - Int(stream.avail_out))]
+                output += buffer[0..<(buffer.count - Int(stream.avail_out))]
+                // No room was the only reason to stop: the next round gives more.
+                if result == Z_BUF_ERROR && stream.avail_in > 0 { result = Z_OK }
             }
             return result
         }
-        guard status == Z_STREAM_END else { throw failure("deflate", status) }
-        let crc = respelled.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
-        return (crc, respelled.count, true)
     }
 
     /// The offset of the end-of-central-directory record (searched from the end, past any comment).
