@@ -1,14 +1,14 @@
 import Foundation
 import TallyCore
 
-/// Keeps a finished workbook's document dates the one it was given
+/// Keeps a finished workbook's document dates at the date it was given
 /// (``XLSXWorkbook/Options/created``), whatever else the process is doing.
 ///
 /// libxlsxwriter spells `dcterms:created` and `dcterms:modified` in
 /// `docProps/core.xml` through C's `gmtime`, whose result lives in one
 /// buffer shared by every thread: a workbook closing on one thread while
 /// another thread closes a workbook of another date can take the other's
-/// date (a September statement's workbook dated 2026-10-31, the
+/// date (September's statements workbook dated 2026-09-30, the
 /// leaderboards' as-of day, when the two families close their workbooks
 /// at once). So every ``XLSXWorkbook/close()`` reads the part back, its
 /// entry alone (the end of the package, its central directory, the part),
