@@ -52,40 +52,14 @@ enum XLSXCoreDates {
         return true
     }
 
-    /// The core part's compression method and where its compressed bytes lie in `package`, read from
-    /// the package's end record and central directory; nil when the package is not a plain zip or
+    /// The core part's compression method and where its compressed bytes lie in `package` (its
+    /// directory read in place, ``ZipDirectory``); nil when the package is not a plain zip or
     /// has no such part.
     static func coreEntry(_ package: Data) -> (method: UInt16, data: Range<Int>)? {
         let base = package.startIndex
-        func bytes(_ range: Range<Int>) -> [UInt8]? {
-            range.lowerBound >= 0 && range.upperBound <= package.count
-                ? Array(package[(base + range.lowerBound)..<(base + range.upperBound)]) : nil
-        }
-        let tailStart = max(0, package.count - 22 - 0xFFFF)
-        guard let tail = bytes(tailStart..<package.count), let endInTail = XLSXExactNumbers.endOfCentralDirectory(tail),
-              tail.u16(endInTail + 4) == 0 else { return nil }
-        let count = Int(tail.u16(endInTail + 10))
-        let centralSize = Int(tail.u32(endInTail + 12)), centralOffset = Int(tail.u32(endInTail + 16))
-        guard count != 0xFFFF, centralOffset != 0xFFFF_FFFF,
-              let central = bytes(centralOffset..<(centralOffset + centralSize)) else { return nil }
-        let wanted = Array(part.utf8)
-        var record = 0
-        for _ in 0..<count {
-            guard record + 46 <= central.count, central.u32(record) == 0x0201_4B50 else { return nil }
-            let nameLength = Int(central.u16(record + 28))
-            let next = record + 46 + nameLength + Int(central.u16(record + 30)) + Int(central.u16(record + 32))
-            guard next <= central.count else { return nil }
-            if central[(record + 46)..<(record + 46 + nameLength)].elementsEqual(wanted) {
-                let local = Int(central.u32(record + 42)), compressedSize = Int(central.u32(record + 20))
-                guard central.u16(record + 8) & 0x0001 == 0, compressedSize != 0xFFFF_FFFF,
-                      let header = bytes(local..<(local + 30)), header.u32(0) == 0x0403_4B50 else { return nil }
-                let start = local + 30 + Int(header.u16(26)) + Int(header.u16(28))
-                guard start + compressedSize <= package.count else { return nil }
-                return (central.u16(record + 10), (base + start)..<(base + start + compressedSize))
-            }
-            record = next
-        }
-        return nil
+        let directory = ZipDirectory(count: package.count) { Array(package[(base + $0.lowerBound)..<(base + $0.upperBound)]) }
+        guard let entry = directory?.entries.first(where: { $0.name == part }) else { return nil }
+        return (entry.method, (base + entry.data.lowerBound)..<(base + entry.data.upperBound))
     }
 
     /// `xml` (a core properties part) with the text of its `dcterms:created` and `dcterms:modified`

@@ -78,71 +78,53 @@ public enum XLSXExactNumbers {
     /// the others, which are copied as they are), or nil when nothing
     /// changed or it is not a plain zip (zip64, encrypted or spanned).
     static func rewritten(_ zip: [UInt8], file: String, part: (String) -> PartRewrite?) throws -> [UInt8]? {
-        guard let end = endOfCentralDirectory(zip) else { return nil }
-        let count = Int(zip.u16(end + 10)), centralSize = Int(zip.u32(end + 12)), centralOffset = Int(zip.u32(end + 16))
-        guard zip.u16(end + 4) == 0, centralOffset + centralSize <= end, count != 0xFFFF,
-              centralSize != 0xFFFF_FFFF, centralOffset != 0xFFFF_FFFF else { return nil }
+        guard let directory = ZipDirectory(zip) else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(zip.count)
         var central: [UInt8] = []
         var changed = false
-        var record = centralOffset
-        for _ in 0..<count {
-            guard record + 46 <= zip.count, zip.u32(record) == 0x0201_4B50 else { return nil }
-            let flags = zip.u16(record + 8), method = zip.u16(record + 10)
-            let compressedSize = Int(zip.u32(record + 20)), size = Int(zip.u32(record + 24))
-            let nameLength = Int(zip.u16(record + 28))
-            let recordLength = 46 + nameLength + Int(zip.u16(record + 30)) + Int(zip.u16(record + 32))
-            let local = Int(zip.u32(record + 42))
-            guard flags & 0x0001 == 0, compressedSize != 0xFFFF_FFFF, size != 0xFFFF_FFFF, local != 0xFFFF_FFFF,
-                  record + recordLength <= zip.count, local + 30 <= zip.count, zip.u32(local) == 0x0403_4B50 else { return nil }
-            let name = String(decoding: zip[(record + 46)..<(record + 46 + nameLength)], as: UTF8.self)
-            let dataStart = local + 30 + Int(zip.u16(local + 26)) + Int(zip.u16(local + 28))
-            guard dataStart + compressedSize <= zip.count else { return nil }
-            var entry = Array(zip[record..<(record + recordLength)])
-            entry.setU32(UInt32(out.count), at: 42)
-
-            if method == 8, let rewrite = part(name) {
-                // A fresh local header, its CRC and sizes filled in once the sheet is written: no data descriptor (flag bit 3).
+        for entry in directory.entries {
+            var record = Array(zip[entry.record])
+            record.setU32(UInt32(out.count), at: 42)
+            if entry.method == 8, let rewrite = part(entry.name) {
+                // A fresh local header, its CRC and sizes filled in once the part is written: no data descriptor (flag bit 3).
                 let headerAt = out.count
-                var header = Array(zip[local..<(local + 30)])
-                header.setU16(flags & ~0x0008, at: 6)
+                var header = Array(zip[entry.local..<(entry.local + 30)])
+                header.setU16(entry.flags & ~0x0008, at: 6)
                 header.setU16(0, at: 28)   // no extra field
                 out += header
-                out += zip[(local + 30)..<(local + 30 + Int(zip.u16(local + 26)))]
+                out += zip[(entry.local + 30)..<(entry.local + 30 + entry.localNameLength)]
                 let dataAt = out.count
-                let compressed = zip[dataStart..<(dataStart + compressedSize)]
-                let sheet = switch rewrite {
+                let compressed = zip[entry.data]
+                let written = switch rewrite {
                 case let .streamed(whole, respell): try respellSheet(compressed, into: &out, file: file, whole: whole, respell: respell)
                 case let .asWritten(respell): try rezipped(compressed, into: &out, file: file, respell: respell)
                 }
-                if sheet.changed {
+                if written.changed {
                     changed = true
-                    out.setU32(sheet.crc, at: headerAt + 14)
+                    out.setU32(written.crc, at: headerAt + 14)
                     out.setU32(UInt32(out.count - dataAt), at: headerAt + 18)
-                    out.setU32(UInt32(sheet.size), at: headerAt + 22)
-                    entry.setU16(flags & ~0x0008, at: 8)
-                    entry.setU32(sheet.crc, at: 16)
-                    entry.setU32(UInt32(out.count - dataAt), at: 20)
-                    entry.setU32(UInt32(sheet.size), at: 24)
-                    central += entry
-                    record += recordLength
+                    out.setU32(UInt32(written.size), at: headerAt + 22)
+                    record.setU16(entry.flags & ~0x0008, at: 8)
+                    record.setU32(written.crc, at: 16)
+                    record.setU32(UInt32(out.count - dataAt), at: 20)
+                    record.setU32(UInt32(written.size), at: 24)
+                    central += record
                     continue
                 }
-                out.removeSubrange(headerAt...)   // nothing to respell: copied as it is
+                out.removeSubrange(headerAt...)   // nothing to rewrite: copied as it is
             }
             // Copied as it is, with its data descriptor when it has one (with or without its signature).
-            var dataEnd = dataStart + compressedSize
-            if flags & 0x0008 != 0 {
+            var dataEnd = entry.data.upperBound
+            if entry.flags & 0x0008 != 0 {
                 dataEnd += dataEnd + 4 <= zip.count && zip.u32(dataEnd) == 0x0807_4B50 ? 16 : 12
                 guard dataEnd <= zip.count else { return nil }
             }
-            out += zip[local..<dataEnd]
-            central += entry
-            record += recordLength
+            out += zip[entry.local..<dataEnd]
+            central += record
         }
         guard changed else { return nil }
-        var trailer = Array(zip[end..<zip.count])
+        var trailer = Array(zip[directory.end..<zip.count])
         trailer.setU32(UInt32(central.count), at: 12)
         trailer.setU32(UInt32(out.count), at: 16)
         return out + central + trailer
@@ -203,18 +185,6 @@ public enum XLSXExactNumbers {
             }
             return result
         }
-    }
-
-    /// The offset of the end-of-central-directory record (searched from the end, past any comment).
-    static func endOfCentralDirectory(_ zip: [UInt8]) -> Int? {
-        guard zip.count >= 22 else { return nil }
-        var offset = zip.count - 22
-        let lowest = max(0, zip.count - 22 - 0xFFFF)
-        while offset >= lowest {
-            if zip.u32(offset) == 0x0605_4B50 { return offset }
-            offset -= 1
-        }
-        return nil
     }
 
     /// Inflates a sheet's raw deflate data a chunk at a time, respells its
