@@ -139,13 +139,17 @@ struct FlowPlan: Sendable {
     /// The files that feed `table`'s keys: its own and, for the events, the
     /// App Store reports, for the activity, the Apple Health exports.
     private func sources(of table: TableID) -> [Int] {
-        files.indices.filter { i in
-            switch files[i].kind {
-            case .table(let t): t == table
-            case .appStoreConnectReport: table == .events
-            case .appleHealthExport: table == .activity
-            }
-        }.map { $0 + 1 }
+        files.indices.filter { keyTable(of: files[$0]) == table }.map { $0 + 1 }
+    }
+
+    /// The table whose keys `file`'s rows add to: its own, the events' for an
+    /// App Store report, the activity's for an Apple Health export.
+    private func keyTable(of file: InputFile) -> TableID {
+        switch file.kind {
+        case .table(let table): table
+        case .appStoreConnectReport: .events
+        case .appleHealthExport: .activity
+        }
     }
 
     /// The stages, in wave order, whose every input for the keys that file
@@ -156,14 +160,7 @@ struct FlowPlan: Sendable {
     /// (``InFileStages``): each key gets the same records either way.
     func stagesInGroup(of seq: Int) -> [FlowStageName] {
         let group = group(of: seq)
-        var tables = Set<TableID>()
-        for member in group {
-            switch file(member).kind {
-            case .table(let table): tables.insert(table)
-            case .appStoreConnectReport: tables.insert(.events)
-            case .appleHealthExport: tables.insert(.activity)
-            }
-        }
+        let tables = Set(group.map { keyTable(of: file($0)) })
         guard !tables.isEmpty, tables.allSatisfy({ Set(sources(of: $0)).isSubset(of: group) }) else { return [] }
         return [.rows] + FlowStageName.allCases.filter { $0.onlyTable.map(tables.contains) ?? false }
     }
