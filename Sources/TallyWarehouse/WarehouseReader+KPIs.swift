@@ -78,8 +78,12 @@ extension WarehouseReader {
     /// hash (``subscriberKeyHash(_:)``) `skipping` holds: their events are
     /// not decoded. With `gather`, the counted events are read in the log's
     /// order, not sorted by SQLite, and the other subscribers' events are
-    /// held and sorted in memory: no sort of the whole log, and memory for
+    /// held and grouped in memory: no sort of the whole log, and memory for
     /// the events read (for when `skipping` leaves out most subscribers).
+    /// The subscribers then come in the order of their first event in the
+    /// log, not by name (each one's events still in
+    /// ``TallyCore/SubscriptionEventOrder``): for a consumer that adds them
+    /// in any order, as the KPIs' mergeable counts do.
     public func forEachSubscriber(skipping: Set<UInt64>, gather: Bool,
                                   _ body: (_ app: String, _ userId: String, _ events: [SubscriptionEvent], _ ids: [String]) throws -> Void) throws {
         try reading(.subscriptionEvents)
@@ -127,7 +131,7 @@ extension WarehouseReader {
         // The log's order: each row's subscriber looked up by its key's hash (the one the skip
         // already computed; a subscriber whose hash another one has goes by its names), its event
         // held in one array in the log's order; then the events grouped by subscriber (a counting
-        // sort), the subscribers sorted, and each one's few events.
+        // sort), and each subscriber's few events sorted when the log holds them out of order.
         struct Subscriber: Hashable {
             var app: String
             var user: String
@@ -182,16 +186,24 @@ extension WarehouseReader {
             next[Int(owner)] += 1
         }
         owners = []
-        // The scan's order (SQLite's BINARY collation compares text as bytes).
-        let order = subscribers.indices.sorted { a, b in
-            let x = subscribers[a], y = subscribers[b]
-            return x.app != y.app ? ByteOrder.precedes(x.app, y.app) : ByteOrder.precedes(x.user, y.user)
-        }
-        for i in order {
-            let events = grouped[start[i]..<start[i + 1]].sorted {
+        // Each subscriber in the order of its first event in the log (no sort of the subscribers' names:
+        // the KPIs add subscribers in any order), its events sorted only when the log holds them out of order.
+        var events: [SubscriptionEvent] = [], ids: [String] = []
+        var order: [Int32] = []
+        for i in subscribers.indices {
+            order.removeAll(keepingCapacity: true)
+            order.append(contentsOf: grouped[start[i]..<start[i + 1]])
+            let inOrder = zip(order, order.dropFirst()).allSatisfy {
                 SubscriptionEventOrder.precedes(held[Int($0)].position, held[Int($1)].position)
             }
-            try body(subscribers[i].app, subscribers[i].user, events.map { held[Int($0)].event }, events.map { held[Int($0)].id })
+            if !inOrder { order.sort { SubscriptionEventOrder.precedes(held[Int($0)].position, held[Int($1)].position) } }
+            events.removeAll(keepingCapacity: true)
+            ids.removeAll(keepingCapacity: true)
+            for row in order {
+                events.append(held[Int(row)].event)
+                ids.append(held[Int(row)].id)
+            }
+            try body(subscribers[i].app, subscribers[i].user, events, ids)
         }
     }
 

@@ -149,7 +149,7 @@ struct SubscriptionEventLogTests {
                                           "u1 cancelled z/events.csv:9", "u1 renewed a/events.csv:2"])
     }
 
-    @Test("the scan leaving subscribers out gives every other one as the full scan does, sorted by SQLite or in memory")
+    @Test("the scan leaving subscribers out gives every other one as the full scan does, sorted by SQLite or grouped in memory")
     func skippingScans() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         try warehouse.ingest { s in
@@ -179,11 +179,13 @@ struct SubscriptionEventLogTests {
         let all = try scan(skipping: [], gather: false)
         // Users in byte order; events by instant, then load order (z/ first), then line.
         #expect(all == ["u1: a1@40 a3@40 z4@100 z1@100", "u10: z3@100", "u2: z2@100 a0@100", "u3: z0@100 a2@100"])
-        #expect(try scan(skipping: [], gather: true) == all)
+        // Gathered, the subscribers come in the order of their first row in the log, each one's events in order.
+        #expect(try scan(skipping: [], gather: true) == ["u3: z0@100 a2@100", "u1: a1@40 a3@40 z4@100 z1@100", "u2: z2@100 a0@100",
+                                                         "u10: z3@100"])
         for gather in [false, true] {
-            #expect(try scan(skipping: ["u1", "u3"], gather: gather) == all.filter { $0.hasPrefix("u10:") || $0.hasPrefix("u2:") })
+            #expect(try scan(skipping: ["u1", "u3"], gather: gather).sorted() == all.filter { $0.hasPrefix("u10:") || $0.hasPrefix("u2:") }.sorted())
             #expect(try scan(skipping: ["u1", "u10", "u2", "u3"], gather: gather).isEmpty)
-            #expect(try scan(skipping: ["u9"], gather: gather) == all)
+            #expect(try scan(skipping: ["u9"], gather: gather).sorted() == all.sorted())
         }
     }
 
