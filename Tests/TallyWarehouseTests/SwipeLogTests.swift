@@ -51,6 +51,26 @@ struct SwipeLogTests {
         #expect(falseAlarms < 200)  // under 0.1%
     }
 
+    @Test("a sparse key set answers as its set does, for keys it holds and far more it does not")
+    func sparseKeySetAnswersAsItsSet() {
+        var random = SystemRandomNumberGenerator()
+        // Pairs as the derivation makes them (two person numbers), and hashes spread over 64 bits.
+        let pairs = Set((0..<20_000).map { _ in UInt64.random(in: 1...5_000, using: &random) << 32 | UInt64.random(in: 1...5_000, using: &random) })
+        let hashes = Set((0..<3).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) })
+        for keys in [pairs, hashes, []] {
+            let sparse = SparseKeySet(keys)
+            #expect(sparse.isEmpty == keys.isEmpty)
+            for key in keys { #expect(sparse.contains(key)) }
+            var disagreements = 0
+            for _ in 0..<200_000 {
+                let key = keys.count > 3 ? UInt64.random(in: 1...5_000, using: &random) << 32 | UInt64.random(in: 1...5_000, using: &random)
+                                         : UInt64.random(in: 0...UInt64.max, using: &random)
+                if sparse.contains(key) != keys.contains(key) { disagreements += 1 }
+            }
+            #expect(disagreements == 0)
+        }
+    }
+
     @Test func aRepeatedIdCountsOnceLatestFileFirstRowWithinAFile() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())
         try warehouse.ingest { s in

@@ -226,17 +226,20 @@ enum SwipeLogSchema {
     /// caller compares the ids exactly), counts the likes and reports, and
     /// collects them as pairs while they fit `budget` bytes.
     ///
-    /// Each id is hashed in place and looked up in memory: probing the
-    /// candidates' text index once per row (`id IN (SELECT …)`, ~9 text
-    /// comparisons each) costs many times that. Memory grows with the candidates (8 bytes each),
-    /// not with the swipes, beside the pairs' budget. With `only`, it
-    /// collects the likes and reports of those pairs alone (the pairs a
-    /// month's rows touched), however many the log holds.
-    private static func scanLog(_ db: Database, budget: Int, only: Set<UInt64>? = nil) throws -> LogScan {
+    /// Each id is hashed in place and looked up in memory (``SparseKeySet``):
+    /// probing the candidates' text index once per row (`id IN (SELECT …)`,
+    /// ~9 text comparisons each) costs many times that. Memory grows with the
+    /// candidates (8 bytes each), not with the swipes, beside the pairs'
+    /// budget. With `only`, it collects the likes and reports of those pairs
+    /// alone (the pairs a month's rows touched, looked up the same way),
+    /// however many the log holds.
+    private static func scanLog(_ db: Database, budget: Int, only pairs: Set<UInt64>? = nil) throws -> LogScan {
+        let only = pairs.map(SparseKeySet.init)
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS swipe_candidate_row (row INTEGER PRIMARY KEY)")
-        var candidates = Set<UInt64>()
+        var hashes = Set<UInt64>()
         let ids = try RawCursor(db, sql: "SELECT id FROM swipe_id_candidate")
-        while try ids.next() { candidates.insert(ids.withText(0, ByteHash.of)) }
+        while try ids.next() { hashes.insert(ids.withText(0, ByteHash.of)) }
+        let candidates = SparseKeySet(hashes)
         let insert = try BulkStatement(db, sql: "INSERT OR IGNORE INTO temp.swipe_candidate_row (row) VALUES (?)")
 
         let room = budget / MemoryLayout<PairRow>.stride
