@@ -22,6 +22,8 @@ public final class IngestSession {
     /// Per file being loaded into an append-only log whose key must not
     /// repeat within a file (check-ins): the hashes of the keys appended.
     var appendedKeys: [Int64: KeyHashes] = [:]
+    /// Per swipes file being loaded: where its rows go in the log (``SwipeSpans``).
+    var swipeSpans: [Int64: SwipeSpans.Pending] = [:]
 
     init(db: Database) { self.db = db }
 
@@ -70,7 +72,9 @@ public final class IngestSession {
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """, arguments: [absolutePath, try displayPath(file.relativePath, absolutePath: absolutePath),
                              file.dataset, file.tableName, bytes, sha256, seq])
-        return db.lastInsertedRowID
+        let id = db.lastInsertedRowID
+        if file.tableName == SwipeLogSchema.table { swipeSpans[id] = try SwipeSpans.Pending(db) }
+        return id
     }
 
     /// How reports name a file: its path in its data folder, unless a file
@@ -121,6 +125,7 @@ public final class IngestSession {
                            arguments: [fingerprint.bytes, fingerprint.sha256, fileId])
         }
         for upsert in upsertStatements.values { try upsert.flushSuperseded() }
+        if let span = swipeSpans.removeValue(forKey: fileId) { try span.record(db, file: fileId) }
     }
 
     /// The absolute paths of every file loaded.

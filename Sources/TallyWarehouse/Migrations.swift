@@ -81,6 +81,7 @@ enum Migrations {
         migrator.registerMigration("v27: swipe id filter generations", migrate: SwipeIdFilters.keepGenerations)
         migrator.registerMigration("v28: key changes logged by refresh", migrate: KeyStates.logChangesByRefresh)
         migrator.registerMigration("v29: expense versions by date", migrate: ExpensesSchema.indexVersionsByDate)
+        migrator.registerMigration("v30: swipes files' spans", migrate: SwipeSpans.createTable)
         return migrator
     }
 }

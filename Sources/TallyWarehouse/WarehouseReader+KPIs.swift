@@ -7,19 +7,27 @@ extension WarehouseReader {
     /// Streams the accepted swipes made in `[from, to)`, in no particular
     /// order, as (the swiping user's number, action, instant). Users are
     /// numbered per warehouse (one number per user id), so distinct swipers
-    /// can be counted without their ids.
+    /// can be counted without their ids. Reads the rows of the files whose
+    /// swipes cover some of the window (``SwipeSpans``).
     public func forEachSwipe(from: Timestamp, to: Timestamp,
                              _ body: (_ fromUser: Int64, _ action: SwipeAction, _ at: Timestamp) throws -> Void) throws {
         try reading(.swipeMatches)
-        let rows = try RawCursor(db, sql: """
-            SELECT from_person, action, at FROM swipe_row
-            WHERE at >= ? AND at < ? AND rowid NOT IN (SELECT row FROM swipe_superseded)
-            """, arguments: [from.microseconds, to.microseconds])
-        while try rows.next() {
-            guard let action = rows.withText(1, SwipeAction.init(utf8:)) else {
-                throw WarehouseError("a stored swipe has the action '\(String(decoding: rows.text(1) ?? .init(start: nil, count: 0), as: UTF8.self))', which this tally does not know: the warehouse was written by another version; run again with a new --db")
+        let select = "SELECT from_person, action, at FROM swipe_row WHERE at >= ? AND at < ? AND rowid NOT IN (SELECT row FROM swipe_superseded)"
+        func scan(_ rows: RawCursor) throws {
+            while try rows.next() {
+                guard let action = rows.withText(1, SwipeAction.init(utf8:)) else {
+                    throw WarehouseError("a stored swipe has the action '\(String(decoding: rows.text(1) ?? .init(start: nil, count: 0), as: UTF8.self))', which this tally does not know: the warehouse was written by another version; run again with a new --db")
+                }
+                try body(rows.int64(0), action, Timestamp(microseconds: rows.int64(2)))
             }
-            try body(rows.int64(0), action, Timestamp(microseconds: rows.int64(2)))
+        }
+        // The rows of the files that cover the window (SwipeSpans), else the whole log.
+        guard let ranges = try SwipeSpans.ranges(db, from: from.microseconds, to: to.microseconds) else {
+            return try scan(RawCursor(db, sql: select, arguments: [from.microseconds, to.microseconds]))
+        }
+        for range in ranges {
+            try scan(RawCursor(db, sql: select + " AND rowid BETWEEN ? AND ?",
+                               arguments: [from.microseconds, to.microseconds, range.lowerBound, range.upperBound]))
         }
     }
 

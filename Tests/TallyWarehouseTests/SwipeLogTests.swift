@@ -141,6 +141,72 @@ struct SwipeLogTests {
         #expect(try matches() == [Timestamp(seconds: 200)])
     }
 
+    @Test("a window's swipes read through the files' spans are those of the whole log: monthly files, a late row, an unloaded file, a file without a span")
+    func windowsReadThroughSpans() throws {
+        let warehouse = try Warehouse(path: temporaryWarehousePath())
+        // Four "monthly" files of 100 s each, the third with a late row from the first month, and an empty one.
+        for month in 0..<4 {
+            try warehouse.ingest { s in
+                let f = try s.beginFile(file(.swipes, "m\(month)/swipes.ndjson"), absolutePath: "/m\(month)/swipes.ndjson",
+                                        bytes: 1, sha256: "m\(month)")
+                for i in 0..<5 {
+                    try insert(s, "m\(month)-\(i)", "u\(i)", "v\(month)", i % 2 == 0 ? .like : .pass,
+                               at: Int64(month * 100 + i * 20), file: f, line: i + 1)
+                }
+                if month == 2 { try insert(s, "late", "u9", "v9", .like, at: 10, file: f, line: 6) }
+                try s.finishFile(f, read: month == 2 ? 6 : 5, rejected: 0, superseded: 0, unknownFields: [])
+            }
+        }
+        try warehouse.ingest { s in
+            let f = try s.beginFile(file(.swipes, "empty/swipes.ndjson"), absolutePath: "/empty/swipes.ndjson", bytes: 1, sha256: "e")
+            try s.finishFile(f, read: 0, rejected: 0, superseded: 0, unknownFields: [])
+        }
+        _ = try warehouse.derivePending()
+        func window(_ from: Int64, _ to: Int64) throws -> [Int64] {
+            try warehouse.read { r in
+                var instants: [Int64] = []
+                try r.forEachSwipe(from: Timestamp(seconds: from), to: Timestamp(seconds: to)) { _, _, at in
+                    instants.append(at.microseconds / 1_000_000)
+                }
+                return instants.sorted()
+            }
+        }
+        func expected(_ from: Int64, _ to: Int64, months: [Int] = [0, 1, 2, 3]) -> [Int64] {
+            var instants: [Int64] = months.contains(2) ? [10] : []
+            for month in months {
+                for i in 0..<5 { instants.append(Int64(month * 100 + i * 20)) }
+            }
+            return instants.filter { $0 >= from && $0 < to }.sorted()
+        }
+        let windows: [(Int64, Int64)] = [(0, 400), (100, 300), (200, 300), (0, 100), (300, 400), (90, 110), (400, 500)]
+        for (from, to) in windows { #expect(try window(from, to) == expected(from, to), "\(from)..<\(to)") }
+        #expect(try warehouse.read { r in try SwipeSpans.ranges(r.db, from: 300 * 1_000_000, to: 400 * 1_000_000) }?.count == 1)
+        // The late row makes the third file cover the first month: its rows are read for it too, once.
+        #expect(try warehouse.read { r in try SwipeSpans.ranges(r.db, from: 0, to: 100 * 1_000_000) }?.count == 2)
+
+        // Unloading the second month's file takes its rows and its span.
+        try warehouse.ingest { s in _ = try s.unloadVanished(under: "/m1", present: []) }
+        _ = try warehouse.derivePending()
+        for (from, to) in windows { #expect(try window(from, to) == expected(from, to, months: [0, 2, 3]), "\(from)..<\(to)") }
+        #expect(try warehouse.read { try Int.fetchOne($0.db, sql: "SELECT count(*) FROM swipe_span") } == 4)
+
+        // A swipes file without a span (stored without one): the whole log is read.
+        try warehouse.queue.write { db in try db.execute(sql: "DELETE FROM swipe_span WHERE file_id = (SELECT min(file_id) FROM swipe_span WHERE first_row <= last_row)") }
+        #expect(try warehouse.read { r in try SwipeSpans.ranges(r.db, from: 0, to: 1) } == nil)
+        for (from, to) in windows { #expect(try window(from, to) == expected(from, to, months: [0, 2, 3]), "\(from)..<\(to)") }
+    }
+
+    @Test("the spans of the swipes files loaded before spans are found from the log")
+    func spansOfEarlierFiles() throws {
+        let path = try legacyWarehouse(upTo: "v29: expense versions by date", twoLoads(of: "swipes.ndjson", dataset: "swipes", table: "swipes") + """
+            INSERT INTO swipe_row (id, from_person, to_person, action, at, file_id, line) VALUES
+                ('a', 1, 2, 'like', 500, 1, 1), ('b', 1, 2, 'like', 100, 1, 2), ('c', 2, 1, 'like', 300, 2, 1);
+            """)
+        let warehouse = try Warehouse(path: path)
+        let spans = try warehouse.read { try Row.fetchAll($0.db, sql: "SELECT * FROM swipe_span ORDER BY file_id") }
+        #expect(spans.map { [$0[0], $0[1], $0[2], $0[3], $0[4]] as [Int64] } == [[1, 1, 2, 100, 500], [2, 3, 3, 300, 300]])
+    }
+
     @Test func theMatchScanReadsExactlyTheActionsTheRuleDeclares() throws {
         #expect(SwipeLogSchema.matchActionFilter == "action NOT IN ('pass')")
         let queue = try DatabaseQueue()
