@@ -34,8 +34,7 @@ extension IngestSession {
     /// load (``SwipeLogSchema/derivation``). Rejects are the caller's.
     public func store(_ batch: SwipeBatch, file: Int64) throws {
         precondition(batch.from.count == batch.count, "a swipe batch is stored only once sealed (SwipeStager.seal)")
-        if swipeSpans[file] == nil { swipeSpans[file] = try SwipeSpans.Pending(db) }
-        swipeSpans[file]!.add(batch.instants)
+        swipeSpans[file]?.add(batch.instants)   // begun with the file (beginFile)
         for (id, name) in batch.people {
             let person = try statement("INSERT INTO swipe_person (id, name) VALUES (?, ?)")
             person.bind(1, id); person.bind(2, name)

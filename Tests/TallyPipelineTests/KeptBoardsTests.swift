@@ -36,6 +36,14 @@ struct KeptBoardsTests {
     }
 
     /// A copy of the first check-in of `challenge` in `sample-data/`, as a new check-in `id` on `createdAt`.
+    /// A second month's folder under `work` whose one file is a new check-in
+    /// (`id`) of the still-running challenge, on 2026-10-28.
+    func monthWithActiveCheckin(_ work: URL, id: String) throws -> URL {
+        try secondMonthFolder(work, ["checkins/checkins.ndjson": [
+            try checkin(of: Self.active, id: id, createdAt: "2026-10-28T10:00:00-03:00"),
+        ]])
+    }
+
     func checkin(of challenge: String, id: String, createdAt: String) throws -> String {
         let line = try #require(try sampleLines("checkins/checkins.ndjson").first { $0.contains("\"challengeId\":\"\(challenge)\"") })
         var object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -78,9 +86,7 @@ struct KeptBoardsTests {
     func activeOnly() throws {
         let work = try temporaryFolder("kept-active")
         defer { try? fm.removeItem(at: work) }
-        let second = try secondMonthFolder(work, ["checkins/checkins.ndjson": [
-            try checkin(of: Self.active, id: "kept-new-1", createdAt: "2026-10-28T10:00:00-03:00"),
-        ]])
+        let second = try monthWithActiveCheckin(work, id: "kept-new-1")
         let (set, changes) = try compare(work, second: second)
         let states = try #require(set).states
         for key in Self.settled {
@@ -151,9 +157,7 @@ struct KeptBoardsTests {
             #expect(changed != sampleConfig)
             let work = try temporaryFolder("kept-settings-\(name)")
             defer { try? fm.removeItem(at: work) }
-            let second = try secondMonthFolder(work, ["checkins/checkins.ndjson": [
-                try checkin(of: Self.active, id: "kept-new-2", createdAt: "2026-10-28T10:00:00-03:00"),
-            ]])
+            let second = try monthWithActiveCheckin(work, id: "kept-new-2")
             let (set, changes) = try compare(work, second: second, first: Setting(config: sampleConfig), then: Setting(config: changed))
             for key in Self.settled { #expect(set?.states[key]?.seq == changes.seq, "\(name): \(key) computed again") }
         }
@@ -163,9 +167,7 @@ struct KeptBoardsTests {
     func anotherBuild() throws {
         let work = try temporaryFolder("kept-build")
         defer { try? fm.removeItem(at: work) }
-        let second = try secondMonthFolder(work, ["checkins/checkins.ndjson": [
-            try checkin(of: Self.active, id: "kept-new-5", createdAt: "2026-10-28T10:00:00-03:00"),
-        ]])
+        let second = try monthWithActiveCheckin(work, id: "kept-new-5")
         let (set, changes) = try compare(work, second: second, between: { try keptByAnotherBuild($0) })
         for key in Self.settled { #expect(set?.states[key]?.seq == changes.seq, "\(key) computed again") }
     }
@@ -174,9 +176,7 @@ struct KeptBoardsTests {
     func earlierDay() throws {
         let work = try temporaryFolder("kept-earlier")
         defer { try? fm.removeItem(at: work) }
-        let second = try secondMonthFolder(work, ["checkins/checkins.ndjson": [
-            try checkin(of: Self.active, id: "kept-new-3", createdAt: "2026-10-28T10:00:00-03:00"),
-        ]])
+        let second = try monthWithActiveCheckin(work, id: "kept-new-3")
         let (set, changes) = try compare(work, second: second, then: Setting(asOf: LocalDate(year: 2026, month: 10, day: 25)))
         #expect(set?.states[Self.settled[0]]?.seq == changes.seq)
     }
@@ -185,9 +185,7 @@ struct KeptBoardsTests {
     func damagedState() throws {
         let work = try temporaryFolder("kept-damaged")
         defer { try? fm.removeItem(at: work) }
-        let second = try secondMonthFolder(work, ["checkins/checkins.ndjson": [
-            try checkin(of: Self.active, id: "kept-new-4", createdAt: "2026-10-28T10:00:00-03:00"),
-        ]])
+        let second = try monthWithActiveCheckin(work, id: "kept-new-4")
         // After month one, the kept board's result is damaged (its day is still readable).
         let (set, changes) = try compare(work, second: second, between: { db in
             try DatabaseQueue(path: db.path).write { db in
