@@ -51,19 +51,22 @@ extension WarehouseReader {
     /// The earliest subscription event, if any: of the log's rows that
     /// count (the view's rows, without its join to their files). With
     /// `before`, the instant of any counted event before it when there is
-    /// one (the scan stops at the first, which a log loaded month by month
-    /// holds near its start), else the earliest.
+    /// one, else the earliest: one pass over the log in its own order, which
+    /// stops at the first event before `before` (a log loaded month by month
+    /// holds one near its start when there is one).
     public func firstSubscriptionEvent(before: Timestamp? = nil) throws -> Timestamp? {
         try reading(.subscriptionEvents)
-        if let before, let early = try Int64.fetchOne(db, sql: """
-            SELECT at FROM subscription_event_row
-            WHERE at < ? AND rowid NOT IN (SELECT row FROM subscription_event_superseded) LIMIT 1
-            """, arguments: [before.microseconds]) {
-            return Timestamp(microseconds: early)
+        // One pass over the log in its own order, ended by the first event before `before`.
+        let rows = try RawCursor(db, sql: """
+            SELECT at FROM subscription_event_row WHERE rowid NOT IN (SELECT row FROM subscription_event_superseded)
+            """)
+        var earliest: Int64?
+        while try rows.next() {
+            let at = rows.int64(0)
+            if let before, at < before.microseconds { return Timestamp(microseconds: at) }
+            if earliest.map({ at < $0 }) ?? true { earliest = at }
         }
-        return try Int64.fetchOne(db, sql: """
-            SELECT min(at) FROM subscription_event_row WHERE rowid NOT IN (SELECT row FROM subscription_event_superseded)
-            """).map(Timestamp.init(microseconds:))
+        return earliest.map(Timestamp.init(microseconds:))
     }
 
     /// Streams every user's subscription events, one (app, user) at a time
@@ -154,6 +157,11 @@ extension WarehouseReader {
         var subscribers: [Subscriber] = []
         var owners: [Int32] = []
         var held: [Held] = []
+        // Room for every row of the log at once: growing by doubling copies what is held into new
+        // pages each time, and untouched capacity costs address space, not memory.
+        let rowsAtMost = try Int.fetchOne(db, sql: "SELECT max(rowid) FROM subscription_event_row") ?? 0
+        owners.reserveCapacity(rowsAtMost)
+        held.reserveCapacity(rowsAtMost)
         func add(_ subscriber: Subscriber) -> Int32 {
             subscribers.append(subscriber)
             return Int32(subscribers.count - 1)
