@@ -23,6 +23,10 @@ struct RunPublisher {
     var previous: (period: YearMonth, figures: [RunFigure])? = nil
     /// When a dataset's volume is flagged (`tally.yml` → `changes`).
     var thresholds = RunChanges.Thresholds()
+    /// The new out folder being written whole (``outDirectory`` is its
+    /// temporary name), moved into place once run.json is written; nil when
+    /// the files are moved into place one by one.
+    var staged: StagedFolder? = nil
 
     /// Writes rejects.csv and run.json and publishes `outputs`. Returns the
     /// manifest as written, its reproducible bytes and the rejects written.
@@ -70,12 +74,19 @@ struct RunPublisher {
         try runFile.write(try manifest.encoded())
         if let error = Reconciliation.error(checks) {
             try runFile.commit()
+            try staged?.publish(only: ["run.json"])
             throw error
         }
         try outputs.commit()
         try AtomicFile.syncFileSystem(containing: outDirectory)
         try runFile.commit()
-        try AtomicFile.syncFileSystem(containing: outDirectory)
+        if let staged {
+            // The folder appears whole, run.json with it.
+            try staged.publish()
+            try AtomicFile.syncFileSystem(containing: staged.destination)
+        } else {
+            try AtomicFile.syncFileSystem(containing: outDirectory)
+        }
         return (manifest, published, rejectCount)
     }
 

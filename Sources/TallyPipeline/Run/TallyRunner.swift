@@ -82,9 +82,18 @@ public struct TallyRunner {
            !FileManager.default.fileExists(atPath: request.resolvedDatabasePath + ".lock") {
             throw MissingInputError("no warehouse at \(request.resolvedDatabasePath): load the data first (tally run --data DIR, or tally ingest --data DIR) or name the warehouse with --db")
         }
-        try FileSystemWords.createFolder(request.outDirectory)
+        // A run killed outright leaves its temporary report files (or its staged folder) behind.
+        for stale in StagedFolder.removeStale(besides: request.outDirectory) {
+            logger.notice("removed \(stale), left by an interrupted run")
+        }
+        // A new (or empty) out folder is written whole under a temporary name
+        // and moved into place at the end; an out folder holding reports has
+        // them replaced one by one.
+        let staged = StagedFolder.begin(request.outDirectory)
+        defer { staged?.discard() }
+        let writeDirectory = staged?.folder ?? request.outDirectory
+        if staged == nil { try FileSystemWords.createFolder(request.outDirectory) }
         let warehouse = try openWarehouse(request)
-        // A run killed outright leaves its temporary report files behind.
         for stale in AtomicFile.removeStaleTemporaries(in: request.outDirectory) {
             logger.notice("removed \(stale), left by an interrupted run")
         }
@@ -116,7 +125,7 @@ public struct TallyRunner {
         }
         let previous = try previousRun(warehouse)
         let context = ReportContext(config: config, locale: locale, period: period, timezone: timezone,
-                                    outDirectory: request.outDirectory, warehouse: warehouse, reads: warehouse,
+                                    outDirectory: writeDirectory, warehouse: warehouse, reads: warehouse,
                                     logger: logger, progress: progress, outputs: OutputSet(csvDialect: config.csv.dialect), asOf: request.asOf,
                                     previousRun: previous)
         let (families, keptFamilies) = Self.families(families.all, refusals: refusals)
@@ -125,9 +134,9 @@ public struct TallyRunner {
         try ingest?.recordDerivations(derivations, from: warehouse, progress: progress)
         let (ingestRejects, files) = try warehouse.read { r in (try r.ingestRejects(), try r.inputFiles()) }
         let stages = ingestStages(ingest) + reports.flatMap { [.init(name: $0.name, seconds: $0.seconds, rows: $0.rows)] + $0.detailStages }
-        let publisher = RunPublisher(outDirectory: request.outDirectory, period: period, timezone: config.timezone,
+        let publisher = RunPublisher(outDirectory: writeDirectory, period: period, timezone: config.timezone,
                                      locale: locale, reproducible: request.reproducible,
-                                     previous: previous, thresholds: config.changes)
+                                     previous: previous, thresholds: config.changes, staged: staged)
         let (manifest, published, rejectCount) = try publisher.publish(
             reports: reports, ingestRejects: ingestRejects, files: files, refusals: refusals, ignored: ignored,
             keptFamilies: keptFamilies, outputs: context.outputs, stages: stages)

@@ -13,6 +13,10 @@ import Glibc
 /// an fsync per file, which would wait on the disk once for each of thousands
 /// of per-couple files.
 ///
+/// In a folder written whole under a temporary name (``StagedFolder``: a
+/// run into a new out folder), a file is written at its own name: the
+/// folder is the temporary, and it is moved into place in one rename.
+///
 /// A destination that already holds exactly the new bytes is left as it is
 /// (its modification time too): bytes at hand (``write(_:)``) are compared
 /// with it before anything is written, and a file written otherwise is
@@ -47,6 +51,10 @@ public final class AtomicFile {
 
     /// The caller knows no file is at ``destination`` (its folder is new): ``write(_:)`` need not look.
     private let destinationAbsent: Bool
+    /// The destination lies in a folder written whole under a temporary name
+    /// (``StagedFolder``): the file is written at its own name and
+    /// ``commit()`` has nothing to move.
+    private let direct: Bool
 
     /// Prepares a temporary file for `destination`, creating its folder
     /// unless the caller knows it exists (`creatingFolder: false`, for the
@@ -62,12 +70,13 @@ public final class AtomicFile {
     /// destination given as a path: what a stage writing a file per key
     /// uses, with the folder's path worked out once.
     public init(destinationPath path: String, creatingFolder: Bool = true, destinationAbsent: Bool = false) throws {
-        self.destinationAbsent = destinationAbsent
+        direct = StagedFolder.holds(path)
+        self.destinationAbsent = destinationAbsent || direct
         let slash = path.lastIndex(of: "/")
         let name = path[(slash.map { path.index(after: $0) } ?? path.startIndex)...]
         destinationPath = path
         destinationFolderAndName = (slash.map { $0 == path.startIndex ? "/" : path[..<$0] } ?? ".", name)
-        temporaryPath = "\(path[..<name.startIndex]).\(name)\(AtomicFile.marker)\(AtomicFile.processSuffix)"
+        temporaryPath = direct ? path : "\(path[..<name.startIndex]).\(name)\(AtomicFile.marker)\(AtomicFile.processSuffix)"
         if creatingFolder { try FileSystemWords.createFolder(URL(fileURLWithPath: String(destinationFolderAndName.folder))) }
     }
 
@@ -108,8 +117,13 @@ public final class AtomicFile {
 
     /// Renames the complete temporary file over the destination, or removes
     /// it when the destination holds the same bytes (already known when
-    /// ``write(_:)`` compared them).
+    /// ``write(_:)`` compared them); in a ``StagedFolder``, nothing (the
+    /// folder is moved into place whole).
     public func commit() throws {
+        if direct {
+            committed = true
+            return
+        }
         if unchanged || (!compared && FileContents.filesEqual(temporaryPath, destinationPath)) {
             unlink(temporaryPath)   // none when unchanged
             committed = true

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import TallyReports
+
+/// StagedFolder: a new out folder appears whole, with every report, or not at all.
+@Suite("Staged out folders")
+struct StagedFolderTests {
+    /// Writes `name` holding `text` through an ``AtomicFile`` added to `set`.
+    private func write(_ text: String, to name: String, in folder: URL, set: OutputSet) throws -> AtomicFile {
+        let file = try AtomicFile(destination: folder.appendingPathComponent(name))
+        try file.write(Array(text.utf8))
+        set.add(file)
+        return file
+    }
+
+    @Test func aNewFolderIsWrittenUnderATemporaryNameAndAppearsWhole() throws {
+        let parent = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let out = parent.appendingPathComponent("2026-10")
+        let staged = try #require(StagedFolder.begin(out))
+        #expect(staged.folder.deletingLastPathComponent().standardizedFileURL == parent.standardizedFileURL)
+        #expect(AtomicFile.temporaryOwner(staged.folder.lastPathComponent) == getpid())
+        let set = OutputSet()
+        // Files are written at their own names: the folder is the temporary.
+        let text = try write("a couple", to: "statements/cpl-1.txt", in: staged.folder, set: set)
+        #expect(text.temporary.path == text.destination.path)
+        let csv = try CSVWriter(url: staged.folder.appendingPathComponent("statements/balances.csv"), columns: ["x"])
+        try csv.writeRow(["1"])
+        try set.add(csv)
+        try set.commit()
+        #expect(!FileManager.default.fileExists(atPath: out.path))   // nothing visible before it is published
+        try staged.publish()
+        #expect(try String(contentsOf: out.appendingPathComponent("statements/cpl-1.txt"), encoding: .utf8) == "a couple")
+        #expect(try String(contentsOf: out.appendingPathComponent("statements/balances.csv"), encoding: .utf8) == "x\n1\n")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("statements").path))
+                == ["cpl-1.txt", "balances.csv"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["2026-10"])
+        // Published: files made afterwards under the old name are not direct.
+        #expect(!StagedFolder.holds(staged.folder.path + "/x"))
+    }
+
+    @Test func anEmptyFolderIsStagedAndReplacedAFolderWithFilesIsNot() throws {
+        let parent = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let empty = parent.appendingPathComponent("empty"), full = parent.appendingPathComponent("full")
+        for folder in [empty, full] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try Data("old".utf8).write(to: full.appendingPathComponent("run.json"))
+        #expect(StagedFolder.begin(full) == nil)
+        let file = parent.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: file)
+        #expect(StagedFolder.begin(file) == nil)
+        let staged = try #require(StagedFolder.begin(empty))
+        try Data("{}".utf8).write(to: staged.folder.appendingPathComponent("run.json"))
+        try staged.publish()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path) == ["run.json"])
+    }
+
+    @Test func whatCameIntoTheDestinationMeanwhileStaysAndTheReportsMoveInBesideIt() throws {
+        let parent = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let out = parent.appendingPathComponent("out")
+        let staged = try #require(StagedFolder.begin(out))
+        let set = OutputSet()
+        _ = try write("a couple", to: "statements/cpl-1.txt", in: staged.folder, set: set)
+        _ = try write("new", to: "kpis/kpis.txt", in: staged.folder, set: set)
+        _ = try write("{}", to: "run.json", in: staged.folder, set: set)
+        try set.commit()
+        // A warehouse named inside the out folder (`--db out/tally.sqlite`), and a folder of the same name.
+        try FileManager.default.createDirectory(at: out.appendingPathComponent("kpis"), withIntermediateDirectories: true)
+        try Data("db".utf8).write(to: out.appendingPathComponent("tally.sqlite"))
+        try Data("old".utf8).write(to: out.appendingPathComponent("kpis/kpis.txt"))
+        try staged.publish()
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["tally.sqlite", "statements", "kpis", "run.json"])
+        #expect(try String(contentsOf: out.appendingPathComponent("kpis/kpis.txt"), encoding: .utf8) == "new")
+        #expect(try String(contentsOf: out.appendingPathComponent("statements/cpl-1.txt"), encoding: .utf8) == "a couple")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["out"])
+    }
+
+    @Test func aRunThatFailsLeavesNoFolder() throws {
+        let parent = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let out = parent.appendingPathComponent("2026-10")
+        do {
+            let staged = try #require(StagedFolder.begin(out))
+            _ = try write("a couple", to: "statements/cpl-1.txt", in: staged.folder, set: OutputSet())
+            // The run fails here: the folder is dropped unpublished.
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty)
+    }
+
+    @Test func aRunWhoseNumbersDoNotAddUpPublishesItsRunFileAlone() throws {
+        let parent = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let out = parent.appendingPathComponent("2026-10")
+        let staged = try #require(StagedFolder.begin(out))
+        let set = OutputSet()
+        _ = try write("a couple", to: "statements/cpl-1.txt", in: staged.folder, set: set)
+        let run = try write("{}", to: "run.json", in: staged.folder, set: set)
+        try run.commit()
+        try staged.publish(only: ["run.json"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["run.json"])
+    }
+
+    @Test func twoRunsOfOneProcessStageApartAndStaleFoldersOfDeadRunsAreRemoved() throws {
+        let parent = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let out = parent.appendingPathComponent("2026-10")
+        let first = try #require(StagedFolder.begin(out)), second = try #require(StagedFolder.begin(out))
+        #expect(first.folder != second.folder)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        // A run killed outright while writing, and a folder of another out folder.
+        let dead = parent.appendingPathComponent(".2026-10.tmp-\(child.processIdentifier)-ab1")
+        let other = parent.appendingPathComponent(".2026-09.tmp-\(child.processIdentifier)-ab1")
+        for folder in [dead, other] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("statements"), withIntermediateDirectories: true)
+            try Data("z".utf8).write(to: folder.appendingPathComponent("statements/cpl-1.txt"))
+        }
+        #expect(StagedFolder.removeStale(besides: out) == [dead.lastPathComponent])
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: parent.path))
+                == [first.folder.lastPathComponent, second.folder.lastPathComponent, other.lastPathComponent])
+        first.discard()
+        second.discard()
+    }
+}
