@@ -159,7 +159,7 @@ enum SwipeLogSchema {
         scan.pairs = nil  // the one reference: changed in place below, not copied
         // A superseded like or report does not count: the fold skips it.
         for (rowid, index) in scan.candidatePairs where superseded.contains(rowid) { pairs[index].superseded = true }
-        guard let since else {
+        guard since != nil else {
             try db.execute(sql: "DROP INDEX IF EXISTS swipe_match_formed; DELETE FROM swipe_match")
             let fold = MatchFold(consume pairs)
             return DerivationTail(compute: { fold.compute() }, store: { db in
