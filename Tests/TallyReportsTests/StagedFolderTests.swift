@@ -101,7 +101,7 @@ struct StagedFolderTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["run.json"])
     }
 
-    @Test func twoRunsOfOneProcessStageApartAndStaleFoldersOfDeadRunsAreRemoved() throws {
+    @Test func twoRunsOfOneProcessStageApartAndTheStagedFoldersOfDeadRunsBesideThemAreRemoved() throws {
         let parent = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: parent) }
         let out = parent.appendingPathComponent("2026-10")
@@ -111,16 +111,20 @@ struct StagedFolderTests {
         child.executableURL = URL(fileURLWithPath: "/bin/true")
         try child.run()
         child.waitUntilExit()
-        // A run killed outright while writing, and a folder of another out folder.
-        let dead = parent.appendingPathComponent(".2026-10.tmp-\(child.processIdentifier)-ab1")
-        let other = parent.appendingPathComponent(".2026-09.tmp-\(child.processIdentifier)-ab1")
-        for folder in [dead, other] {
+        // Runs killed outright while writing this out folder and last month's; a file and a
+        // folder that only look like them; the user's own folders.
+        let dead = child.processIdentifier
+        let stale = [".2026-10.tmp-\(dead)-ab1", ".2026-09.tmp-\(dead)-ab1"]
+        let kept = [".notes.tmp-\(dead)-xyz", "2026-09", ".git"]
+        for name in stale + kept {
+            let folder = parent.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: folder.appendingPathComponent("statements"), withIntermediateDirectories: true)
             try Data("z".utf8).write(to: folder.appendingPathComponent("statements/cpl-1.txt"))
         }
-        #expect(StagedFolder.removeStale(besides: out) == [dead.lastPathComponent])
+        try Data("z".utf8).write(to: parent.appendingPathComponent(".run.json.tmp-\(dead)-ab1"))
+        #expect(StagedFolder.removeStale(besides: out) == stale.sorted())
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: parent.path))
-                == [first.folder.lastPathComponent, second.folder.lastPathComponent, other.lastPathComponent])
+                == Set([first.folder.lastPathComponent, second.folder.lastPathComponent, ".run.json.tmp-\(dead)-ab1"] + kept))
         first.discard()
         second.discard()
     }

@@ -16,7 +16,7 @@ import Glibc
 /// one rename at ``publish()`` replaces the tens of thousands a run of
 /// per-couple files would otherwise make (docs/performance.md). A run that
 /// fails removes the folder (``discard()``); one killed outright leaves it
-/// for the next run into the same destination to remove
+/// for the next run into a folder beside it to remove
 /// (``removeStale(besides:)``).
 ///
 /// ```swift
@@ -127,17 +127,22 @@ public final class StagedFolder: @unchecked Sendable {
         Self.lock.withLock { Self.roots.removeAll { $0 == root } }
     }
 
-    /// Removes the staged folders beside `destination` that runs into it
-    /// which no longer exist left (killed outright), and returns their names.
+    /// Removes the staged folders beside `destination` that runs which no
+    /// longer exist left (killed outright), whatever out folder they were
+    /// for (a killed run into `reports/2026-10` is cleared by the next
+    /// month's run into `reports/2026-11`), and returns their names. Only
+    /// folders named as ``begin(_:)`` names them, of a process not alive,
+    /// are removed.
     @discardableResult
     public static func removeStale(besides destination: URL) -> [String] {
-        let path = destination.standardizedFileURL.path
-        let parent = (path as NSString).deletingLastPathComponent
-        let prefix = ".\((path as NSString).lastPathComponent)\(AtomicFile.marker)"
+        let parent = (destination.standardizedFileURL.path as NSString).deletingLastPathComponent
         var removed: [String] = []
-        for name in ((try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []).sorted() where name.hasPrefix(prefix) {
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []).sorted() {
             guard let pid = AtomicFile.temporaryOwner(name), !AtomicFile.isAlive(pid) else { continue }
-            if (try? FileManager.default.removeItem(atPath: parent + "/" + name)) != nil { removed.append(name) }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: parent + "/" + name, isDirectory: &isFolder), isFolder.boolValue,
+                  (try? FileManager.default.removeItem(atPath: parent + "/" + name)) != nil else { continue }
+            removed.append(name)
         }
         return removed
     }
