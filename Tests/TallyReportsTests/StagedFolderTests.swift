@@ -39,20 +39,25 @@ struct StagedFolderTests {
         #expect(!StagedFolder.holds(staged.folder.path + "/x"))
     }
 
-    @Test func anEmptyFolderIsStagedAndReplacedAFolderWithFilesIsNot() throws {
+    @Test func onlyAPathWithNothingAtItIsStaged() throws {
         let parent = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: parent) }
-        let empty = parent.appendingPathComponent("empty"), full = parent.appendingPathComponent("full")
+        // A folder of reports, an empty folder (perhaps a mount point), a file, a link, a dangling link.
+        let full = parent.appendingPathComponent("full"), empty = parent.appendingPathComponent("empty")
         for folder in [empty, full] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         try Data("old".utf8).write(to: full.appendingPathComponent("run.json"))
-        #expect(StagedFolder.begin(full) == nil)
         let file = parent.appendingPathComponent("a-file")
         try Data("x".utf8).write(to: file)
-        #expect(StagedFolder.begin(file) == nil)
-        let staged = try #require(StagedFolder.begin(empty))
+        let link = parent.appendingPathComponent("link"), dangling = parent.appendingPathComponent("dangling")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: empty)
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: parent.appendingPathComponent("gone").path)
+        for taken in [full, empty, file, link, dangling] { #expect(StagedFolder.begin(taken) == nil) }
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: parent.path)) == ["full", "empty", "a-file", "link", "dangling"])
+        // A folder inside one that does not exist yet either: the parents are made.
+        let staged = try #require(StagedFolder.begin(parent.appendingPathComponent("reports/2026-10")))
         try Data("{}".utf8).write(to: staged.folder.appendingPathComponent("run.json"))
         try staged.publish()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path) == ["run.json"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent.appendingPathComponent("reports/2026-10").path) == ["run.json"])
     }
 
     @Test func whatCameIntoTheDestinationMeanwhileStaysAndTheReportsMoveInBesideIt() throws {

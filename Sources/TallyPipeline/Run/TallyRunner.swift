@@ -86,9 +86,9 @@ public struct TallyRunner {
         for stale in StagedFolder.removeStale(besides: request.outDirectory) {
             logger.notice("removed \(stale), left by an interrupted run")
         }
-        // A new (or empty) out folder is written whole under a temporary name
-        // and moved into place at the end; an out folder holding reports has
-        // them replaced one by one.
+        // A new out folder is written whole under a temporary name and moved
+        // into place at the end; in an existing one, the reports are replaced
+        // one by one.
         let staged = StagedFolder.begin(request.outDirectory)
         defer { staged?.discard() }
         let writeDirectory = staged?.folder ?? request.outDirectory

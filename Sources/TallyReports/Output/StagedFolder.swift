@@ -7,8 +7,8 @@ import Glibc
 /// renamed into place once complete: readers see no folder, then the whole
 /// run's reports with its run.json, never a part of them.
 ///
-/// A run into a folder that does not exist yet (or is empty), as the
-/// monthly routine's `reports/<month>/` is, writes into
+/// A run into a folder that does not exist yet, as the monthly routine's
+/// `reports/<month>/` does not, writes into
 /// `.<name>.tmp-<pid>-<token>` beside it (``AtomicFile/processSuffix``,
 /// then a count of the folders the process staged).
 /// Every ``AtomicFile`` under that folder writes its destination directly,
@@ -46,15 +46,15 @@ public final class StagedFolder: @unchecked Sendable {
         self.folder = folder
     }
 
-    /// Starts staging `destination` when it does not exist or is an empty
-    /// folder; nil when it holds files (a run into it replaces them one by
-    /// one) or when no folder can be made beside it (the run's own attempt
-    /// to make `destination` then says why).
+    /// Starts staging `destination` when nothing is at its path; nil when
+    /// something is (a folder of reports, replaced one by one; an empty
+    /// folder, a link or a mount point, which a rename could not replace)
+    /// or when no folder can be made beside it (the run's own attempt to
+    /// make `destination` then says why).
     public static func begin(_ destination: URL) -> StagedFolder? {
         let path = destination.standardizedFileURL.path
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: path), !names.isEmpty { return nil }
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue { return nil }
+        var status = stat()
+        guard lstat(path, &status) != 0, errno == ENOENT else { return nil }
         let parent = (path as NSString).deletingLastPathComponent
         guard (try? FileSystemWords.createFolder(URL(fileURLWithPath: parent))) != nil else { return nil }
         // The process's suffix and a count in hex: two runs of one process never share a folder.
@@ -71,17 +71,15 @@ public final class StagedFolder: @unchecked Sendable {
         lock.withLock { roots.contains { path.hasPrefix($0) } }
     }
 
-    /// Renames the folder into place (over `destination` when it is an
-    /// empty folder). With `only`, every other file is removed first: a run
-    /// whose numbers do not add up publishes its run.json alone.
+    /// Renames the folder into place. With `only`, every other file is
+    /// removed first: a run whose numbers do not add up publishes its
+    /// run.json alone.
     public func publish(only names: Set<String>? = nil) throws {
         if let names {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !names.contains(name) {
                 try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
             }
         }
-        // An empty destination folder (made by hand, or left by an earlier tally) is replaced.
-        _ = rmdir(destination.path)
         if rename(folder.path, destination.path) != 0 {
             // Something came into the destination meanwhile (a warehouse named
             // inside it, `--db out/tally.sqlite`): what the run wrote moves in
