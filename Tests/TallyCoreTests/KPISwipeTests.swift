@@ -123,6 +123,11 @@ struct KPISwipeTests {
         #expect(SwipeAction(contract: "super_like") == .superLike)
         #expect(SwipeAction(contract: "superlike") == nil)
         #expect(SwipeAction(utf8: Array("report".utf8)) == .report)
+        // The bytes read from files and the warehouse: every spelling, and what only looks like one.
+        for action in SwipeAction.allCases { #expect(SwipeAction(utf8: Array(action.rawValue.utf8)) == action) }
+        for near in ["lime", "post", "super_lik", "super_likes", "super-like", "Super_like", "repost", "Like", "", "l", "liked"] {
+            #expect(SwipeAction(utf8: Array(near.utf8)) == nil, "\(near)")
+        }
         #expect(SubscriptionEventKind(contract: "paywall_shown") == .paywallShown)
         #expect(SubscriptionEventKind(contract: "billing_issue") == nil)
     }
