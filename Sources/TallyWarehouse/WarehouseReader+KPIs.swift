@@ -235,6 +235,12 @@ extension WarehouseReader {
         return hash.value
     }
 
+    /// ``subscriberKeyHash(_:)`` of ``subscriberKey(app:userId:)``, without making the key.
+    public static func subscriberKeyHash(app: String, userId: String) -> UInt64 {
+        var app = app, userId = userId
+        return app.withUTF8 { a in userId.withUTF8 { u in subscriberKeyHash(app: a, userId: u) } }
+    }
+
     /// ``subscriberKeyHash(_:)`` of the key of the app and user id a row holds.
     static func subscriberKeyHash(app: UnsafeBufferPointer<UInt8>, userId: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash = KeyHash()

@@ -189,6 +189,16 @@ struct SubscriptionEventLogTests {
         }
     }
 
+    @Test("a subscriber's key hash from its names is that of its key, whatever the names hold")
+    func keyHashFromNames() {
+        for (app, user) in [("FisioFlow", "u1"), ("LovU", "1:LovUu1"), ("", "x"), ("Fyp", ""), ("Café", "usuário-ñ"), ("A", "1:Bc")] {
+            #expect(WarehouseReader.subscriberKeyHash(app: app, userId: user)
+                    == WarehouseReader.subscriberKeyHash(WarehouseReader.subscriberKey(app: app, userId: user)), "\(app) \(user)")
+        }
+        // The key keeps apart names that concatenate alike.
+        #expect(WarehouseReader.subscriberKeyHash(app: "ab", userId: "c") != WarehouseReader.subscriberKeyHash(app: "a", userId: "bc"))
+    }
+
     @Test("each refresh records the subscribers it changed: appended rows' and those whose rows' verdicts moved; a vanished file, every one")
     func keyChanges() throws {
         let warehouse = try Warehouse(path: temporaryWarehousePath())

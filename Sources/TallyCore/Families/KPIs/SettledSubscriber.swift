@@ -26,8 +26,13 @@ extension KPIsFamily {
     /// subscriber settled as of `period`; nil otherwise (not settled, no
     /// events, or a partition of swipes or matches).
     public func settledMonth(_ partition: Partition, asOf period: YearMonth) -> YearMonth? {
+        settledMonth(partition, periodStart: settings.subscriptions.timezone.startOfDay(period.firstDay))
+    }
+
+    /// ``settledMonth(_:asOf:)`` with the period's first instant worked out
+    /// once by the caller (a run asks for every subscriber it reads).
+    public func settledMonth(_ partition: Partition, periodStart start: Timestamp) -> YearMonth? {
         guard case let .subscriber(_, _, events, _) = partition, var last = events.first?.timestamp else { return nil }
-        let start = settings.subscriptions.timezone.startOfDay(period.firstDay)
         // The timeline's order: by time, stable (the warehouse gives events in it already).
         let inOrder = zip(events, events.dropFirst()).allSatisfy { $0.timestamp <= $1.timestamp }
         var state = SubscriptionState.none

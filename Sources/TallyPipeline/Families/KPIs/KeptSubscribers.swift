@@ -56,8 +56,12 @@ struct KeptSubscribers {
     /// The months whose kept counts this run takes, as kept; after
     /// ``finish(into:)``, every month this run leaves.
     private var months: [YearMonth: Month] = [:]
-    /// The subscribers settled as of this run's period, counted in this run, by the month of their last event.
-    private var counted: [YearMonth: Month] = [:]
+    /// The subscribers settled as of this run's period, counted in this run,
+    /// by the month of their last event: each month's place in `countedMonths`.
+    private var counted: [YearMonth: Int] = [:]
+    private var countedMonths: [Month] = []
+    /// The first instant of this run's period.
+    private let periodStart: Timestamp
     /// The hashes of the subscribers this run counts but does not settle.
     private var live: Set<UInt64> = []
     /// The key hashes of the subscribers of the months taken, whose events the scan leaves unread.
@@ -76,6 +80,7 @@ struct KeptSubscribers {
     init(_ reader: WarehouseReader, family: KPIsFamily) throws {
         self.family = family
         let s = family.settings.subscriptions
+        periodStart = s.timezone.startOfDay(family.settings.period.firstDay)
         let catalog = family.settings.catalog.all.map {
             "\($0.productId) \($0.app) \($0.plan) \($0.yearly) \($0.price) \($0.currency.code)"
         }
@@ -115,13 +120,22 @@ struct KeptSubscribers {
     /// (the caller counts it).
     mutating func counts(_ partition: KPIsFamily.Partition) -> Bool {
         guard case let .subscriber(app, user, _, _) = partition else { return false }
-        let hash = WarehouseReader.subscriberKeyHash(WarehouseReader.subscriberKey(app: app, userId: user))
-        guard let month = family.settledMonth(partition, asOf: family.settings.period) else {
+        let hash = WarehouseReader.subscriberKeyHash(app: app, userId: user)
+        guard let month = family.settledMonth(partition, periodStart: periodStart) else {
             live.insert(hash)
             return false
         }
-        family.add(partition, to: &counted[month, default: Month(seq: seq, summary: family.emptySummary())].summary)
-        counted[month]!.members.insert(hash)
+        let i: Int
+        if let known = counted[month] {
+            i = known
+        } else {
+            i = countedMonths.count
+            counted[month] = i
+            countedMonths.append(Month(seq: seq, summary: family.emptySummary()))
+        }
+        // Changed where the array holds them: a month's counts are never copied out and back.
+        family.add(partition, to: &countedMonths[i].summary)
+        countedMonths[i].members.insert(hash)
         return true
     }
 
@@ -129,7 +143,8 @@ struct KeptSubscribers {
     /// month gains the subscribers of that month counted in this run), then
     /// adds every month's counts to `summary`. Called once, after the scan.
     mutating func finish(into summary: inout KPIsFamily.Summary) {
-        for (month, new) in counted {
+        for (month, i) in counted {
+            let new = countedMonths[i]
             guard var kept = months[month] else {
                 months[month] = new
                 continue
@@ -140,6 +155,7 @@ struct KeptSubscribers {
             months[month] = kept
         }
         counted = [:]
+        countedMonths = []
         for month in months.values { summary.merge(month.summary) }
     }
 
