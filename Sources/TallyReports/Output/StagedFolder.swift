@@ -7,9 +7,9 @@ import Glibc
 /// renamed into place once complete: readers see no folder, then the whole
 /// run's reports with its run.json, never a part of them.
 ///
-/// A run into a folder that does not exist yet, as the monthly routine's
-/// `reports/<month>/` does not, writes into
-/// `.<name>.tmp-<pid>-<token>` beside it (``AtomicFile/processSuffix``,
+/// A run into an out folder that does not exist yet (the monthly
+/// routine's new `reports/<month>/`) writes into
+/// `.<name>.tmp-<pid>-<token><n>` beside it (``AtomicFile/processSuffix``,
 /// then a count of the folders the process staged).
 /// Every ``AtomicFile`` under that folder writes its destination directly,
 /// without a temporary name of its own: the folder is the temporary, and
@@ -20,7 +20,7 @@ import Glibc
 /// (``removeStale(besides:)``).
 ///
 /// ```swift
-/// if let staged = try StagedFolder.begin(out) {
+/// if let staged = StagedFolder.begin(out) {
 ///     let file = try AtomicFile(destination: staged.folder.appendingPathComponent("run.json"))
 ///     try file.write(Array("{}".utf8))   // written at its own name
 ///     try file.commit()                   // nothing to rename
