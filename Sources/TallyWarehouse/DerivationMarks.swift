@@ -40,8 +40,9 @@ enum DerivationMarks {
             """, arguments: [table.rawValue])
     }
 
-    /// Forgets every mark: log rows were removed.
+    /// Forgets every mark, and the key hashes kept with them (``KeyHashRuns``): log rows were removed.
     static func forgetAll(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM derivation_mark")
+        try KeyHashRuns.forgetAll(db)
     }
 }

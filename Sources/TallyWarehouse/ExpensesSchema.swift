@@ -104,8 +104,9 @@ enum ExpensesSchema {
     /// and comparing only rows whose hashes collide (``KeyHashes``); the
     /// winners are then sorted once, narrowly, by (couple, id), instead of
     /// ranking every wide version row in a window sorted by id. After an
-    /// ingest that only appended versions, the scan keeps only the rows of
-    /// the appended versions' ids, only those ids are judged again (the
+    /// ingest that only appended versions, only they are hashed, beside the
+    /// hashes kept of the earlier versions (``KeyHashRuns``); only the ids
+    /// they repeat are judged again (the
     /// files' superseded counts move by the change: ``SupersededRows``),
     /// and only their winners are listed again (``WinnerTable``).
     ///
@@ -117,11 +118,7 @@ enum ExpensesSchema {
     static let winners = Derivation(.expenseWinners, inputs: ["expenses"]) { db in
         let since = try DerivationMarks.lastRow(db, .expenseWinners)
         // After an append-only ingest, only the ids of the appended versions can have new winners.
-        var ids = try KeyHashes.keepingRows(after: since, of: "expense_version", key: "id", in: db)
-        try RawCursor(db, sql: "SELECT rowid, id FROM expense_version").forEach { row in
-            ids.add(bytes: row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0), rowid: row.int64(0))
-        }
-        let candidates = ids.collisions()
+        let candidates = try KeyHashRuns.expenseIds.collisions(db, since: since)
         let superseded = try SupersededRows(db, candidates: candidates, since: since, sql: """
             SELECT v.id, v.file_id, v.updated_at, f.load_seq, v.line
             FROM expense_version v JOIN input_file f ON f.id = v.file_id WHERE v.rowid = ?

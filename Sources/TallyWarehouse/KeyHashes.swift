@@ -9,20 +9,12 @@ import GRDB
 /// `GROUP BY id HAVING count(*) > 1`, which has SQLite sort the keys themselves.
 ///
 /// After an ingest that only appended rows, a derivation needs only the
-/// groups that an appended row joins: made with the appended rows' hashes
-/// (``keepingRows(after:of:key:in:)``), the set remembers only the rows
-/// whose hash one of them has, so a scan of the whole log keeps and sorts
-/// a month's worth of pairs, not the log's.
+/// groups that an appended row joins: ``KeyHashRuns`` keeps the pairs of
+/// the rows derived before, so that only the appended rows are hashed.
 struct KeyHashes {
     private var entries: [(hash: Int, rowid: Int64)] = []
-    /// The hashes whose rows are remembered; nil: every row's.
-    private let only: Set<Int>?
 
-    /// Remembers every row added.
-    init() { only = nil }
-
-    /// Remembers only the rows whose key hashes to one of `hashes`.
-    private init(onlyHashes hashes: Set<Int>) { only = hashes }
+    init() {}
 
     /// Remembers `key` (its UTF-8 bytes) as the key of row `rowid`.
     mutating func add(_ key: String, rowid: Int64) {
@@ -37,21 +29,27 @@ struct KeyHashes {
 
     /// Remembers a key by its hash (``hash(_:)``) as the key of row `rowid`.
     mutating func add(hash: Int, rowid: Int64) {
-        if let only, !only.contains(hash) { return }
         entries.append((hash, rowid))
+        isSorted = false
     }
 
-    /// The set a derivation of `log` fills in its scan: after an ingest
-    /// that only appended rows (`since`, the log's last rowid at the previous
-    /// derivation), one that remembers only the rows whose `key` column
-    /// hashes like an appended row's; without `since`, one that remembers every row.
-    static func keepingRows(after since: Int64?, of log: String, key: String, in db: Database) throws -> KeyHashes {
-        guard let since else { return KeyHashes() }
-        var hashes = Set<Int>()
-        try RawCursor(db, sql: "SELECT \(key) FROM \(log) WHERE rowid > ?", arguments: [since]).forEach { row in
-            hashes.insert(hash(row.bytes(0) ?? UnsafeRawBufferPointer(start: nil, count: 0)))
+    /// Whether `entries` are in ``sortedPairs()``'s order.
+    private var isSorted = true
+
+    /// The pairs added, sorted by hash (its bits read as unsigned), then rowid.
+    mutating func sortedPairs() -> [(hash: Int, rowid: Int64)] {
+        sort()
+        return entries
+    }
+
+    private mutating func sort() {
+        guard !isSorted else { return }
+        if entries.count < Self.radixThreshold {
+            entries.sort { (UInt(bitPattern: $0.hash), $0.rowid) < (UInt(bitPattern: $1.hash), $1.rowid) }
+        } else {
+            Self.radixSortByHash(&entries)
         }
-        return KeyHashes(onlyHashes: hashes)
+        isSorted = true
     }
 
     /// How many rows were added.
@@ -60,11 +58,7 @@ struct KeyHashes {
     /// The rows whose key hash is shared with another row: one group per hash,
     /// rowids ascending in each group, groups in no particular order.
     mutating func collisions() -> [[Int64]] {
-        if entries.count < Self.radixThreshold {
-            entries.sort { ($0.hash, $0.rowid) < ($1.hash, $1.rowid) }
-        } else {
-            Self.radixSortByHash(&entries)
-        }
+        sort()
         var groups: [[Int64]] = []
         var start = 0
         while start < entries.count {
@@ -80,7 +74,7 @@ struct KeyHashes {
     /// of their hash: below it, the bucket tables would cost more than the comparisons.
     static let radixThreshold = 4096
 
-    /// Sorts `entries` by hash, then rowid, in place: one pass moves each
+    /// Sorts `entries` by hash (its bits read as unsigned), then rowid, in place: one pass moves each
     /// pair into its bucket of the hash's top 16 bits (an American flag
     /// sort: counts, then cycles of swaps), then each bucket, a few pairs
     /// for hashes spread as they are, is sorted on its own. Linear in the

@@ -82,6 +82,7 @@ enum Migrations {
         migrator.registerMigration("v28: key changes logged by refresh", migrate: KeyStates.logChangesByRefresh)
         migrator.registerMigration("v29: expense versions by date", migrate: ExpensesSchema.indexVersionsByDate)
         migrator.registerMigration("v30: swipes files' spans", migrate: SwipeSpans.createTable)
+        migrator.registerMigration("v31: key hashes kept", migrate: KeyHashRuns.createTables)
         return migrator
     }
 }

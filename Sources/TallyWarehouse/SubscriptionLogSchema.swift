@@ -184,28 +184,20 @@ enum SubscriptionLogSchema {
     /// (16 bytes each), each keeping the ids of one residue of the hash:
     /// one pass at medium scale. With `since` (the log's last rowid at the
     /// previous derivation, only appended to since), only the rows whose id
-    /// hashes like an appended row's are listed, in one pass.
+    /// hashes like an appended row's are listed, from the hashes kept of the
+    /// earlier rows (``KeyHashRuns``) and the appended rows alone.
     static func listRepeatCandidates(_ db: Database, appendedAfter since: Int64? = nil, perPass: Int = eventsPerHashPass) throws {
         try db.execute(sql: "CREATE TEMP TABLE event_candidate (row INTEGER PRIMARY KEY)")
         let insert = try BulkStatement(db, sql: "INSERT INTO temp.event_candidate (row) VALUES (?)")
-        // After an append-only ingest, only the rows of the appended rows' ids are kept: one pass.
-        let rows = since != nil ? 0 : try Int.fetchOne(db, sql: "SELECT count(*) FROM subscription_event_row") ?? 0
-        let passes = max(1, (rows + perPass - 1) / perPass)
-        for pass in 0..<passes {
-            var ids = try KeyHashes.keepingRows(after: since, of: "subscription_event_row", key: "id", in: db)
-            try RawCursor(db, sql: "SELECT rowid, id FROM subscription_event_row").forEach { row in
-                let hash = KeyHashes.hash(row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0))
-                if passes == 1 || Int(UInt(bitPattern: hash) % UInt(passes)) == pass { ids.add(hash: hash, rowid: row.int64(0)) }
-            }
-            for rowid in ids.collisions().joined().sorted() {
-                insert.bind(1, rowid)
-                try insert.step()
-            }
+        // A rowid can be in two groups (a kept pair of a row removed since, its rowid handed out again).
+        for rowid in Set(try KeyHashRuns.eventIds.collisions(db, since: since, perPass: perPass).joined()).sorted() {
+            insert.bind(1, rowid)
+            try insert.step()
         }
     }
 
     /// The most rows hashed in one pass of ``listRepeatCandidates(_:)``: 64 MiB of hashes.
-    static let eventsPerHashPass = 4 << 20
+    static let eventsPerHashPass = KeyHashRuns.pairsPerPass
 
     /// Stores a reject for each repeat of an id within its file (named by
     /// `record`, with the rule's `reason`), and adds them to the files'

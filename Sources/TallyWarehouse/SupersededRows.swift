@@ -13,7 +13,7 @@ import TallyCore
 ///
 /// After an ingest that only appended rows (`since`, the log's last rowid
 /// at the previous derivation), the groups given are those an appended row
-/// joined (``KeyHashes/keepingRows(after:of:key:in:)``): each key's rows are judged
+/// joined (``KeyHashRuns/collisions(_:since:perPass:)``): each key's rows are judged
 /// twice, all of them and those up to `since` (the verdicts the previous
 /// derivation stored), and the files' counts move by the difference. A
 /// group with no appended row is left as it was judged.

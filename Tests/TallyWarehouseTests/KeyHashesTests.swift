@@ -8,7 +8,7 @@ struct KeyHashesTests {
         Set(Dictionary(grouping: pairs, by: \.hash).values.filter { $0.count > 1 }.map { $0.map(\.rowid).sorted() })
     }
 
-    @Test("collisions are the groups of rows sharing a hash, rowids ascending, below and above the radix threshold")
+    @Test("the pairs sort by the hash unsigned, and collisions are the groups of rows sharing a hash, rowids ascending, below and above the radix threshold")
     func collisionsMatchGrouping() {
         var generator = SystemRandomNumberGenerator()
         for count in [0, 1, 2, 100, KeyHashes.radixThreshold - 1, KeyHashes.radixThreshold, 50_000] {
@@ -26,6 +26,11 @@ struct KeyHashesTests {
             pairs.shuffle(using: &generator)
             var hashes = KeyHashes()
             for pair in pairs { hashes.add(hash: pair.hash, rowid: pair.rowid) }
+            let sorted = hashes.sortedPairs()
+            #expect(sorted.map(\.rowid).sorted() == pairs.map(\.rowid).sorted())
+            #expect(zip(sorted, sorted.dropFirst()).allSatisfy { a, b in
+                (UInt(bitPattern: a.hash), a.rowid) < (UInt(bitPattern: b.hash), b.rowid)
+            }, "sorted by the hash's bits unsigned, then rowid: \(count) rows")
             let groups = hashes.collisions()
             #expect(groups.allSatisfy { $0 == $0.sorted() })
             #expect(Set(groups) == Self.expected(pairs), "\(count) rows")

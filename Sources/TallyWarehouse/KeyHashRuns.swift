@@ -1,0 +1,184 @@
+import Foundation
+import GRDB
+
+/// The key hashes of an append-only log's rows, kept in the warehouse, so
+/// that a derivation after an ingest that only appended rows finds the
+/// rows an appended row's key may repeat without reading the whole log.
+///
+/// Each derivation of a winner table needs the groups of rows whose keys
+/// hash alike (``KeyHashes``): candidates the derivation then compares by
+/// their stored keys. Hashing every row's key each month costs a scan of
+/// the whole log, a cost that grows with the history. Instead, the
+/// `(hash, rowid)` pairs of the rows are kept as sorted **runs** (a blob of
+/// 16-byte pairs each): one or more for the rows a full derivation saw,
+/// then one per append-only derivation for the rows it appended. After an
+/// append-only ingest, only the appended rows are read from the log; each
+/// run is read as one blob and merged with their sorted hashes.
+///
+/// The contract, as ``DerivationMarks``'s: the runs of a log are kept with
+/// the mark of its derived table, in the same transaction, and hold the
+/// pair of every log row up to the rowid they cover. Removing log rows
+/// forgets the marks, and the runs with them (``forgetAll(_:)``); a
+/// derivation that starts from scratch writes the runs anew. A run may
+/// also name rows removed since (a repeat within a file rejected after
+/// the derivation listed it): such a pair only adds a candidate, which the
+/// derivation's comparison of keys leaves out. The hash is ``ByteHash``
+/// (stable across processes); a change to it changes ``layout``, and runs
+/// of another layout are written anew.
+///
+/// ```swift
+/// let since = try DerivationMarks.lastRow(db, .expenseWinners)
+/// let groups = try KeyHashRuns.expenseIds.collisions(db, since: since)
+/// // groups: rowids (ascending) whose ids hash alike, each with an appended row when `since` is given
+/// try DerivationMarks.record(db, .expenseWinners, log: "expense_version")
+/// ```
+struct KeyHashRuns {
+    /// The runs' name: the log and its key column.
+    let name: String
+    let log: String
+    let key: String
+
+    init(log: String, key: String) {
+        self.log = log
+        self.key = key
+        name = "\(log).\(key)"
+    }
+
+    /// The expense versions' ids (``ExpensesSchema``).
+    static let expenseIds = KeyHashRuns(log: "expense_version", key: "id")
+    /// The subscription events' ids (``SubscriptionLogSchema``).
+    static let eventIds = KeyHashRuns(log: "subscription_event_row", key: "id")
+
+    /// The layout of the pairs (``ByteHash``, then the 16-byte pair).
+    static let layout = 1
+
+    /// The most pairs a full derivation hashes at once, and holds in one
+    /// run: 64 MiB of pairs. A larger log is hashed in passes, one residue
+    /// of the hash each.
+    static let pairsPerPass = 4 << 20
+
+    /// v31: the runs, and how far each log's runs cover it.
+    static func createTables(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE key_hash_run (id INTEGER PRIMARY KEY, name TEXT NOT NULL, pairs BLOB NOT NULL);
+            CREATE INDEX key_hash_run_name ON key_hash_run(name);
+            CREATE TABLE key_hash_cover (name TEXT PRIMARY KEY, last_row INTEGER NOT NULL, layout INTEGER NOT NULL) WITHOUT ROWID;
+            """)
+    }
+
+    /// Forgets every log's runs: log rows were removed (``DerivationMarks/forgetAll(_:)``).
+    static func forgetAll(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM key_hash_run; DELETE FROM key_hash_cover")
+    }
+
+    /// The groups of log rows whose keys hash alike, rowids ascending in each
+    /// group, groups in no particular order; the runs are brought up to date.
+    ///
+    /// With `since` (the log's last rowid at the previous derivation, only
+    /// appended to since): the groups an appended row joins, from the runs
+    /// and the appended rows, when the runs cover `since`; from a scan of the
+    /// whole log otherwise. Without: every group, from a scan of the log.
+    func collisions(_ db: Database, since: Int64?, perPass: Int = pairsPerPass) throws -> [[Int64]] {
+        if let since, try covers(db, since) {
+            return try appendedCollisions(db, since: since)
+        }
+        var groups = try scannedCollisions(db, perPass: perPass)
+        if let since { groups.removeAll { ($0.last ?? 0) <= since } }
+        return groups
+    }
+
+    /// Whether the runs hold every row up to `since`, in this layout.
+    private func covers(_ db: Database, _ since: Int64) throws -> Bool {
+        guard let row = try Row.fetchOne(db, sql: "SELECT last_row, layout FROM key_hash_cover WHERE name = ?", arguments: [name])
+        else { return false }
+        let lastRow: Int64 = row[0], layout: Int = row[1]
+        return layout == Self.layout && lastRow >= since
+    }
+
+    /// Every row hashed, in passes of at most `perPass` rows (one residue of
+    /// the hash each); the runs written anew, one per pass.
+    private func scannedCollisions(_ db: Database, perPass: Int) throws -> [[Int64]] {
+        try db.execute(sql: "DELETE FROM key_hash_run WHERE name = ?", arguments: [name])
+        let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(log)") ?? 0
+        let passes = UInt64(max(1, (rows + perPass - 1) / max(perPass, 1)))
+        var groups: [[Int64]] = []
+        for pass in 0..<passes {
+            var pairs = KeyHashes()
+            try RawCursor(db, sql: "SELECT rowid, \(key) FROM \(log)").forEach { row in
+                let hash = Self.hash(row.bytes(1))
+                if passes == 1 || hash % passes == pass { pairs.add(hash: Int(bitPattern: UInt(hash)), rowid: row.int64(0)) }
+            }
+            groups += pairs.collisions()
+            try store(db, pairs.sortedPairs())
+        }
+        try cover(db)
+        return groups
+    }
+
+    /// The groups an appended row (after `since`) joins: the appended rows'
+    /// pairs, merged with each run's; the appended pairs then kept as a run.
+    private func appendedCollisions(_ db: Database, since: Int64) throws -> [[Int64]] {
+        var appended = KeyHashes()
+        try RawCursor(db, sql: "SELECT rowid, \(key) FROM \(log) WHERE rowid > ?", arguments: [since]).forEach { row in
+            appended.add(hash: Int(bitPattern: UInt(Self.hash(row.bytes(1)))), rowid: row.int64(0))
+        }
+        let fresh = appended.sortedPairs()
+        guard !fresh.isEmpty else { return [] }
+        // The appended rows' distinct hashes, ascending as the runs are (by the hash's bits, unsigned).
+        var wanted: [UInt64] = []
+        for pair in fresh where wanted.last != UInt64(bitPattern: Int64(pair.hash)) {
+            wanted.append(UInt64(bitPattern: Int64(pair.hash)))
+        }
+        var joined = KeyHashes()
+        for pair in fresh { joined.add(hash: pair.hash, rowid: pair.rowid) }
+        let runs = try RawCursor(db, sql: "SELECT pairs FROM key_hash_run WHERE name = ?", arguments: [name])
+        while try runs.next() {
+            guard let blob = runs.bytes(0) else { continue }
+            // Both ascending: one merge pass over the run.
+            var w = 0
+            for i in 0..<(blob.count / 16) {
+                let hash = UInt64(littleEndian: blob.loadUnaligned(fromByteOffset: i * 16, as: UInt64.self))
+                while w < wanted.count && wanted[w] < hash { w += 1 }
+                if w == wanted.count { break }
+                if wanted[w] == hash {
+                    let rowid = Int64(littleEndian: blob.loadUnaligned(fromByteOffset: i * 16 + 8, as: Int64.self))
+                    joined.add(hash: Int(bitPattern: UInt(hash)), rowid: rowid)
+                }
+            }
+        }
+        try store(db, fresh)
+        try cover(db)
+        // A rowid handed out again with the key it had when a run kept it is in two runs: once in its group.
+        return joined.collisions().compactMap { group in
+            var unique: [Int64] = []
+            for row in group where unique.last != row { unique.append(row) }
+            return unique.count > 1 ? unique : nil
+        }
+    }
+
+    /// Keeps `pairs` (sorted by hash) as a run.
+    private func store(_ db: Database, _ pairs: [(hash: Int, rowid: Int64)]) throws {
+        guard !pairs.isEmpty else { return }
+        var blob = [UInt8](repeating: 0, count: pairs.count * 16)
+        blob.withUnsafeMutableBytes { out in
+            for (i, pair) in pairs.enumerated() {
+                out.storeBytes(of: UInt64(bitPattern: Int64(pair.hash)).littleEndian, toByteOffset: i * 16, as: UInt64.self)
+                out.storeBytes(of: pair.rowid.littleEndian, toByteOffset: i * 16 + 8, as: Int64.self)
+            }
+        }
+        try db.execute(sql: "INSERT INTO key_hash_run (name, pairs) VALUES (?, ?)", arguments: [name, Data(blob)])
+    }
+
+    /// Records that the runs hold every row of the log as it stands.
+    private func cover(_ db: Database) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO key_hash_cover (name, last_row, layout) SELECT ?, coalesce(max(rowid), 0), ? FROM \(log)
+            """, arguments: [name, Self.layout])
+    }
+
+    /// A key's hash, stable across processes (a NULL key hashes as empty bytes).
+    static func hash(_ key: UnsafeRawBufferPointer?) -> UInt64 {
+        guard let key, let base = key.baseAddress else { return ByteHash.of(UnsafeBufferPointer<UInt8>(start: nil, count: 0)) }
+        return ByteHash.of(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: key.count))
+    }
+}
