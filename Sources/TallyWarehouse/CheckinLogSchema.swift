@@ -52,29 +52,23 @@ enum CheckinLogSchema {
     ///   ``TallyCore/DuplicateWorkoutRule`` names the original; each other
     ///   one is a duplicate of it.
     ///
-    /// Both are found by hashing the keys in one scan of the log and
-    /// comparing only rows whose hashes collide (``KeyHashes``), so the log is
-    /// sorted once, narrowly, by (challenge, createdAt, id). After an ingest
-    /// that only appended check-ins, only the new ones and the ids they
-    /// repeat are listed again (``WinnerTable``); the duplicates are marked
-    /// again in full.
+    /// Both are found by hashing the keys and comparing only rows whose
+    /// hashes collide (``KeyHashes``), so the log is sorted once, narrowly,
+    /// by (challenge, createdAt, id). The hashes are kept (``KeyHashRuns``):
+    /// after an ingest that only appended check-ins, only the new rows are
+    /// read from the log, only they and the ids they repeat are listed again
+    /// (``WinnerTable``); the duplicates are marked again in full.
     static let winners = Derivation(.checkinWinners, inputs: ["checkins"]) { db in
-        var ids = KeyHashes()
-        var workouts = KeyHashes()
-        try RawCursor(db, sql: "SELECT rowid, id, workout_entry_id FROM checkin_row").forEach { row in
-            let rowid = row.int64(0)
-            ids.add(bytes: row.bytes(1) ?? UnsafeRawBufferPointer(start: nil, count: 0), rowid: rowid)
-            if let workout = row.bytes(2) { workouts.add(bytes: workout, rowid: rowid) }
-        }
-        let candidates = ids.collisions()
+        let since = try DerivationMarks.lastRow(db, .checkinWinners)
+        let groups = try KeyHashRuns.allCollisions([KeyHashRuns.checkinIds, KeyHashRuns.checkinWorkouts], db, since: since)
+        let candidates = groups[0]
         let superseded = try SupersededRows(db, candidates: candidates, sql: """
             SELECT r.id, r.file_id, f.load_seq, r.line FROM checkin_row r JOIN input_file f ON f.id = r.file_id
             WHERE r.rowid = ?
             """, rule: CheckinVersionRule(key: "id"),
             read: { c, rowid in CheckinVersionRule.Row(file: c.int64(1), loadSeq: c.int64(2), line: c.int64(3), row: rowid) })
-        let duplicates = try repeatedWorkouts(db, candidates: workouts.collisions(), losers: superseded.rows)
+        let duplicates = try repeatedWorkouts(db, candidates: groups[1], losers: superseded.rows)
 
-        let since = try DerivationMarks.lastRow(db, .checkinWinners)
         let refresh = try KeyStates.beginRefresh(db, scope: changeScope)
         let markedBefore = since == nil ? [] : try duplicateMarks(db)
         try winnerTable.refresh(db, superseded: superseded, candidates: candidates, since: since)

@@ -38,9 +38,13 @@ struct KeyHashRuns {
     let log: String
     let key: String
 
-    init(log: String, key: String) {
+    /// Whether a row whose key is NULL is left out (it repeats nothing).
+    let skipsNull: Bool
+
+    init(log: String, key: String, skipsNull: Bool = false) {
         self.log = log
         self.key = key
+        self.skipsNull = skipsNull
         name = "\(log).\(key)"
     }
 
@@ -48,6 +52,9 @@ struct KeyHashRuns {
     static let expenseIds = KeyHashRuns(log: "expense_version", key: "id")
     /// The subscription events' ids (``SubscriptionLogSchema``).
     static let eventIds = KeyHashRuns(log: "subscription_event_row", key: "id")
+    /// The check-ins' ids and workout ids (``CheckinLogSchema``).
+    static let checkinIds = KeyHashRuns(log: "checkin_row", key: "id")
+    static let checkinWorkouts = KeyHashRuns(log: "checkin_row", key: "workout_entry_id", skipsNull: true)
 
     /// The layout of the pairs (``ByteHash``, then the 16-byte pair).
     static let layout = 1
@@ -87,6 +94,118 @@ struct KeyHashRuns {
         return groups
     }
 
+    /// Every group of rows whose keys hash alike, for each of `keys` (runs
+    /// of one log's key columns), as ``collisions(_:since:perPass:)`` gives
+    /// them without `since`; the runs are brought up to date. When the runs
+    /// cover `since`, the log's rows up to it are not read: the runs are, and
+    /// the rows appended since. Otherwise one scan of the log hashes every
+    /// key at once (in one pass: the groups of a key need all its pairs).
+    static func allCollisions(_ keys: [KeyHashRuns], _ db: Database, since: Int64?) throws -> [[[Int64]]] {
+        guard let log = keys.first?.log, keys.allSatisfy({ $0.log == log }) else { preconditionFailure("keys of one log") }
+        var covered = since != nil
+        for keyRuns in keys where covered { covered = try keyRuns.covers(db, since ?? 0) }
+        // Covered: each key's runs (each sorted), merged below with the appended rows' pairs.
+        var runs = [[[Pair]]](repeating: [], count: keys.count)
+        if covered {
+            for (k, keyRuns) in keys.enumerated() {
+                try keyRuns.forEachRun(db) { blob in
+                    runs[k].append((0..<(blob.count / 16)).map { Self.pair(blob, $0) })
+                }
+            }
+        } else {
+            for keyRuns in keys { try db.execute(sql: "DELETE FROM key_hash_run WHERE name = ?", arguments: [keyRuns.name]) }
+        }
+        var read = [KeyHashes](repeating: KeyHashes(), count: keys.count)
+        let columns = keys.map(\.key).joined(separator: ", ")
+        try RawCursor(db, sql: "SELECT rowid, \(columns) FROM \(log) WHERE rowid > ?", arguments: [covered ? since ?? 0 : Int64.min])
+            .forEach { row in
+                let rowid = row.int64(0)
+                for (k, keyRuns) in keys.enumerated() {
+                    let bytes = row.bytes(Int32(k + 1))
+                    if bytes == nil && keyRuns.skipsNull { continue }
+                    read[k].add(hash: Int(bitPattern: UInt(Self.hash(bytes))), rowid: rowid)
+                }
+            }
+        var groups: [[[Int64]]] = []
+        for (k, keyRuns) in keys.enumerated() {
+            let fresh = read[k].sortedPairs().map { Pair(hash: UInt64(bitPattern: Int64($0.hash)), rowid: $0.rowid) }
+            try keyRuns.store(db, read[k].sortedPairs())
+            try keyRuns.cover(db)
+            groups.append(Self.groups(inSorted: Self.merged(runs[k] + [fresh])))
+        }
+        return groups
+    }
+
+    /// A kept pair: a key's hash and its row.
+    typealias Pair = (hash: UInt64, rowid: Int64)
+
+    /// The pairs of `lists` (each sorted by hash, then rowid) in one sorted list, merged two lists at a time.
+    static func merged(_ lists: [[Pair]]) -> [Pair] {
+        var lists = lists.filter { !$0.isEmpty }
+        while lists.count > 1 {
+            var next: [[Pair]] = []
+            for i in stride(from: 0, to: lists.count, by: 2) {
+                guard i + 1 < lists.count else { next.append(lists[i]); continue }
+                let (a, b) = (lists[i], lists[i + 1])
+                var out: [Pair] = []
+                out.reserveCapacity(a.count + b.count)
+                var (x, y) = (0, 0)
+                while x < a.count && y < b.count {
+                    if (a[x].hash, a[x].rowid) <= (b[y].hash, b[y].rowid) { out.append(a[x]); x += 1 } else { out.append(b[y]); y += 1 }
+                }
+                out += a[x...]
+                out += b[y...]
+                next.append(out)
+            }
+            lists = next
+        }
+        return lists.first ?? []
+    }
+
+    /// The groups of rows sharing a hash in sorted `pairs`: rowids
+    /// ascending, each once (a rowid handed out again with the key it had
+    /// when a run kept it is in two runs), groups of one left out.
+    static func groups(inSorted pairs: [Pair]) -> [[Int64]] {
+        var groups: [[Int64]] = []
+        var start = 0
+        while start < pairs.count {
+            var end = start + 1
+            while end < pairs.count && pairs[end].hash == pairs[start].hash { end += 1 }
+            if end - start > 1 {
+                var rows: [Int64] = []
+                for pair in pairs[start..<end] where rows.last != pair.rowid { rows.append(pair.rowid) }
+                if rows.count > 1 { groups.append(rows) }
+            }
+            start = end
+        }
+        return groups
+    }
+
+    /// Calls `body` with each run's pairs.
+    private func forEachRun(_ db: Database, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+        let runs = try RawCursor(db, sql: "SELECT pairs FROM key_hash_run WHERE name = ?", arguments: [name])
+        while try runs.next() {
+            if let blob = runs.bytes(0) { body(blob) }
+        }
+    }
+
+    /// The `i`th pair of a run.
+    @inline(__always)
+    private static func pair(_ blob: UnsafeRawBufferPointer, _ i: Int) -> Pair {
+        (UInt64(littleEndian: blob.loadUnaligned(fromByteOffset: i * 16, as: UInt64.self)),
+         Int64(littleEndian: blob.loadUnaligned(fromByteOffset: i * 16 + 8, as: Int64.self)))
+    }
+
+    /// The groups with each rowid once: a rowid handed out again with the
+    /// key it had when a run kept it is in two runs.
+    private static func distinct(_ groups: [[Int64]]) -> [[Int64]] {
+        groups.compactMap { group in
+            var unique: [Int64] = []
+            for row in group where unique.last != row { unique.append(row) }
+            return unique.count > 1 ? unique : nil
+        }
+    }
+
     /// Whether the runs hold every row up to `since`, in this layout.
     private func covers(_ db: Database, _ since: Int64) throws -> Bool {
         guard let row = try Row.fetchOne(db, sql: "SELECT last_row, layout FROM key_hash_cover WHERE name = ?", arguments: [name])
@@ -105,6 +224,7 @@ struct KeyHashRuns {
         for pass in 0..<passes {
             var pairs = KeyHashes()
             try RawCursor(db, sql: "SELECT rowid, \(key) FROM \(log)").forEach { row in
+                if skipsNull && row.bytes(1) == nil { return }
                 let hash = Self.hash(row.bytes(1))
                 if passes == 1 || hash % passes == pass { pairs.add(hash: Int(bitPattern: UInt(hash)), rowid: row.int64(0)) }
             }
@@ -120,6 +240,7 @@ struct KeyHashRuns {
     private func appendedCollisions(_ db: Database, since: Int64) throws -> [[Int64]] {
         var appended = KeyHashes()
         try RawCursor(db, sql: "SELECT rowid, \(key) FROM \(log) WHERE rowid > ?", arguments: [since]).forEach { row in
+            if skipsNull && row.bytes(1) == nil { return }
             appended.add(hash: Int(bitPattern: UInt(Self.hash(row.bytes(1)))), rowid: row.int64(0))
         }
         let fresh = appended.sortedPairs()
@@ -131,29 +252,19 @@ struct KeyHashRuns {
         }
         var joined = KeyHashes()
         for pair in fresh { joined.add(hash: pair.hash, rowid: pair.rowid) }
-        let runs = try RawCursor(db, sql: "SELECT pairs FROM key_hash_run WHERE name = ?", arguments: [name])
-        while try runs.next() {
-            guard let blob = runs.bytes(0) else { continue }
+        try forEachRun(db) { blob in
             // Both ascending: one merge pass over the run.
             var w = 0
             for i in 0..<(blob.count / 16) {
-                let hash = UInt64(littleEndian: blob.loadUnaligned(fromByteOffset: i * 16, as: UInt64.self))
+                let (hash, rowid) = Self.pair(blob, i)
                 while w < wanted.count && wanted[w] < hash { w += 1 }
                 if w == wanted.count { break }
-                if wanted[w] == hash {
-                    let rowid = Int64(littleEndian: blob.loadUnaligned(fromByteOffset: i * 16 + 8, as: Int64.self))
-                    joined.add(hash: Int(bitPattern: UInt(hash)), rowid: rowid)
-                }
+                if wanted[w] == hash { joined.add(hash: Int(bitPattern: UInt(hash)), rowid: rowid) }
             }
         }
         try store(db, fresh)
         try cover(db)
-        // A rowid handed out again with the key it had when a run kept it is in two runs: once in its group.
-        return joined.collisions().compactMap { group in
-            var unique: [Int64] = []
-            for row in group where unique.last != row { unique.append(row) }
-            return unique.count > 1 ? unique : nil
-        }
+        return Self.distinct(joined.collisions())
     }
 
     /// Keeps `pairs` (sorted by hash) as a run.

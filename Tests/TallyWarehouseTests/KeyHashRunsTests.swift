@@ -121,6 +121,44 @@ struct KeyHashRunsTests {
         }
     }
 
+    @Test("every group of two keys of one log, a NULL key left out, from the runs and the appended rows alone")
+    func everyGroupOfTwoKeys() throws {
+        var generator = SystemRandomNumberGenerator()
+        let queue = try DatabaseQueue()
+        let keys = [KeyHashRuns(log: "c", key: "id"), KeyHashRuns(log: "c", key: "w", skipsNull: true)]
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE c (id TEXT, w TEXT)")
+            try KeyHashRuns.createTables(db)
+            /// Every row of a non-NULL value that repeats, per column.
+            func repeated(_ column: String) throws -> Set<Int64> {
+                Set(try Int64.fetchAll(db, sql: """
+                    SELECT rowid FROM c WHERE \(column) IN (SELECT \(column) FROM c GROUP BY \(column) HAVING count(*) > 1)
+                    """))
+            }
+            var since: Int64? = nil
+            for step in 0..<6 {
+                for _ in 0..<Int.random(in: 0...200, using: &generator) {
+                    let workout: String? = Bool.random(using: &generator) ? nil : "w\(Int.random(in: 0..<150, using: &generator))"
+                    try db.execute(sql: "INSERT INTO c (id, w) VALUES (?, ?)",
+                                   arguments: ["k\(Int.random(in: 0..<300, using: &generator))", workout])
+                }
+                let groups = try KeyHashRuns.allCollisions(keys, db, since: since)
+                for (k, column) in ["id", "w"].enumerated() {
+                    #expect(groups[k].allSatisfy { $0 == $0.sorted() && $0.count > 1 && Set($0).count == $0.count })
+                    let expected = try repeated(column)
+                    #expect(Set(groups[k].joined()).intersection(expected) == expected, "step \(step), \(column)")
+                }
+                since = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM c")
+            }
+            // The runs cover the log: its earlier rows are not read again (a changed id keeps its kept hash).
+            try db.execute(sql: "UPDATE c SET id = 'changed' WHERE rowid = 1")
+            try db.execute(sql: "INSERT INTO c (id, w) VALUES ((SELECT id FROM c WHERE rowid = 2), NULL)")
+            let last = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM c") ?? 0
+            let groups = try KeyHashRuns.allCollisions(keys, db, since: last - 1)
+            #expect(groups[0].contains { $0.contains(2) && $0.contains(last) })
+        }
+    }
+
     @Test("a log hashed in passes (one residue of the hash each) gives every group, one run per pass", arguments: [1, 2, 7, 1000])
     func passesGiveEveryGroup(perPass: Int) throws {
         let queue = try database()

@@ -1,8 +1,9 @@
 /// A 64-bit hash of UTF-8 bytes for tally's in-memory tables (the swipe
 /// person index, the swipe id filter, string caches): stable across runs and
-/// processes (Swift's `Hasher` is seeded per process). Never stored itself,
-/// but the swipe id filter kept in the warehouse is made of it: a change
-/// here changes ``SwipeIdFilter/layout``.
+/// processes (Swift's `Hasher` is seeded per process). The swipe id filter
+/// kept in the warehouse is made of it, and the key hashes kept beside the
+/// logs are its values: a change here changes ``SwipeIdFilter/layout`` and
+/// ``KeyHashRuns/layout``.
 ///
 /// Eight bytes per step, not one (as FNV-1a): a swipe's ids are ~76 bytes,
 /// hashed on every row of a swipes load. Hand-written for that reason (the
