@@ -104,17 +104,6 @@ struct KeyHashRuns {
         guard let log = keys.first?.log, keys.allSatisfy({ $0.log == log }) else { preconditionFailure("keys of one log") }
         var covered = since != nil
         for keyRuns in keys where covered { covered = try keyRuns.covers(db, since ?? 0) }
-        // Covered: each key's runs (each sorted), merged below with the appended rows' pairs.
-        var runs = [[[Pair]]](repeating: [], count: keys.count)
-        if covered {
-            for (k, keyRuns) in keys.enumerated() {
-                try keyRuns.forEachRun(db) { blob in
-                    runs[k].append((0..<(blob.count / 16)).map { Self.pair(blob, $0) })
-                }
-            }
-        } else {
-            for keyRuns in keys { try db.execute(sql: "DELETE FROM key_hash_run WHERE name = ?", arguments: [keyRuns.name]) }
-        }
         var read = [KeyHashes](repeating: KeyHashes(), count: keys.count)
         let columns = keys.map(\.key).joined(separator: ", ")
         try RawCursor(db, sql: "SELECT rowid, \(columns) FROM \(log) WHERE rowid > ?", arguments: [covered ? since ?? 0 : Int64.min])
@@ -126,12 +115,21 @@ struct KeyHashRuns {
                     read[k].add(hash: Int(bitPattern: UInt(Self.hash(bytes))), rowid: rowid)
                 }
             }
+        // One key at a time: its kept runs (each sorted) merged with the pairs just read.
         var groups: [[[Int64]]] = []
         for (k, keyRuns) in keys.enumerated() {
-            let fresh = read[k].sortedPairs().map { Pair(hash: UInt64(bitPattern: Int64($0.hash)), rowid: $0.rowid) }
-            try keyRuns.store(db, read[k].sortedPairs())
+            var lists: [[Pair]] = []
+            if covered {
+                try keyRuns.forEachRun(db) { blob in lists.append((0..<(blob.count / 16)).map { Self.pair(blob, $0) }) }
+            } else {
+                try db.execute(sql: "DELETE FROM key_hash_run WHERE name = ?", arguments: [keyRuns.name])
+            }
+            let pairs = read[k].sortedPairs()
+            read[k] = KeyHashes()
+            lists.append(pairs.map { Pair(hash: UInt64(bitPattern: Int64($0.hash)), rowid: $0.rowid) })
+            try keyRuns.store(db, pairs)
             try keyRuns.cover(db)
-            groups.append(Self.groups(inSorted: Self.merged(runs[k] + [fresh])))
+            groups.append(Self.groups(inSorted: Self.merged(consume lists)))
         }
         return groups
     }
@@ -139,9 +137,11 @@ struct KeyHashRuns {
     /// A kept pair: a key's hash and its row.
     typealias Pair = (hash: UInt64, rowid: Int64)
 
-    /// The pairs of `lists` (each sorted by hash, then rowid) in one sorted list, merged two lists at a time.
-    static func merged(_ lists: [[Pair]]) -> [Pair] {
-        var lists = lists.filter { !$0.isEmpty }
+    /// The pairs of `lists` (each sorted by hash, then rowid) in one sorted
+    /// list, merged two lists at a time (each level releases the one before).
+    static func merged(_ lists: consuming [[Pair]]) -> [Pair] {
+        var lists = lists
+        lists.removeAll { $0.isEmpty }
         while lists.count > 1 {
             var next: [[Pair]] = []
             for i in stride(from: 0, to: lists.count, by: 2) {
