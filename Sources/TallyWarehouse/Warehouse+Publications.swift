@@ -76,11 +76,14 @@ extension Warehouse {
             if let run, !closings.isEmpty {
                 try db.execute(sql: "DELETE FROM couple_closing WHERE month = ?", arguments: [run.period])
                 let loadSeq = try Int64.fetchOne(db, sql: "SELECT coalesce(max(load_seq), 0) FROM input_file") ?? 0
-                let insert = try db.makeStatement(sql: """
+                // Bound value by value (a couple's two members on every month's run, at its end).
+                let insert = try BulkStatement(db, sql: """
                     INSERT INTO couple_closing (month, couple_id, member_id, closing, load_seq) VALUES (?, ?, ?, ?, ?)
                     """)
                 for c in closings {
-                    try insert.execute(arguments: [run.period, c.coupleId, c.memberId, c.closing, loadSeq])
+                    insert.bind(1, run.period); insert.bind(2, c.coupleId); insert.bind(3, c.memberId)
+                    insert.bind(4, c.closing); insert.bind(5, loadSeq)
+                    try insert.step()
                 }
             }
             try db.execute(sql: """
