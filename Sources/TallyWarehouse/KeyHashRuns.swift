@@ -101,20 +101,9 @@ struct KeyHashRuns {
     /// the rows appended since. Otherwise one scan of the log hashes every
     /// key at once (in one pass: the groups of a key need all its pairs).
     static func allCollisions(_ keys: [KeyHashRuns], _ db: Database, since: Int64?) throws -> [[[Int64]]] {
-        guard let log = keys.first?.log, keys.allSatisfy({ $0.log == log }) else { preconditionFailure("keys of one log") }
         var covered = since != nil
         for keyRuns in keys where covered { covered = try keyRuns.covers(db, since ?? 0) }
-        var read = [KeyHashes](repeating: KeyHashes(), count: keys.count)
-        let columns = keys.map(\.key).joined(separator: ", ")
-        try RawCursor(db, sql: "SELECT rowid, \(columns) FROM \(log) WHERE rowid > ?", arguments: [covered ? since ?? 0 : Int64.min])
-            .forEach { row in
-                let rowid = row.int64(0)
-                for (k, keyRuns) in keys.enumerated() {
-                    let bytes = row.bytes(Int32(k + 1))
-                    if bytes == nil && keyRuns.skipsNull { continue }
-                    read[k].add(hash: Int(bitPattern: UInt(Self.hash(bytes))), rowid: rowid)
-                }
-            }
+        var read = try hashed(keys, db, after: covered ? since : nil)
         // One key at a time: its kept runs (each sorted) merged with the pairs just read.
         var groups: [[[Int64]]] = []
         for (k, keyRuns) in keys.enumerated() {
@@ -124,14 +113,40 @@ struct KeyHashRuns {
             } else {
                 try db.execute(sql: "DELETE FROM key_hash_run WHERE name = ?", arguments: [keyRuns.name])
             }
-            let pairs = read[k].sortedPairs()
+            let pairs = Self.sortedPairs(&read[k])
             read[k] = KeyHashes()
-            lists.append(pairs.map { Pair(hash: UInt64(bitPattern: Int64($0.hash)), rowid: $0.rowid) })
+            lists.append(pairs)
             try keyRuns.store(db, pairs)
             try keyRuns.cover(db)
             groups.append(Self.groups(inSorted: Self.merged(consume lists)))
         }
         return groups
+    }
+
+    /// Each of `keys`' pairs (of one log), from one scan of its rows after
+    /// `after` (every row without), keeping the hashes `keeping` accepts; a
+    /// NULL key is left out where the key says so.
+    private static func hashed(_ keys: [KeyHashRuns], _ db: Database, after: Int64?,
+                               keeping: (UInt64) -> Bool = { _ in true }) throws -> [KeyHashes] {
+        guard let log = keys.first?.log, keys.allSatisfy({ $0.log == log }) else { preconditionFailure("keys of one log") }
+        var read = [KeyHashes](repeating: KeyHashes(), count: keys.count)
+        let columns = keys.map(\.key).joined(separator: ", ")
+        try RawCursor(db, sql: "SELECT rowid, \(columns) FROM \(log) WHERE rowid > ?", arguments: [after ?? Int64.min])
+            .forEach { row in
+                let rowid = row.int64(0)
+                for (k, keyRuns) in keys.enumerated() {
+                    let bytes = row.bytes(Int32(k + 1))
+                    if bytes == nil && keyRuns.skipsNull { continue }
+                    let hash = Self.hash(bytes)
+                    if keeping(hash) { read[k].add(hash: Int(bitPattern: UInt(hash)), rowid: rowid) }
+                }
+            }
+        return read
+    }
+
+    /// `hashes`' pairs, sorted by hash (unsigned), then rowid.
+    private static func sortedPairs(_ hashes: inout KeyHashes) -> [Pair] {
+        hashes.sortedPairs().map { Pair(hash: UInt64(bitPattern: Int64($0.hash)), rowid: $0.rowid) }
     }
 
     /// A kept pair: a key's hash and its row.
@@ -196,16 +211,6 @@ struct KeyHashRuns {
          Int64(littleEndian: blob.loadUnaligned(fromByteOffset: i * 16 + 8, as: Int64.self)))
     }
 
-    /// The groups with each rowid once: a rowid handed out again with the
-    /// key it had when a run kept it is in two runs.
-    private static func distinct(_ groups: [[Int64]]) -> [[Int64]] {
-        groups.compactMap { group in
-            var unique: [Int64] = []
-            for row in group where unique.last != row { unique.append(row) }
-            return unique.count > 1 ? unique : nil
-        }
-    }
-
     /// Whether the runs hold every row up to `since`, in this layout.
     private func covers(_ db: Database, _ since: Int64) throws -> Bool {
         guard let row = try Row.fetchOne(db, sql: "SELECT last_row, layout FROM key_hash_cover WHERE name = ?", arguments: [name])
@@ -222,58 +227,50 @@ struct KeyHashRuns {
         let passes = UInt64(max(1, (rows + perPass - 1) / max(perPass, 1)))
         var groups: [[Int64]] = []
         for pass in 0..<passes {
-            var pairs = KeyHashes()
-            try RawCursor(db, sql: "SELECT rowid, \(key) FROM \(log)").forEach { row in
-                if skipsNull && row.bytes(1) == nil { return }
-                let hash = Self.hash(row.bytes(1))
-                if passes == 1 || hash % passes == pass { pairs.add(hash: Int(bitPattern: UInt(hash)), rowid: row.int64(0)) }
-            }
-            groups += pairs.collisions()
-            try store(db, pairs.sortedPairs())
+            var read = try Self.hashed([self], db, after: nil) { passes == 1 || $0 % passes == pass }
+            let pairs = Self.sortedPairs(&read[0])
+            groups += Self.groups(inSorted: pairs)
+            try store(db, pairs)
         }
         try cover(db)
         return groups
     }
 
     /// The groups an appended row (after `since`) joins: the appended rows'
-    /// pairs, merged with each run's; the appended pairs then kept as a run.
+    /// pairs, merged with each run's pairs of the same hashes; the appended
+    /// pairs then kept as a run.
     private func appendedCollisions(_ db: Database, since: Int64) throws -> [[Int64]] {
-        var appended = KeyHashes()
-        try RawCursor(db, sql: "SELECT rowid, \(key) FROM \(log) WHERE rowid > ?", arguments: [since]).forEach { row in
-            if skipsNull && row.bytes(1) == nil { return }
-            appended.add(hash: Int(bitPattern: UInt(Self.hash(row.bytes(1)))), rowid: row.int64(0))
-        }
-        let fresh = appended.sortedPairs()
+        var read = try Self.hashed([self], db, after: since)
+        let fresh = Self.sortedPairs(&read[0])
         guard !fresh.isEmpty else { return [] }
-        // The appended rows' distinct hashes, ascending as the runs are (by the hash's bits, unsigned).
+        // The appended rows' distinct hashes, ascending as the runs are.
         var wanted: [UInt64] = []
-        for pair in fresh where wanted.last != UInt64(bitPattern: Int64(pair.hash)) {
-            wanted.append(UInt64(bitPattern: Int64(pair.hash)))
-        }
-        var joined = KeyHashes()
-        for pair in fresh { joined.add(hash: pair.hash, rowid: pair.rowid) }
+        for pair in fresh where wanted.last != pair.hash { wanted.append(pair.hash) }
+        var lists = [fresh]
         try forEachRun(db) { blob in
-            // Both ascending: one merge pass over the run.
+            // Both ascending: one merge pass over the run, whose matches come out sorted.
+            var matches: [Pair] = []
             var w = 0
             for i in 0..<(blob.count / 16) {
-                let (hash, rowid) = Self.pair(blob, i)
-                while w < wanted.count && wanted[w] < hash { w += 1 }
+                let pair = Self.pair(blob, i)
+                while w < wanted.count && wanted[w] < pair.hash { w += 1 }
                 if w == wanted.count { break }
-                if wanted[w] == hash { joined.add(hash: Int(bitPattern: UInt(hash)), rowid: rowid) }
+                if wanted[w] == pair.hash { matches.append(pair) }
             }
+            lists.append(matches)
         }
         try store(db, fresh)
         try cover(db)
-        return Self.distinct(joined.collisions())
+        return Self.groups(inSorted: Self.merged(consume lists))
     }
 
     /// Keeps `pairs` (sorted by hash) as a run.
-    private func store(_ db: Database, _ pairs: [(hash: Int, rowid: Int64)]) throws {
+    private func store(_ db: Database, _ pairs: [Pair]) throws {
         guard !pairs.isEmpty else { return }
         var blob = [UInt8](repeating: 0, count: pairs.count * 16)
         blob.withUnsafeMutableBytes { out in
             for (i, pair) in pairs.enumerated() {
-                out.storeBytes(of: UInt64(bitPattern: Int64(pair.hash)).littleEndian, toByteOffset: i * 16, as: UInt64.self)
+                out.storeBytes(of: pair.hash.littleEndian, toByteOffset: i * 16, as: UInt64.self)
                 out.storeBytes(of: pair.rowid.littleEndian, toByteOffset: i * 16 + 8, as: Int64.self)
             }
         }
