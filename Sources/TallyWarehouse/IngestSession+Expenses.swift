@@ -4,50 +4,34 @@ import TallyIngest
 
 /// Stores the rows of the `expenses/` tables.
 extension IngestSession {
-    // Keyed tables upsert by key (``UpsertStatement``): a row from a later
-    // file replaces the stored one, which is set aside. A second row with
-    // the same key in the same file is not stored, and the insert returns
-    // false so the caller can reject it.
+    // Keyed tables upsert by key (``UpsertStatement``): a changed row from a
+    // later file replaces the stored one, which is set aside; an identical
+    // one is set aside itself. A second row with the same key in the same
+    // file is not stored, and the insert returns false so the caller can
+    // reject it.
 
     public func insert(_ r: CoupleRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("couple")
-        s.bind(1, r.id); s.bind(2, r.name); s.bind(3, r.currency.code); s.bind(4, r.createdAt?.microseconds)
-        return try finishUpsert(s, file: file, line: line, next: 5)
+        try storeKeyed("couple", ReferenceColumns.values(r), file: file, line: line)
     }
 
     public func insert(_ r: MemberRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("member")
-        s.bind(1, r.id); s.bind(2, r.coupleId); s.bind(3, r.displayName); s.bind(4, r.role); s.bind(5, r.joinedAt?.microseconds)
-        return try finishUpsert(s, file: file, line: line, next: 6)
+        try storeKeyed("member", ReferenceColumns.values(r), file: file, line: line)
     }
 
     public func insert(_ r: CardRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("card")
-        s.bind(1, r.id); s.bind(2, r.coupleId); s.bind(3, r.ownerId); s.bind(4, r.label); s.bind(5, r.kind)
-        return try finishUpsert(s, file: file, line: line, next: 6)
+        try storeKeyed("card", ReferenceColumns.values(r), file: file, line: line)
     }
 
     public func insert(_ r: FxRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("fx_rate")
-        s.bind(1, r.rate.currency.code); s.bind(2, r.rate.base.code); s.bind(3, r.rate.date.description)
-        s.bind(4, r.rate.rate.description)
-        return try finishUpsert(s, file: file, line: line, next: 5)
+        try storeKeyed("fx_rate", ReferenceColumns.values(r), file: file, line: line)
     }
 
     public func insert(_ r: Agreement, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("agreement")
-        s.bind(1, r.id); s.bind(2, r.coupleId); s.bind(3, r.description); s.bind(4, r.amount)
-        s.bind(5, r.currency.code); s.bind(6, r.paidBy); s.bind(7, r.split.type.rawValue)
-        s.bind(8, SplitRuleParser.format(r.split)); s.bind(9, r.tag); s.bind(10, r.dayOfMonth)
-        s.bind(11, r.startDate.description); s.bind(12, r.endDate?.description)
-        return try finishUpsert(s, file: file, line: line, next: 13)
+        try storeKeyed("agreement", ReferenceColumns.values(r), file: file, line: line)
     }
 
     public func insert(_ r: SettlementRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("settlement")
-        s.bind(1, r.id); s.bind(2, r.coupleId); s.bind(3, r.fromMember); s.bind(4, r.toMember); s.bind(5, r.amount)
-        s.bind(6, r.currency.code); s.bind(7, r.date.description); s.bind(8, r.note)
-        return try finishUpsert(s, file: file, line: line, next: 9)
+        try storeKeyed("settlement", ReferenceColumns.values(r), file: file, line: line)
     }
 
     /// Stores one version of an expense (every version is kept; see ``finish()``).

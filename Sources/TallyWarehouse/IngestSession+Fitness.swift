@@ -5,19 +5,12 @@ import TallyIngest
 /// Stores the rows of the `checkins/` and `health/` tables.
 extension IngestSession {
     public func insert(_ r: ChallengeRecord, file: Int64, line: Int) throws -> Bool {
-        let c = r.challenge
-        let s = try upsert("challenge")
-        s.bind(1, c.id); s.bind(2, c.groupId); s.bind(3, c.name); s.bind(4, c.startDate.description)
-        s.bind(5, c.endDate.description)
-        return try finishUpsert(s, file: file, line: line, next: 6)
+        try storeKeyed("challenge", ReferenceColumns.values(r.challenge), file: file, line: line)
     }
 
     /// A membership span; the same group, user and joinedAt twice in a file is a duplicate.
     public func insert(_ r: GroupMemberRecord, file: Int64, line: Int) throws -> Bool {
-        let m = r.membership
-        let s = try upsert("group_member")
-        s.bind(1, m.groupId); s.bind(2, m.userId); s.bind(3, m.joinedAt.microseconds); s.bind(4, m.leftAt?.microseconds)
-        return try finishUpsert(s, file: file, line: line, next: 5)
+        try storeKeyed("group_member", ReferenceColumns.values(r.membership), file: file, line: line)
     }
 
     /// Appends a check-in to the log. Which row of a repeated id counts is

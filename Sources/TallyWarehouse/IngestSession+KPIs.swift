@@ -6,9 +6,7 @@ import TallyIngest
 /// Store Connect reports.
 extension IngestSession {
     public func insert(_ r: SwipeUserRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("swipe_user")
-        s.bind(1, r.id); s.bind(2, r.createdAt?.microseconds); s.bind(3, r.gender); s.bind(4, r.city); s.bind(5, r.subscription)
-        return try finishUpsert(s, file: file, line: line, next: 6)
+        try storeKeyed("swipe_user", ReferenceColumns.values(r), file: file, line: line)
     }
 
     /// The stager of this session's swipes (made on first use, from what the
@@ -66,11 +64,7 @@ extension IngestSession {
     }
 
     public func insert(_ r: ProductRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("product")
-        let e = r.entry
-        s.bind(1, e.productId); s.bind(2, e.app); s.bind(3, e.plan); s.bind(4, e.yearly ? "yearly" : "monthly")
-        s.bind(5, e.price); s.bind(6, e.currency.code)
-        return try finishUpsert(s, file: file, line: line, next: 7)
+        try storeKeyed("product", ReferenceColumns.values(r), file: file, line: line)
     }
 
     /// Appends a subscription event row. Which row of a repeated id counts,
@@ -115,10 +109,7 @@ extension IngestSession {
     }
 
     public func insert(_ r: ConnectionRecord, file: Int64, line: Int) throws -> Bool {
-        let s = try upsert("partner_connection")
-        let c = r.connection
-        s.bind(1, c.userId); s.bind(2, c.partnerId); s.bind(3, c.connectedAt.microseconds); s.bind(4, c.disconnectedAt?.microseconds)
-        return try finishUpsert(s, file: file, line: line, next: 5)
+        try storeKeyed("partner_connection", ReferenceColumns.values(r), file: file, line: line)
     }
 
     /// Stores one row of an App Store Connect Subscription Event report.

@@ -95,26 +95,25 @@ public final class IngestSession {
     }
 
     /// Removes a loaded file with every row it brought (by foreign key, and
-    /// from the logs that have none). A keyed table's keys whose counting
-    /// row it brought take back the row that counts among those set aside
-    /// (``KeyedTable/restore(keys:in:)``). The derived tables' next
+    /// from the logs that have none). A keyed table's keys it gave a row of
+    /// are judged again among the rows left (``KeyedTable/rejudge(keys:in:)``). The derived tables' next
     /// derivations start from scratch (``DerivationMarks``).
     private func unload(fileId: Int64) throws {
         let inputTable = try String.fetchOne(db, sql: "SELECT table_name FROM input_file WHERE id = ?", arguments: [fileId])
         let keyed = inputTable.flatMap { KeyedTable.forInputTable[$0] }
-        let keys = try keyed?.keys(countingFrom: fileId, in: db) ?? []
+        let keys = try keyed?.keys(of: fileId, in: db) ?? []
         for log in WarehouseSchema.logsWithoutForeignKey {
             try db.execute(sql: "DELETE FROM \(log) WHERE file_id = ?", arguments: [fileId])
         }
         try db.execute(sql: "DELETE FROM input_file WHERE id = ?", arguments: [fileId])
-        try keyed?.restore(keys: keys, in: db)
+        try keyed?.rejudge(keys: keys, in: db)
         try DerivationMarks.forgetAll(db)
     }
 
     /// Records the counts of a loaded file, and its size and sha256 when
     /// they were taken as it loaded (`fingerprint`; ``beginFile(_:absolutePath:bytes:sha256:)``
     /// then had none); then adds the rows its load superseded in earlier
-    /// files to theirs (``UpsertStatement/flushSuperseded()``).
+    /// files to theirs (``UpsertStatement/flushSuperseded(finishing:)``).
     public func finishFile(_ fileId: Int64, read: Int, rejected: Int, superseded: Int, unknownFields: [String],
                            fingerprint: (bytes: Int64, sha256: String)? = nil) throws {
         try db.execute(sql: """
@@ -124,7 +123,7 @@ public final class IngestSession {
             try db.execute(sql: "UPDATE input_file SET bytes = ?, sha256 = ? WHERE id = ?",
                            arguments: [fingerprint.bytes, fingerprint.sha256, fileId])
         }
-        for upsert in upsertStatements.values { try upsert.flushSuperseded() }
+        for upsert in upsertStatements.values { try upsert.flushSuperseded(finishing: fileId) }
         if let span = swipeSpans.removeValue(forKey: fileId) { try span.record(db, file: fileId) }
     }
 
@@ -182,7 +181,7 @@ public final class IngestSession {
         // only; the filter is kept for the next ingest's.
         try swipeStagerMade?.keepFilter(db)
         swipeStagerMade = nil
-        for upsert in upsertStatements.values { try upsert.flushSuperseded() }   // a load not finished by finishFile
+        for upsert in upsertStatements.values { try upsert.flushSuperseded(finishing: nil) }   // a load not finished by finishFile
         for derivation in WarehouseSchema.derivations where !derivation.inputs.isDisjoint(with: changedTables) {
             try db.execute(sql: "INSERT OR IGNORE INTO derivation_pending (name) VALUES (?)",
                            arguments: [derivation.table.rawValue])
@@ -202,10 +201,11 @@ public final class IngestSession {
         return made
     }
 
-    func finishUpsert(_ s: UpsertStatement, file: Int64, line: Int, next: Int32) throws -> Bool {
-        s.bind(next, file)
-        s.bind(next + 1, line)
-        return try s.step(file: file, line: line)
+    /// Stores `row` of keyed table `table` (its columns in order:
+    /// ``TallyIngest/ReferenceColumns``) read at `line` of `file`, as
+    /// ``UpsertStatement`` does; false when the rule rejects it (a repeat within its file).
+    func storeKeyed(_ table: String, _ row: [StoredValue], file: Int64, line: Int) throws -> Bool {
+        try upsert(table).step(row, file: file, line: line)
     }
 
     /// `INSERT INTO table (columns) VALUES (…), (…), …` for `rows` rows at

@@ -1,4 +1,5 @@
 import GRDB
+import TallyIngest
 
 import TallyCore
 
@@ -9,7 +10,7 @@ import TallyCore
 /// of the table's files as read, less the repeats within a file that the
 /// ingest rejects, so unloading a file (re-delivered, replaced or gone)
 /// gives each key the row that a run over the remaining files gives
-/// (``restore(keys:in:)``).
+/// (``rejudge(keys:in:)``).
 ///
 /// ```swift
 /// KeyedTable.named["couple"]!.supersededTable   // "couple_superseded"
@@ -66,69 +67,92 @@ public struct KeyedTable: Sendable {
     /// `k1 = ? AND k2 = ? …`, for the key's values in key order.
     private var keyMatch: String { key.map { "\($0) = ?" }.joined(separator: " AND ") }
 
-    /// The keys whose counting row came from `file`: the keys that need a row
-    /// again once `file` is unloaded (read before the unload).
-    func keys(countingFrom file: Int64, in db: Database) throws -> [[DatabaseValue]] {
-        let rows = try Row.fetchAll(db, sql: "SELECT \(key.joined(separator: ", ")) FROM \(name) WHERE file_id = ?",
-                                    arguments: [file])
+    /// The keys `file` gave a row of, counting or set aside: the keys whose
+    /// row that counts may change once `file` is unloaded (read before the unload).
+    func keys(of file: Int64, in db: Database) throws -> [[DatabaseValue]] {
+        let list = key.joined(separator: ", ")
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT \(list) FROM \(name) WHERE file_id = ?1 UNION SELECT \(list) FROM \(supersededTable) WHERE file_id = ?1
+            """, arguments: [file])
         return rows.map { row in key.indices.map { row[$0] } }
     }
 
-    /// Gives each of `keys` that has no counting row (its row's file was
-    /// unloaded) the row that counts among its rows set aside, as
-    /// ``TallyCore/ReferenceRowRule`` decides, and moves it back; its file's
-    /// `rows_superseded` loses one. Returns how many rows were moved back.
+    /// Judges each of `keys` again among its rows left (its file's rows were
+    /// unloaded), as ``TallyCore/ReferenceRowRule`` decides, identical rows
+    /// by their stored values: when the row that counts is not the one the
+    /// table holds, the held row (if any) is set aside and its file's
+    /// `rows_superseded` gains one, and the row that counts moves back from
+    /// the rows set aside and its file's loses one. Returns how many keys
+    /// took another row.
     ///
+    /// An unload can change a key's row that counts even when the unloaded
+    /// file's row did not count: with January's and March's rows identical
+    /// and February's different, March's counts; without February, January's.
     /// The rows set aside are keyed by file (a month's copy of the table
-    /// appends its rows together), so the keys' candidates are found in one
-    /// pass over them: an unload is rare, a month's load is not.
+    /// appends its rows together), so the keys' rows are found in one pass
+    /// over them: an unload is rare, a month's load is not.
     @discardableResult
-    func restore(keys: [[DatabaseValue]], in db: Database) throws -> Int {
+    func rejudge(keys: [[DatabaseValue]], in db: Database) throws -> Int {
+        guard !keys.isEmpty else { return 0 }
         let all = columns + ["file_id", "line"]
         let list = all.joined(separator: ", ")
-        let counted = try db.cachedStatement(sql: "SELECT 1 FROM \(name) WHERE \(keyMatch)")
-        let missing = try keys.filter { try Int.fetchOne(counted, arguments: StatementArguments($0)) == nil }
-        guard !missing.isEmpty else { return 0 }
         let keyList = key.joined(separator: ", ")
         try db.execute(sql: """
-            CREATE TEMP TABLE IF NOT EXISTS restore_\(name) AS SELECT \(keyList) FROM main.\(name) WHERE 0;
-            DELETE FROM temp.restore_\(name);
+            CREATE TEMP TABLE IF NOT EXISTS rejudge_\(name) AS SELECT \(keyList) FROM main.\(name) WHERE 0;
+            DELETE FROM temp.rejudge_\(name);
             """)
         let remember = try db.cachedStatement(sql: """
-            INSERT INTO temp.restore_\(name) (\(keyList)) VALUES (\(key.map { _ in "?" }.joined(separator: ", ")))
+            INSERT INTO temp.rejudge_\(name) (\(keyList)) VALUES (\(key.map { _ in "?" }.joined(separator: ", ")))
             """)
-        for values in missing { try remember.execute(arguments: StatementArguments(values)) }
-        var candidates: [[DatabaseValue]: [Row]] = [:]
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT \(key.map { "s.\($0)" }.joined(separator: ", ")), s.file_id, f.load_seq, s.line
-            FROM \(supersededTable) s JOIN temp.restore_\(name) k ON \(key.map { "k.\($0) = s.\($0)" }.joined(separator: " AND "))
-            JOIN input_file f ON f.id = s.file_id
-            """)
-        while let row = try rows.next() {
-            candidates[key.indices.map { row[$0] }, default: []].append(row.copy())
+        for values in keys { try remember.execute(arguments: StatementArguments(values)) }
+        // Each key's rows: 1 for the held row, 0 for one set aside; then its columns, file, load order and line.
+        let joined = key.map { "k.\($0) = r.\($0)" }.joined(separator: " AND ")
+        func rows(of table: String, held: Int) -> String {
+            """
+            SELECT \(held), \(columns.map { "r.\($0)" }.joined(separator: ", ")), r.file_id, f.load_seq, r.line
+            FROM \(table) r JOIN temp.rejudge_\(name) k ON \(joined) JOIN input_file f ON f.id = r.file_id
+            """
         }
-        try db.execute(sql: "DELETE FROM temp.restore_\(name)")
+        var candidates: [[DatabaseValue]: [Row]] = [:]
+        let cursor = try Row.fetchCursor(db, sql: rows(of: "main.\(name)", held: 1) + " UNION ALL " + rows(of: supersededTable, held: 0))
+        let keyAt = key.map { columns.firstIndex(of: $0)! + 1 }
+        while let row = try cursor.next() {
+            candidates[keyAt.map { row[$0] }, default: []].append(row.copy())
+        }
+        try db.execute(sql: "DELETE FROM temp.rejudge_\(name)")
+        let setAside = try db.cachedStatement(sql: "INSERT OR FAIL INTO \(supersededTable) (\(list)) SELECT \(list) FROM main.\(name) WHERE \(keyMatch)")
+        let unhold = try db.cachedStatement(sql: "DELETE FROM main.\(name) WHERE \(keyMatch)")
         let moveBack = try db.cachedStatement(sql: """
             INSERT OR FAIL INTO \(name) (\(list)) SELECT \(list) FROM \(supersededTable) WHERE \(keyMatch) AND file_id = ?
             """)
         let forget = try db.cachedStatement(sql: "DELETE FROM \(supersededTable) WHERE \(keyMatch) AND file_id = ?")
-        let recount = try db.cachedStatement(sql: "UPDATE input_file SET rows_superseded = rows_superseded - 1 WHERE id = ?")
-        var moved = 0
-        let at = key.count
-        for values in missing {
-            let outcomes = WhichRowsCount.sort(candidates[values] ?? [], by: ReferenceRowRule(key: keyDescription)) { i, row in
-                ReferenceRowRule.Row(file: row[at], loadSeq: row[at + 1], line: row[at + 2], row: Int64(i))
+        let recount = try db.cachedStatement(sql: "UPDATE input_file SET rows_superseded = rows_superseded + ? WHERE id = ?")
+        let rule = ReferenceRowRule(key: keyDescription)
+        let stored = (1...columns.count).filter { !keyAt.contains($0) }
+        let at = columns.count + 1
+        var changed = 0
+        for (values, group) in candidates {
+            // Rows are identical when their stored values are (byte for byte, as the load compared them).
+            let contents = group.map { row in stored.map { StoredValue(row[$0] as DatabaseValue) } }
+            let outcomes = WhichRowsCount.sort(Array(group.indices), by: rule) { i, g in
+                let content = contents.firstIndex(of: contents[g]).map(Int64.init)
+                return ReferenceRowRule.Row(file: group[g][at], loadSeq: group[g][at + 1], line: group[g][at + 2], row: Int64(i),
+                                            content: content)
             }
-            guard let winner = outcomes.counted.first else { continue }
-            let winnerFile: Int64 = winner[at]
+            guard let winner = outcomes.counted.first, (group[winner][0] as Int64) == 0 else { continue }
             let arguments = StatementArguments(values)
-            let file = StatementArguments([winnerFile])
+            if let held = group.firstIndex(where: { ($0[0] as Int64) == 1 }) {
+                try setAside.execute(arguments: arguments)
+                try unhold.execute(arguments: arguments)
+                try recount.execute(arguments: [1, group[held][at] as Int64])
+            }
+            let file = StatementArguments([group[winner][at] as Int64])
             try moveBack.execute(arguments: arguments + file)
             try forget.execute(arguments: arguments + file)
-            try recount.execute(arguments: file)
-            moved += 1
+            try recount.execute(arguments: [-1] + file)
+            changed += 1
         }
-        return moved
+        return changed
     }
 
     /// v20: a table of rows set aside for each keyed table, with the keyed
@@ -165,7 +189,7 @@ public struct KeyedTable: Sendable {
     /// the table instead of between every key's earlier rows, so the cost of
     /// a month's copy follows the month, not the months before. An unloaded
     /// file's rows are its key's first part (no index of their own), and
-    /// ``restore(keys:in:)`` finds a key's rows in one pass.
+    /// ``rejudge(keys:in:)`` finds a key's rows in one pass.
     static func keySupersededByFile(_ db: Database) throws {
         for table in all {
             let info = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table.supersededTable))")
@@ -186,6 +210,19 @@ public struct KeyedTable: Sendable {
                 INSERT INTO main.\(table.supersededTable) (\(list)) SELECT \(list) FROM temp.set_aside ORDER BY file_id, \(table.key.joined(separator: ", "));
                 DROP TABLE temp.set_aside;
                 """)
+        }
+    }
+}
+
+extension StoredValue {
+    /// A keyed table's stored value as read back (its columns hold no blobs).
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .text(nil)
+        case .int64(let v): self = .integer(v)
+        case .double(let v): self = .real(v)
+        case .string(let v): self = .text(v)
+        case .blob: preconditionFailure("a keyed table's column holds a blob")
         }
     }
 }

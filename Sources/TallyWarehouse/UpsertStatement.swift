@@ -1,6 +1,7 @@
 import GRDB
 
 import TallyCore
+import TallyIngest
 
 /// A keyed row stored as ``TallyCore/ReferenceRowRule`` decides, without a
 /// statement journal.
@@ -15,22 +16,26 @@ import TallyCore
 /// the rule, a group of two of one file (``TallyCore/WhichRowsCount``): the
 /// later line is rejected (the caller words the reject with the table's
 /// key). The file's staged rows are settled together when its load ends
-/// (``flushSuperseded()``): staged rows of keys no file holds join the
-/// table, and for each file holding some of their keys, the
-/// rule judges that file's row against this file's (rows arrive in load
-/// order, so judging each arrival against the held row gives the rule's
-/// verdicts over the whole group: `WhichRowsCountTests`), and one
-/// statement per outcome applies the verdict to every such key: when the
-/// arriving rows count, the held rows are copied to the rows set aside,
-/// their file gains that many superseded rows, and the arriving rows
-/// replace them (`UPDATE … FROM`); when the held rows count (their file was
-/// loaded later, not a case the ingest's load order makes), the arriving
-/// rows are set aside.
+/// (``flushSuperseded(finishing:)``): staged rows of keys no file holds join the
+/// table, and for each file holding some of their keys, the rule judges
+/// that file's rows against this file's twice, the identical rows (every
+/// column but the key's, file and line, equal: `IS`) and the others (rows
+/// arrive in load order, so judging each arrival against the held row
+/// gives the rule's verdicts over the whole group: `ReferenceRowRuleTests`),
+/// and one statement per outcome applies the verdict to every such key:
+/// when the arriving rows count (changed rows), the held rows are copied to
+/// the rows set aside, their file gains that many superseded rows, and the
+/// arriving rows replace them (`UPDATE … FROM`); when the held rows count
+/// (identical rows, or the held file loaded later, not a case the ingest's
+/// load order makes), the arriving rows are set aside and their file gains
+/// that many.
 ///
 /// A month's copy of a reference table, whose every key is held, thus costs
 /// a staged row per row, then a few set-based statements per file, not a
-/// look-up, a copy and a replacement per row (docs/performance.md). The superseded rows are counted per file and added
-/// to `input_file` once per loaded file.
+/// look-up, a copy and a replacement per row; its rows that repeat the held
+/// ones unchanged cost one insert each into the rows set aside, the table's
+/// rows left as they are (docs/performance.md). The superseded rows are
+/// counted per file and added to `input_file` once per loaded file.
 ///
 /// `INSERT … ON CONFLICT DO UPDATE` (and `OR REPLACE`, and a plain
 /// `INSERT … SELECT`, which may abort after writing) needs a statement
@@ -58,10 +63,12 @@ final class UpsertStatement {
     private let rule: ReferenceRowRule
     /// Each file's `load_seq`, as looked up (it never changes once a file is registered).
     private var loadSeqs: [Int64: Int64] = [:]
-    /// Rows superseded per file since the last ``flushSuperseded()``.
+    /// Rows superseded per file since the last ``flushSuperseded(finishing:)``.
     private var superseded: [Int64: Int64] = [:]
     /// The file whose rows are staged, if any.
     private var stagedFile: Int64?
+    /// How many rows (keys) are staged.
+    private var stagedRows: Int64 = 0
     /// The file being loaded, and whether its rows are all staged: when the
     /// table holds rows as its load starts, most of them are a copy of held
     /// rows (a month's copy of the table), and a row staged at once costs one
@@ -97,27 +104,22 @@ final class UpsertStatement {
         rule = ReferenceRowRule(key: keyed.keyDescription)
     }
 
-    /// A bound value, kept until the row is stored: only the insert takes the
-    /// row's values at once; a taken key (the rarer case on a first load, every
+    /// The row being stored, kept until it is: only the insert takes its
+    /// values at once; a taken key (the rarer case on a first load, every
     /// row on a month's copy) binds them to the staging too.
-    private enum Value {
-        case text(String?)
-        case integer(Int64?)
-        case real(Double?)
-    }
+    private var values: [StoredValue] = []
+    private var file: Int64 = 0
+    private var line = 0
 
-    /// The row's values as bound, by parameter index.
-    private var values: [(Int32, Value)] = []
-
-    func bind(_ index: Int32, _ value: String?) { insert.bind(index, value); values.append((index, .text(value))) }
-    func bind(_ index: Int32, _ value: Int64?) { insert.bind(index, value); values.append((index, .integer(value))) }
-    func bind(_ index: Int32, _ value: Int?) { bind(index, value.map(Int64.init)) }
-    func bind(_ index: Int32, _ value: Double?) { insert.bind(index, value); values.append((index, .real(value))) }
-
-    /// Stores the bound row of `file` at `line` (bound too) as the rule
-    /// decides; false when the rule rejects it (a repeat within its file).
-    func step(file: Int64, line: Int) throws -> Bool {
-        defer { values.removeAll(keepingCapacity: true) }
+    /// Stores `row` (the keyed table's columns in order, as
+    /// ``TallyIngest/ReferenceColumns`` gives them) of `file` at `line` as
+    /// the rule decides; false when the rule rejects it (a repeat within its file).
+    func step(_ row: [StoredValue], file: Int64, line: Int) throws -> Bool {
+        precondition(row.count == keyed.columns.count, "\(keyed.name) stores \(keyed.columns.count) columns, not \(row.count)")
+        values = row
+        self.file = file
+        self.line = line
+        rebind(insert)
         if currentFile != file {
             try settle()
             currentFile = file
@@ -141,6 +143,7 @@ final class UpsertStatement {
             return try keeps(line: s[1], over: line, of: file)
         }
         stagedFile = file
+        stagedRows += 1
         return true
     }
 
@@ -155,24 +158,32 @@ final class UpsertStatement {
         return false
     }
 
-    /// Binds the row's values to `statement`.
+    /// Binds the row's values, file and line to `statement`.
     private func rebind(_ statement: BulkStatement) {
-        for (index, value) in values {
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
             switch value {
             case .text(let text): statement.bind(index, text)
             case .integer(let integer): statement.bind(index, integer)
             case .real(let real): statement.bind(index, real)
             }
         }
+        statement.bind(Int32(values.count + 1), file)
+        statement.bind(Int32(values.count + 2), line)
     }
 
-    /// Settles the staged rows of the file being loaded (the rule judges each
-    /// holding file's rows against them), then adds the rows counted
-    /// superseded since the last flush to their files' `rows_superseded`.
-    /// Called when a file's load finishes, after its own counts are set
-    /// (``IngestSession/finishFile(_:read:rejected:superseded:unknownFields:fingerprint:)``).
-    func flushSuperseded() throws {
-        try settle()
+    /// Settles the staged rows of `file` when they are this statement's (the
+    /// rule judges each holding file's rows against them; nil: whatever is
+    /// staged), then adds the rows counted superseded since the last flush
+    /// to their files' `rows_superseded`. Called when a file's load
+    /// finishes, after its own counts are set
+    /// (``IngestSession/finishFile(_:read:rejected:superseded:unknownFields:fingerprint:)``),
+    /// for every table's statement: a file of another table finishing (the
+    /// loads run in two lanes) leaves this table's file staged whole, so
+    /// its repeats are all found in the staging and its rows settled once,
+    /// after its own counts are set.
+    func flushSuperseded(finishing file: Int64?) throws {
+        if file == nil || file == currentFile || file == stagedFile { try settle() }
         for (file, count) in superseded {
             try db.execute(sql: "UPDATE input_file SET rows_superseded = rows_superseded + ? WHERE id = ?", arguments: [count, file])
         }
@@ -190,43 +201,63 @@ final class UpsertStatement {
         // Rows set aside go in key order: the table of rows set aside is keyed by file then key, and
         // a file's rows inserted in its order append to its end.
         let order = keyed.key.map { "s.\($0)" }.joined(separator: ", ")
-        let holders = try Int64.fetchAll(db, sql: """
-            SELECT DISTINCT t.file_id FROM temp.staged_\(table) s JOIN main.\(table) t ON \(matches)
-            """)
-        // Sets aside the rows of `side` (`t` the held ones, `s` the staged ones) of the keys `holder` holds.
-        func setAside(_ side: String, keysOf holder: Int64) throws -> Int64 {
+        // Each holding file, with how many of the staged keys it holds.
+        let holders = try Row.fetchAll(db, sql: """
+            SELECT t.file_id, count(*) FROM temp.staged_\(table) s JOIN main.\(table) t ON \(matches) GROUP BY t.file_id
+            """).map { (file: $0[0] as Int64, keys: $0[1] as Int64) }
+        // Rows of a key are identical when every column but the key's, file and line aside, is.
+        let same = keyed.columns.filter { !keyed.key.contains($0) }.map { "t.\($0) IS s.\($0)" }
+        let identical = same.isEmpty ? "1" : "(" + same.joined(separator: " AND ") + ")"
+        // Sets aside the rows of `side` (`t` the held ones, `s` the staged ones) of the keys `holder`
+        // holds whose rows are identical (`alike`) or not.
+        func setAside(_ side: String, keysOf holder: Int64, alike: Bool) throws -> Int64 {
             try db.execute(sql: """
                 INSERT OR FAIL INTO \(keyed.supersededTable) (\(all.joined(separator: ", ")))
                 SELECT \(all.map { "\(side).\($0)" }.joined(separator: ", "))
-                FROM temp.staged_\(table) s JOIN main.\(table) t ON \(matches) WHERE t.file_id = ? ORDER BY \(order)
+                FROM temp.staged_\(table) s JOIN main.\(table) t ON \(matches)
+                WHERE t.file_id = ? AND \(alike ? "" : "NOT ")\(identical) ORDER BY \(order)
                 """, arguments: [holder])
             return Int64(db.changesCount)
         }
-        let arriving = ReferenceRowRule.Row(file: file, loadSeq: try loadSeq(of: file), line: 0, row: 1)
-        for holder in holders {
-            let held = ReferenceRowRule.Row(file: holder, loadSeq: try loadSeq(of: holder), line: 0, row: 0)
-            let outcomes = WhichRowsCount.sort([held, arriving], by: rule) { _, row in row }
-            if outcomes.counted.first == arriving {
-                // The held rows are set aside (copied) before they are replaced.
-                superseded[holder, default: 0] += try setAside("t", keysOf: holder)
-                let replaced = all.filter { !keyed.key.contains($0) }
-                try db.execute(sql: """
-                    UPDATE OR FAIL main.\(table) AS t SET \(replaced.map { "\($0) = s.\($0)" }.joined(separator: ", "))
-                    FROM temp.staged_\(table) AS s WHERE \(matches) AND t.file_id = ?
-                    """, arguments: [holder])
-            } else if outcomes.superseded.first == arriving {
-                superseded[file, default: 0] += try setAside("s", keysOf: holder)
-            } else {
-                preconditionFailure("rows of two files judged a repeat within one file")
+        for (holder, keys) in holders {
+            let held = ReferenceRowRule.Row(file: holder, loadSeq: try loadSeq(of: holder), line: 0, row: 0, content: 0)
+            // The rule judges the holder's rows against the file's twice: the identical ones, and the others
+            // (none left once the identical ones are all of them: a month's copy that changed nothing).
+            var judged: Int64 = 0
+            for alike in [true, false] where judged < keys {
+                let arriving = ReferenceRowRule.Row(file: file, loadSeq: try loadSeq(of: file), line: 0, row: 1, content: alike ? 0 : 1)
+                let outcomes = WhichRowsCount.sort([held, arriving], by: rule) { _, row in row }
+                if outcomes.counted.first == arriving {
+                    // The held rows are set aside (copied) before they are replaced.
+                    let moved = try setAside("t", keysOf: holder, alike: alike)
+                    superseded[holder, default: 0] += moved
+                    judged += moved
+                    guard moved > 0 else { continue }
+                    let replaced = all.filter { !keyed.key.contains($0) }
+                    try db.execute(sql: """
+                        UPDATE OR FAIL main.\(table) AS t SET \(replaced.map { "\($0) = s.\($0)" }.joined(separator: ", "))
+                        FROM temp.staged_\(table) AS s WHERE \(matches) AND t.file_id = ? AND \(alike ? "" : "NOT ")\(identical)
+                        """, arguments: [holder])
+                } else if outcomes.superseded.first == arriving {
+                    let moved = try setAside("s", keysOf: holder, alike: alike)
+                    superseded[file, default: 0] += moved
+                    judged += moved
+                } else {
+                    preconditionFailure("rows of two files judged a repeat within one file")
+                }
             }
         }
-        // The staged rows of keys no file holds (a file staged whole) join the table.
-        try db.execute(sql: """
-            INSERT OR FAIL INTO main.\(table) (\(all.joined(separator: ", ")))
-            SELECT \(all.map { "s.\($0)" }.joined(separator: ", ")) FROM temp.staged_\(table) s
-            WHERE NOT EXISTS (SELECT 1 FROM main.\(table) t WHERE \(matches)) ORDER BY \(order)
-            """)
+        // The staged rows of keys no file holds (a file staged whole) join the table: none when
+        // every staged key is held (a month's copy that adds no key).
+        if stagedRows > holders.map(\.keys).reduce(0, +) {
+            try db.execute(sql: """
+                INSERT OR FAIL INTO main.\(table) (\(all.joined(separator: ", ")))
+                SELECT \(all.map { "s.\($0)" }.joined(separator: ", ")) FROM temp.staged_\(table) s
+                WHERE NOT EXISTS (SELECT 1 FROM main.\(table) t WHERE \(matches)) ORDER BY \(order)
+                """)
+        }
         try db.execute(sql: "DELETE FROM temp.staged_\(table)")
+        stagedRows = 0
     }
 
     private func loadSeq(of file: Int64) throws -> Int64 {

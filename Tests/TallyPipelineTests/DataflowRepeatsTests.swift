@@ -80,4 +80,44 @@ struct DataflowRepeatsTests {
             #expect(run.inputs.contains { $0.table == table && $0.rowsSuperseded > 0 }, "\(table): nothing superseded")
         }
     }
+
+    @Test("parts repeating the couples' reference rows unchanged: the earlier part's rows keep counting")
+    func identicalReferenceRows() throws {
+        let work = try temporaryFolder("dataflow-identical")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = try copyOfSampleData(in: work)
+        for table in ["couples", "members", "cards", "agreements", "settlements"] {
+            try Self.splitOverlapping(data, "expenses/\(table).csv", stem: table)
+        }
+
+        let runner = TallyRunner(logger: .init(label: "test"), progress: Progress(mode: .silent))
+        let out = work.appendingPathComponent("run")
+        let request = RunRequest(dataDirectory: data, outDirectory: out, period: FamilyScheduleTests.period,
+                                 databasePath: work.appendingPathComponent("tally.sqlite").path, reproducible: true)
+        let run = try runner.run(request).manifest
+        let plan = try FlowPlan(data: data, config: try runner.configuration(request), period: FamilyScheduleTests.period)
+        let flowOut = work.appendingPathComponent("dataflow")
+        let flow = try LocalSchedule(partitions: 2, seed: 7).run(plan, outDirectory: flowOut, reproducible: true)
+
+        let expected = try DataflowScheduleTests.files(under: out.appendingPathComponent("statements"))
+        let actual = try DataflowScheduleTests.files(under: flowOut.appendingPathComponent("statements"))
+        #expect(expected.keys.sorted() == actual.keys.sorted())
+        for (name, bytes) in expected where name.hasSuffix(".csv") || name.hasSuffix(".txt") {
+            #expect(actual[name] == bytes, "statements/\(name) differs")
+        }
+        func accounting(_ m: RunManifest) -> [String] {
+            m.inputs.filter { $0.dataset == "expenses" }.map {
+                "\($0.path) read \($0.rowsRead) used \($0.rowsUsed) rejected \($0.rowsRejected) superseded \($0.rowsSuperseded)"
+            }
+        }
+        #expect(accounting(flow) == accounting(run))
+        // The overlap's rows are identical: the second part's copies are superseded, the first part's all count.
+        for table in ["couples", "members", "cards", "agreements", "settlements"] {
+            let parts = run.inputs.filter { $0.table == table }.sorted { $0.path < $1.path }
+            #expect(parts.count == 2, "\(table): \(parts.map(\.path))")
+            guard parts.count == 2 else { continue }
+            #expect(parts[0].rowsSuperseded == 0, "\(table): the first part's rows count")
+            #expect(parts[1].rowsSuperseded > 0, "\(table): the second part's copies are superseded")
+        }
+    }
 }

@@ -10,12 +10,22 @@
 /// - Across files, the kept row of the latest-loaded file (`loadSeq`, then
 ///   the higher `file`) counts; the kept rows of the other files are
 ///   superseded.
+/// - Except for identical rows: when the latest-loaded file's kept row has
+///   the same ``Row/content`` as the kept rows of the files loaded just
+///   before it, the earliest-loaded row of that unbroken run counts (a
+///   month's copy of a table that repeats a row changes nothing, so the
+///   row that counts stays where it is). Rows without content (check-ins,
+///   subscription events) are never identical.
 ///
 /// ```swift
 /// let first = ReferenceRowRule.Row(file: 1, loadSeq: 1, line: 2, row: 1)
 /// let again = ReferenceRowRule.Row(file: 1, loadSeq: 1, line: 8, row: 2)
 /// ReferenceRowRule(key: "id").verdicts([first, again])
 /// // [.counts, .rejected(reason: .repeated(key: "id"))]
+///
+/// let january = ReferenceRowRule.Row(file: 1, loadSeq: 1, line: 2, row: 1, content: 7)
+/// let february = ReferenceRowRule.Row(file: 2, loadSeq: 2, line: 5, row: 2, content: 7)
+/// ReferenceRowRule(key: "id").verdicts([january, february])   // [.counts, .superseded]
 /// ```
 public struct ReferenceRowRule: RowRule {
     /// One row of the key, by the fields the rule compares.
@@ -28,12 +38,17 @@ public struct ReferenceRowRule: RowRule {
         public var line: Int64
         /// The caller's name for the row, unique in the group.
         public var row: Int64
+        /// Equal for rows whose stored values are equal (the caller's
+        /// numbering of the group's distinct contents); nil: never
+        /// identical to another row.
+        public var content: Int64?
 
-        public init(file: Int64, loadSeq: Int64, line: Int64, row: Int64) {
+        public init(file: Int64, loadSeq: Int64, line: Int64, row: Int64, content: Int64? = nil) {
             self.file = file
             self.loadSeq = loadSeq
             self.line = line
             self.row = row
+            self.content = content
         }
     }
 
@@ -71,8 +86,14 @@ public struct ReferenceRowRule: RowRule {
                 kept.append(i)
             }
         }
-        let counted = kept.max { a, b in
-            (group[a].loadSeq, group[a].file) < (group[b].loadSeq, group[b].file)
+        kept.sort { a, b in (group[a].loadSeq, group[a].file) < (group[b].loadSeq, group[b].file) }
+        // The latest-loaded file's row, or the earliest of the identical rows loaded just before it.
+        var counted = kept.last
+        if let latest = counted, let content = group[latest].content {
+            for i in kept.reversed().dropFirst() {
+                guard group[i].content == content else { break }
+                counted = i
+            }
         }
         return group.indices.map { i in
             if i == counted { return .counts }

@@ -61,9 +61,16 @@ struct RowsStage {
     /// The rows of one key of a reference table (one table) sorted by
     /// ``ReferenceRowRule``: how the stage and the small tables every
     /// partition reads whole (``FlowBroadcast``) judge them.
+    /// Rows are identical when the values their table stores are (``TallyIngest/ReferenceColumns``),
+    /// as the warehouse compares them.
     static func judged(_ rows: [ReferenceRow]) -> RowOutcomes<ReferenceRow> {
         let rule = ReferenceRowRule(key: rows.first.map { FlowTables.keyDescription($0.table) } ?? "")
-        return WhichRowsCount.sort(rows, by: rule) { i, r in r.origin.ruleRow(i) }
+        let contents = rows.count > 1 ? rows.map(\.value.storedValues) : []
+        return WhichRowsCount.sort(rows, by: rule) { i, r in
+            var row = r.origin.ruleRow(i)
+            row.content = contents.firstIndex(of: contents[i]).map(Int64.init)
+            return row
+        }
     }
 
     /// Where a counted reference row goes: a couple's row to its couple, a
@@ -132,5 +139,24 @@ struct RowsStage {
             }
         }
         for (_, origin) in outcomes.superseded { plan.emitSuperseded(origin, emit) }
+    }
+}
+
+extension ReferenceRow.Value {
+    /// The values the row's keyed table stores, in its column order.
+    var storedValues: [StoredValue] {
+        switch self {
+        case .couple(let r): ReferenceColumns.values(r)
+        case .member(let r): ReferenceColumns.values(r)
+        case .card(let r): ReferenceColumns.values(r)
+        case .fx(let r): ReferenceColumns.values(r)
+        case .agreement(let r): ReferenceColumns.values(r)
+        case .settlement(let r): ReferenceColumns.values(r)
+        case .challenge(let r): ReferenceColumns.values(r)
+        case .membership(let r): ReferenceColumns.values(r)
+        case .swipeUser(let r): ReferenceColumns.values(r)
+        case .product(let r): ReferenceColumns.values(r)
+        case .connection(let r): ReferenceColumns.values(r)
+        }
     }
 }

@@ -3,10 +3,10 @@ import Testing
 @testable import TallyCore
 
 /// The policy of keyed tables (couples, members, products, check-ins, …).
-@Suite("ReferenceRowRule: first row per file, latest file across files")
+@Suite("ReferenceRowRule: first row per file, latest file across files, identical rows left in place")
 struct ReferenceRowRuleTests {
-    func row(file: Int64, line: Int64, row: Int64) -> ReferenceRowRule.Row {
-        ReferenceRowRule.Row(file: file, loadSeq: file, line: line, row: row)
+    func row(file: Int64, line: Int64, row: Int64, content: Int64? = nil) -> ReferenceRowRule.Row {
+        ReferenceRowRule.Row(file: file, loadSeq: file, line: line, row: row, content: content)
     }
 
     @Test func aRepeatWithinAFileIsRejectedAndTheFirstRowKept() {
@@ -29,10 +29,42 @@ struct ReferenceRowRuleTests {
         #expect(ReferenceRowRule(key: "id").verdicts([early, late]) == [.superseded, .counts])
     }
 
-    /// Random groups over a few files and lines.
+    @Test func anIdenticalRowOfALaterFileLeavesTheEarlierOneCounting() {
+        let group = [row(file: 1, line: 2, row: 1, content: 7), row(file: 2, line: 5, row: 2, content: 7),
+                     row(file: 3, line: 3, row: 3, content: 7)]
+        #expect(ReferenceRowRule(key: "id").verdicts(group) == [.counts, .superseded, .superseded])
+    }
+
+    @Test func onlyTheUnbrokenRunOfIdenticalRowsAtTheEndCounts() {
+        // January and March agree, February differs: March's row counts, as the latest change.
+        let changedBack = [row(file: 1, line: 2, row: 1, content: 7), row(file: 2, line: 2, row: 2, content: 8),
+                           row(file: 3, line: 2, row: 3, content: 7)]
+        #expect(ReferenceRowRule(key: "id").verdicts(changedBack) == [.superseded, .superseded, .counts])
+        // A change, then a copy of it: the changed row counts.
+        let changedThenCopied = [row(file: 1, line: 2, row: 1, content: 7), row(file: 2, line: 4, row: 2, content: 8),
+                                 row(file: 3, line: 6, row: 3, content: 8)]
+        #expect(ReferenceRowRule(key: "id").verdicts(changedThenCopied) == [.superseded, .counts, .superseded])
+    }
+
+    @Test func rowsWithoutContentAreNeverIdentical() {
+        let group = [row(file: 1, line: 2, row: 1), row(file: 2, line: 2, row: 2)]
+        #expect(ReferenceRowRule(key: "id").verdicts(group) == [.superseded, .counts])
+    }
+
+    @Test func aRejectedRepeatsContentDoesNotCount() {
+        // File 2's first row differs from file 1's; its later repeat, identical to file 1's, is rejected.
+        let group = [row(file: 1, line: 2, row: 1, content: 7), row(file: 2, line: 2, row: 2, content: 8),
+                     row(file: 2, line: 3, row: 3, content: 7)]
+        #expect(ReferenceRowRule(key: "id").verdicts(group)
+                == [.superseded, .counts, .rejected(reason: ReferenceRowRule.repeatReason(key: "id"))])
+    }
+
+    /// Random groups over a few files and lines, with two contents (or none, as check-ins).
     func randomGroup(_ rng: inout SplitMix64) -> [ReferenceRowRule.Row] {
-        (0..<Int.random(in: 1...9, using: &rng)).map { n in
-            row(file: Int64.random(in: 1...3, using: &rng), line: Int64.random(in: 2...5, using: &rng), row: Int64(n))
+        let contents = Bool.random(using: &rng)
+        return (0..<Int.random(in: 1...9, using: &rng)).map { n in
+            row(file: Int64.random(in: 1...3, using: &rng), line: Int64.random(in: 2...5, using: &rng), row: Int64(n),
+                content: contents ? Int64.random(in: 1...2, using: &rng) : nil)
         }
     }
 
@@ -52,10 +84,13 @@ struct ReferenceRowRuleTests {
     }
 
     /// A store that holds one row per key judges each arriving row (files in
-    /// load order, lines in order) against the row it holds, with the rule
-    /// on that pair. The warehouse's upsert works so; this is why it equals
-    /// the rule over the whole group: the row left held counts, every row
-    /// refused on arrival is rejected, every row replaced is superseded.
+    /// load order, lines in order) against its own file's first row of the
+    /// key when there is one, else against the row it holds, with the rule
+    /// on that pair. The warehouse's upsert works so (a file's rows are
+    /// staged, its repeats found in the staging); this is why it equals the
+    /// rule over the whole group: the row left held counts, every row
+    /// refused on arrival is rejected or (identical) superseded, every row
+    /// replaced is superseded.
     @Test func judgingEachArrivalAgainstTheHeldRowEqualsTheWholeGroup() async {
         await propertyCheck(count: 500, input: Gen.uint64()) { seed in
             var rng = SplitMix64(seed: seed)
@@ -64,7 +99,13 @@ struct ReferenceRowRuleTests {
 
             var folded = [RowVerdict?](repeating: nil, count: group.count)
             var held: Int?
+            var firstOfFile: [Int64: Int] = [:]
             for i in group.indices.sorted(by: { (group[$0].loadSeq, group[$0].line, group[$0].row) < (group[$1].loadSeq, group[$1].line, group[$1].row) }) {
+                if let first = firstOfFile[group[i].file] {
+                    folded[i] = ReferenceRowRule(key: "id").verdicts([group[first], group[i]])[1]
+                    continue
+                }
+                firstOfFile[group[i].file] = i
                 guard let h = held else { held = i; continue }
                 let pair = ReferenceRowRule(key: "id").verdicts([group[h], group[i]])
                 switch pair[1] {

@@ -7,8 +7,8 @@ import TallyCore
 
 /// The keyed rows the warehouse's upsert keeps, refuses and replaces (over
 /// several ingests) are the rows `ReferenceRowRule` counts, rejects and
-/// supersedes in the same groups, and each file's superseded count is the
-/// rule's.
+/// supersedes in the same groups (identical rows by their stored values),
+/// and each file's superseded count is the rule's.
 @Suite("Keyed rows follow ReferenceRowRule")
 struct ReferenceRowRuleWarehouseTests {
     struct Generated { var key: String; var file: Int; var line: Int64; var price: Int64; var stored: Bool }
@@ -33,7 +33,8 @@ struct ReferenceRowRuleWarehouseTests {
                     var read = 0, rejected = 0
                     for line in Int64(2)..<Int64.random(in: 3...9, using: &rng) {
                         let key = GeneratedLog.keys.randomElement(using: &rng)!
-                        let price = Int64(rows.count)
+                        // Two prices: a key's rows of two files are often identical.
+                        let price = Int64.random(in: 1...2, using: &rng)
                         let stored = try s.insert(ProductRecord(entry: .init(productId: key, app: "LovU", plan: "premium", yearly: false,
                                                                              price: price, currency: brl)),
                                                   file: f, line: Int(line))
@@ -46,17 +47,17 @@ struct ReferenceRowRuleWarehouseTests {
             }
         }
 
-        var counted: [[UInt8]: Int64] = [:]
+        var counted: [[UInt8]: [Int64]] = [:]
         var supersededPerFile: [Int64: Int] = [:]
         for group in KeyGroups.split(rows, key: { Array($0.key.utf8) }) {
             let verdicts = ReferenceRowRule(key: "productId").verdicts(group.enumerated().map { i, r in
-                ReferenceRowRule.Row(file: Int64(r.file), loadSeq: Int64(r.file), line: r.line, row: Int64(i))
+                ReferenceRowRule.Row(file: Int64(r.file), loadSeq: Int64(r.file), line: r.line, row: Int64(i), content: r.price)
             })
             for (row, verdict) in zip(group, verdicts) {
                 switch verdict {
                 case .counts:
                     #expect(row.stored, "seed \(seed): \(row.key) at \(row.file):\(row.line) counts but was refused")
-                    counted[Array(row.key.utf8)] = row.price
+                    counted[Array(row.key.utf8)] = [row.price, fileIds[row.file], row.line]
                 case .superseded:
                     #expect(row.stored, "seed \(seed)")
                     supersededPerFile[fileIds[row.file], default: 0] += 1
@@ -66,9 +67,9 @@ struct ReferenceRowRuleWarehouseTests {
             }
         }
         try warehouse.read { r in
-            var held: [[UInt8]: Int64] = [:]
-            for row in try Row.fetchAll(r.db, sql: "SELECT CAST(product_id AS BLOB), price FROM product") {
-                held[[UInt8](row[0] as Data)] = row[1]
+            var held: [[UInt8]: [Int64]] = [:]
+            for row in try Row.fetchAll(r.db, sql: "SELECT CAST(product_id AS BLOB), price, file_id, line FROM product") {
+                held[[UInt8](row[0] as Data)] = [row[1], row[2], row[3]]
             }
             #expect(held == counted, "seed \(seed)")
             let counts = try GeneratedLog.counts(r.db, column: "rows_superseded")
