@@ -10,7 +10,7 @@ import TallyIngest
 /// ``KeyedTable/supersededTable`` holds the rows set aside. Into an empty
 /// table (a first load), a row whose key is new is inserted at once
 /// (`ON CONFLICT DO NOTHING`), and one whose key an earlier file holds is
-/// staged (`temp.staged_<table>`); into a table that holds rows as the
+/// staged (`temp.staged_<table>`, keyed by the table's key); into a table that holds rows as the
 /// file's load starts (most likely a month's copy of it), every row is
 /// staged. A row whose key this file already gave is judged with that row by
 /// the rule, a group of two of one file (``TallyCore/WhichRowsCount``): the
@@ -47,8 +47,9 @@ import TallyIngest
 /// (the table's file key is checked at commit: `DeferredForeignKeys`).
 ///
 /// The statements number their parameters alike (`?1` … in column order),
-/// so a row's values bind to each the same way; the insert takes them at
-/// once, the staging only when the key is taken.
+/// so a row's values bind to each the same way: on a first load the
+/// insert takes them at once, the staging only when the key is taken; on a
+/// month's copy the staging alone.
 final class UpsertStatement {
     private let db: Database
     private let keyed: KeyedTable
@@ -89,9 +90,14 @@ final class UpsertStatement {
             INSERT INTO \(table) (\(list)) VALUES (\(values)) ON CONFLICT(\(keyed.key.joined(separator: ", "))) DO NOTHING
             """)
         let key = keyed.key.joined(separator: ", ")
+        // Keyed by the table's key, without a rowid: a staged row is one insert into one tree, and
+        // the statements that settle the staged rows read them in key order.
+        let types = Dictionary(try Row.fetchAll(db, sql: "PRAGMA main.table_info(\(table))").map { ($0["name"] as String, $0["type"] as String) },
+                               uniquingKeysWith: { a, _ in a })
         try db.execute(sql: """
-            CREATE TEMP TABLE IF NOT EXISTS staged_\(table) AS SELECT \(list) FROM main.\(table) WHERE 0;
-            CREATE UNIQUE INDEX IF NOT EXISTS temp.staged_\(table)_key ON staged_\(table)(\(key));
+            CREATE TEMP TABLE IF NOT EXISTS staged_\(table) (
+                \(columns.map { "\($0) \(types[$0] ?? "")" }.joined(separator: ", ")), PRIMARY KEY (\(key))
+            ) WITHOUT ROWID
             """)
         stage = try BulkStatement(db, sql: """
             INSERT INTO temp.staged_\(table) (\(list)) VALUES (\(values)) ON CONFLICT(\(key)) DO NOTHING
@@ -104,9 +110,9 @@ final class UpsertStatement {
         rule = ReferenceRowRule(key: keyed.keyDescription)
     }
 
-    /// The row being stored, kept until it is: only the insert takes its
-    /// values at once; a taken key (the rarer case on a first load, every
-    /// row on a month's copy) binds them to the staging too.
+    /// The row being stored, kept until it is: bound to the insert on a
+    /// first load, to the staging when its key is taken (the rarer case on a
+    /// first load) or the table held rows as the file began (a month's copy).
     private var values: [StoredValue] = []
     private var file: Int64 = 0
     private var line = 0
@@ -119,13 +125,13 @@ final class UpsertStatement {
         values = row
         self.file = file
         self.line = line
-        rebind(insert)
         if currentFile != file {
             try settle()
             currentFile = file
             stagingFirst = (try anyRow.firstIntegers(1)?.first ?? 0) > 0
         }
         if stagingFirst { return try staged(file: file, line: line) }
+        rebind(insert)
         if try insert.step() > 0 { return true }
         // The key is taken: by an earlier line of this file (a repeat), or by an earlier file.
         rebind(held)
