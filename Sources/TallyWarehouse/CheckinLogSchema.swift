@@ -56,24 +56,47 @@ enum CheckinLogSchema {
     /// hashes collide (``KeyHashes``), so the log is sorted once, narrowly,
     /// by (challenge, createdAt, id). The hashes are kept (``KeyHashRuns``):
     /// after an ingest that only appended check-ins, only the new rows are
-    /// read from the log, only they and the ids they repeat are listed again
-    /// (``WinnerTable``); the duplicates are marked again in full.
+    /// read from the log; the ids they repeat are judged again and listed
+    /// again (``WinnerTable``), and the workouts judged again are those of
+    /// the appended rows and of every row of those ids (a row whose id lost
+    /// or won leaves or joins its workout's winners). Every other verdict
+    /// and duplicate mark stands as the derivation before left it.
     static let winners = Derivation(.checkinWinners, inputs: ["checkins"]) { db in
         let since = try DerivationMarks.lastRow(db, .checkinWinners)
-        let groups = try KeyHashRuns.allCollisions([KeyHashRuns.checkinIds, KeyHashRuns.checkinWorkouts], db, since: since)
-        let candidates = groups[0]
-        let superseded = try SupersededRows(db, candidates: candidates, sql: """
+        let candidates: [[Int64]], workouts: [[Int64]]
+        if let since {
+            candidates = try KeyHashRuns.checkinIds.collisions(db, since: since)
+            let rejudged = Set(candidates.joined().filter { $0 <= since })
+            workouts = try KeyHashRuns.checkinWorkouts.collisions(db, since: since, also: rejudged)
+        } else {
+            let groups = try KeyHashRuns.allCollisions([KeyHashRuns.checkinIds, KeyHashRuns.checkinWorkouts], db, since: nil)
+            (candidates, workouts) = (groups[0], groups[1])
+        }
+        let superseded = try SupersededRows(db, candidates: candidates, since: since, sql: """
             SELECT r.id, r.file_id, f.load_seq, r.line FROM checkin_row r JOIN input_file f ON f.id = r.file_id
             WHERE r.rowid = ?
             """, rule: CheckinVersionRule(key: "id"),
             read: { c, rowid in CheckinVersionRule.Row(file: c.int64(1), loadSeq: c.int64(2), line: c.int64(3), row: rowid) })
-        let duplicates = try repeatedWorkouts(db, candidates: groups[1], losers: superseded.rows)
 
         let refresh = try KeyStates.beginRefresh(db, scope: changeScope)
-        let markedBefore = since == nil ? [] : try duplicateMarks(db)
+        let markedBefore = since == nil ? [] : try duplicateMarks(db, rows: workouts.joined())
         try winnerTable.refresh(db, superseded: superseded, candidates: candidates, since: since)
-        // Every duplicate is marked again below (a scan that writes only the marked rows' pages).
-        try db.execute(sql: "UPDATE checkin_winner SET duplicate_of = NULL WHERE duplicate_of IS NOT NULL")
+        // The duplicates among the workouts judged, from the winners just stored.
+        let duplicates = try repeatedWorkouts(db, candidates: workouts)
+        if since == nil {
+            try db.execute(sql: "UPDATE checkin_winner SET duplicate_of = NULL WHERE duplicate_of IS NOT NULL")
+        } else {
+            // The marks of the workouts judged again, and only theirs, are set again below.
+            let unmark = try BulkStatement(db, sql: """
+                UPDATE checkin_winner SET duplicate_of = NULL
+                WHERE (challenge_id, created_at, id) = (SELECT challenge_id, created_at, id FROM checkin_row WHERE rowid = ?1)
+                  AND log_row = ?1 AND duplicate_of IS NOT NULL
+                """)
+            for rowid in workouts.joined() {
+                unmark.bind(1, rowid)
+                try unmark.step()
+            }
+        }
         let mark = try BulkStatement(db, sql: """
             UPDATE checkin_winner SET duplicate_of = ? WHERE challenge_id = ? AND created_at = ? AND id = ?
             """)
@@ -112,12 +135,18 @@ enum CheckinLogSchema {
         var first: String
     }
 
-    /// The duplicate marks `checkin_winner` holds.
-    private static func duplicateMarks(_ db: Database) throws -> Set<DuplicateMark> {
+    /// The duplicate marks `checkin_winner` holds on the winning rows among `rows`.
+    private static func duplicateMarks(_ db: Database, rows: some Sequence<Int64>) throws -> Set<DuplicateMark> {
         var marks = Set<DuplicateMark>()
-        let rows = try RawCursor(db, sql: "SELECT challenge_id, id, duplicate_of FROM checkin_winner WHERE duplicate_of IS NOT NULL")
-        while try rows.next() {
-            marks.insert(DuplicateMark(challengeId: rows.textValue(0), id: rows.textValue(1), first: rows.textValue(2)))
+        let mark = try RawCursor(db, sql: """
+            SELECT w.challenge_id, w.id, w.duplicate_of FROM checkin_row r
+            JOIN checkin_winner w ON w.challenge_id = r.challenge_id AND w.created_at = r.created_at AND w.id = r.id
+            WHERE r.rowid = ?1 AND w.log_row = ?1 AND w.duplicate_of IS NOT NULL
+            """)
+        for rowid in rows {
+            try mark.forEach(rowid) { c in
+                marks.insert(DuplicateMark(challengeId: c.textValue(0), id: c.textValue(1), first: c.textValue(2)))
+            }
         }
         return marks
     }
@@ -136,19 +165,22 @@ enum CheckinLogSchema {
     }
 
     /// Among `candidates` (groups of rows whose workout ids' hashes collide),
-    /// the winning rows that ``TallyCore/DuplicateWorkoutRule`` finds
-    /// repeating another winning row's workout.
-    private static func repeatedWorkouts(_ db: Database, candidates: [[Int64]], losers: Set<Int64>) throws -> [Duplicate] {
+    /// the winning rows (those `checkin_winner` lists) that
+    /// ``TallyCore/DuplicateWorkoutRule`` finds repeating another winning
+    /// row's workout.
+    private static func repeatedWorkouts(_ db: Database, candidates: [[Int64]]) throws -> [Duplicate] {
         guard !candidates.isEmpty else { return [] }
         let fetch = try RawCursor(db, sql: """
             SELECT r.workout_entry_id, r.created_at, f.display_path, r.line, r.id, r.challenge_id
-            FROM checkin_row r JOIN input_file f ON f.id = r.file_id WHERE r.rowid = ?
+            FROM checkin_row r JOIN input_file f ON f.id = r.file_id
+            JOIN checkin_winner w ON w.challenge_id = r.challenge_id AND w.created_at = r.created_at AND w.id = r.id
+            WHERE r.rowid = ?1 AND w.log_row = ?1
             """)
         struct Row { var workout: [UInt8]; var checkin: DuplicateWorkoutRule.Checkin; var challengeId: String }
         var duplicates: [Duplicate] = []
         for group in candidates {
             var rows: [Row] = []
-            for rowid in group where !losers.contains(rowid) {
+            for rowid in group {
                 try fetch.forEach(rowid) { c in
                     guard let workout = c.bytes(0) else { return }
                     let empty = UnsafeRawBufferPointer(start: nil, count: 0)

@@ -82,15 +82,17 @@ struct KeyHashRuns {
     /// group, groups in no particular order; the runs are brought up to date.
     ///
     /// With `since` (the log's last rowid at the previous derivation, only
-    /// appended to since): the groups an appended row joins, from the runs
-    /// and the appended rows, when the runs cover `since`; from a scan of the
-    /// whole log otherwise. Without: every group, from a scan of the log.
-    func collisions(_ db: Database, since: Int64?, perPass: Int = pairsPerPass) throws -> [[Int64]] {
+    /// appended to since): the groups an appended row or one of `also`
+    /// (earlier rows whose groups the caller needs again) joins, from the
+    /// runs, the appended rows and `also`'s keys, when the runs cover
+    /// `since`; from a scan of the whole log otherwise. Without: every
+    /// group, from a scan of the log.
+    func collisions(_ db: Database, since: Int64?, also: Set<Int64> = [], perPass: Int = pairsPerPass) throws -> [[Int64]] {
         if let since, try covers(db, since) {
-            return try appendedCollisions(db, since: since)
+            return try appendedCollisions(db, since: since, also: also)
         }
         var groups = try scannedCollisions(db, perPass: perPass)
-        if let since { groups.removeAll { ($0.last ?? 0) <= since } }
+        if let since { groups.removeAll { ($0.last ?? 0) <= since && !$0.contains(where: also.contains) } }
         return groups
     }
 
@@ -236,16 +238,25 @@ struct KeyHashRuns {
         return groups
     }
 
-    /// The groups an appended row (after `since`) joins: the appended rows'
-    /// pairs, merged with each run's pairs of the same hashes; the appended
-    /// pairs then kept as a run.
-    private func appendedCollisions(_ db: Database, since: Int64) throws -> [[Int64]] {
+    /// The groups an appended row (after `since`) or one of `also` joins:
+    /// the appended rows' pairs, merged with each run's pairs of their
+    /// hashes and of `also`'s keys; the appended pairs then kept as a run.
+    private func appendedCollisions(_ db: Database, since: Int64, also: Set<Int64>) throws -> [[Int64]] {
         var read = try Self.hashed([self], db, after: since)
         let fresh = Self.sortedPairs(&read[0])
-        guard !fresh.isEmpty else { return [] }
-        // The appended rows' distinct hashes, ascending as the runs are.
+        guard !fresh.isEmpty || !also.isEmpty else { return [] }
+        // The distinct hashes wanted, ascending as the runs are.
+        var hashes = fresh.map(\.hash)
+        let key = try RawCursor(db, sql: "SELECT \(self.key) FROM \(log) WHERE rowid = ?")
+        for rowid in also {
+            try key.forEach(rowid) { row in
+                let bytes = row.bytes(0)
+                if bytes != nil || !skipsNull { hashes.append(Self.hash(bytes)) }
+            }
+        }
+        hashes.sort()
         var wanted: [UInt64] = []
-        for pair in fresh where wanted.last != pair.hash { wanted.append(pair.hash) }
+        for hash in hashes where wanted.last != hash { wanted.append(hash) }
         var lists = [fresh]
         try forEachRun(db) { blob in
             // Both ascending: one merge pass over the run, whose matches come out sorted.

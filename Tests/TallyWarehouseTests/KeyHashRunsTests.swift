@@ -172,4 +172,23 @@ struct KeyHashRunsTests {
             #expect(try found(appended, db, since: 60) == repeatedRows(db, since: 60))
         }
     }
+
+    @Test("earlier rows asked for (`also`) bring their groups, with and without runs that cover the log")
+    func earlierRowsAskedForBringTheirGroups() throws {
+        let queue = try database()
+        try queue.write { db in
+            try append(["a", "b", "a", "c", "b", "d"], to: db)
+            _ = try runs.collisions(db, since: nil)
+            let since = try lastRow(db)
+            try append(["c", "e"], to: db)
+            // Row 2 ("b", repeated by row 5) is asked for; "c" is repeated by an appended row; "a" is not asked for.
+            let groups = try runs.collisions(db, since: since, also: [2])
+            #expect(Set(groups.map(Set.init)).isSuperset(of: [[2, 5], [4, 7]]))
+            #expect(!groups.contains { $0.contains(1) }, "a group no appended row joins and no row asked for")
+            // Forgotten runs: the scan keeps the same groups.
+            try KeyHashRuns.forgetAll(db)
+            let scanned = try runs.collisions(db, since: since, also: [2])
+            #expect(Set(scanned.map(Set.init)) == Set(groups.map(Set.init)))
+        }
+    }
 }
