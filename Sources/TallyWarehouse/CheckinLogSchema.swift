@@ -81,8 +81,9 @@ enum CheckinLogSchema {
         let refresh = try KeyStates.beginRefresh(db, scope: changeScope)
         let markedBefore = since == nil ? [] : try duplicateMarks(db, rows: workouts.joined())
         try winnerTable.refresh(db, superseded: superseded, candidates: candidates, since: since)
-        // The duplicates among the workouts judged, from the winners just stored.
-        let duplicates = try repeatedWorkouts(db, candidates: workouts)
+        // The duplicates among the workouts judged: a full derivation knows every loser, an
+        // append-only one reads the winners just stored.
+        let duplicates = try repeatedWorkouts(db, candidates: workouts, losers: since == nil ? superseded.rows : nil)
         if since == nil {
             try db.execute(sql: "UPDATE checkin_winner SET duplicate_of = NULL WHERE duplicate_of IS NOT NULL")
         } else {
@@ -165,22 +166,24 @@ enum CheckinLogSchema {
     }
 
     /// Among `candidates` (groups of rows whose workout ids' hashes collide),
-    /// the winning rows (those `checkin_winner` lists) that
-    /// ``TallyCore/DuplicateWorkoutRule`` finds repeating another winning
-    /// row's workout.
-    private static func repeatedWorkouts(_ db: Database, candidates: [[Int64]]) throws -> [Duplicate] {
+    /// the winning rows that ``TallyCore/DuplicateWorkoutRule`` finds
+    /// repeating another winning row's workout. The winners are the rows
+    /// not in `losers` when it is given (every loser of the log), else
+    /// those `checkin_winner` lists.
+    private static func repeatedWorkouts(_ db: Database, candidates: [[Int64]], losers: Set<Int64>?) throws -> [Duplicate] {
         guard !candidates.isEmpty else { return [] }
         let fetch = try RawCursor(db, sql: """
             SELECT r.workout_entry_id, r.created_at, f.display_path, r.line, r.id, r.challenge_id
             FROM checkin_row r JOIN input_file f ON f.id = r.file_id
-            JOIN checkin_winner w ON w.challenge_id = r.challenge_id AND w.created_at = r.created_at AND w.id = r.id
+            """ + (losers != nil ? " WHERE r.rowid = ?1" : """
+             JOIN checkin_winner w ON w.challenge_id = r.challenge_id AND w.created_at = r.created_at AND w.id = r.id
             WHERE r.rowid = ?1 AND w.log_row = ?1
-            """)
+            """))
         struct Row { var workout: [UInt8]; var checkin: DuplicateWorkoutRule.Checkin; var challengeId: String }
         var duplicates: [Duplicate] = []
         for group in candidates {
             var rows: [Row] = []
-            for rowid in group {
+            for rowid in group where losers?.contains(rowid) != true {
                 try fetch.forEach(rowid) { c in
                     guard let workout = c.bytes(0) else { return }
                     let empty = UnsafeRawBufferPointer(start: nil, count: 0)
