@@ -1,7 +1,7 @@
 import GRDB
-import TallyIngest
 
 import TallyCore
+import TallyIngest
 
 /// A reference table keyed by id (couples, members, …), kept as a log in two
 /// tables: `name` holds the row of each key that counts, and
