@@ -32,6 +32,21 @@ struct DataflowRepeatsTests {
         try second.write(to: folder.appendingPathComponent("part-00001.\(ext)"))
     }
 
+    /// `tally run --reproducible` and the in-process dataflow with `partitions` over `data`: their
+    /// manifests and out folders.
+    static func runBoth(_ data: URL, in work: URL, partitions: Int) throws
+        -> (run: RunManifest, flow: RunManifest, out: URL, flowOut: URL) {
+        let runner = TallyRunner(logger: .init(label: "test"), progress: Progress(mode: .silent))
+        let out = work.appendingPathComponent("run")
+        let request = RunRequest(dataDirectory: data, outDirectory: out, period: FamilyScheduleTests.period,
+                                 databasePath: work.appendingPathComponent("tally.sqlite").path, reproducible: true)
+        let run = try runner.run(request).manifest
+        let plan = try FlowPlan(data: data, config: try runner.configuration(request), period: FamilyScheduleTests.period)
+        let flowOut = work.appendingPathComponent("dataflow")
+        let flow = try LocalSchedule(partitions: partitions, seed: 7).run(plan, outDirectory: flowOut, reproducible: true)
+        return (run, flow, out, flowOut)
+    }
+
     @Test("parts repeating swipes, events, products, connections and swipe users", arguments: [1, 3])
     func repeatedKeys(k: Int) throws {
         let work = try temporaryFolder("dataflow-repeats-\(k)")
@@ -46,14 +61,7 @@ struct DataflowRepeatsTests {
             line.replacingOccurrences(of: ".00,BRL", with: ".50,BRL")
         }
 
-        let runner = TallyRunner(logger: .init(label: "test"), progress: Progress(mode: .silent))
-        let out = work.appendingPathComponent("run")
-        let request = RunRequest(dataDirectory: data, outDirectory: out, period: FamilyScheduleTests.period,
-                                 databasePath: work.appendingPathComponent("tally.sqlite").path, reproducible: true)
-        let run = try runner.run(request).manifest
-        let plan = try FlowPlan(data: data, config: try runner.configuration(request), period: FamilyScheduleTests.period)
-        let flowOut = work.appendingPathComponent("dataflow")
-        let flow = try LocalSchedule(partitions: k, seed: 7).run(plan, outDirectory: flowOut, reproducible: true)
+        let (run, flow, out, flowOut) = try Self.runBoth(data, in: work, partitions: k)
 
         let expected = try DataflowScheduleTests.files(under: out.appendingPathComponent("kpis"))
         let actual = try DataflowScheduleTests.files(under: flowOut.appendingPathComponent("kpis"))
@@ -90,14 +98,7 @@ struct DataflowRepeatsTests {
             try Self.splitOverlapping(data, "expenses/\(table).csv", stem: table)
         }
 
-        let runner = TallyRunner(logger: .init(label: "test"), progress: Progress(mode: .silent))
-        let out = work.appendingPathComponent("run")
-        let request = RunRequest(dataDirectory: data, outDirectory: out, period: FamilyScheduleTests.period,
-                                 databasePath: work.appendingPathComponent("tally.sqlite").path, reproducible: true)
-        let run = try runner.run(request).manifest
-        let plan = try FlowPlan(data: data, config: try runner.configuration(request), period: FamilyScheduleTests.period)
-        let flowOut = work.appendingPathComponent("dataflow")
-        let flow = try LocalSchedule(partitions: 2, seed: 7).run(plan, outDirectory: flowOut, reproducible: true)
+        let (run, flow, out, flowOut) = try Self.runBoth(data, in: work, partitions: 2)
 
         let expected = try DataflowScheduleTests.files(under: out.appendingPathComponent("statements"))
         let actual = try DataflowScheduleTests.files(under: flowOut.appendingPathComponent("statements"))
