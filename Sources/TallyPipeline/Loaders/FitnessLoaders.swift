@@ -5,9 +5,9 @@ import TallyWarehouse
 /// Loaders of the `checkins/` tables (FitToday) and `health/activity` (FypMatch).
 enum FitnessLoaders {
     static let tables: [TableID: TableLoader] = [
-        .challenges: TableLoader { f, s, file in try s.insert(FitnessDecoders.challenge(f), file: file, line: f.line) },
-        .groupMembers: TableLoader(store: { f, s, file in try s.insert(FitnessDecoders.groupMember(f), file: file, line: f.line) },
-                                   keyDescription: "membership (same groupId, userId and joinedAt)"),
+        .challenges: .keyed(decode: FitnessDecoders.challenge) { r, s, file, line in try s.insert(r, file: file, line: line) },
+        .groupMembers: .keyed(keyDescription: "membership (same groupId, userId and joinedAt)",
+                              decode: FitnessDecoders.groupMember) { r, s, file, line in try s.insert(r, file: file, line: line) },
         // Appended to a log; an id repeated within the file is rejected once the file is read.
         .checkins: .staged(stage: { f, rows throws(FieldError) in
             IngestSession.stage(try FitnessDecoders.checkinFields(f), line: f.line, into: &rows)

@@ -6,20 +6,21 @@ import TallyWarehouse
 /// FypMatch) tables.
 enum KPILoaders {
     static let tables: [TableID: TableLoader] = [
-        .swipeUsers: TableLoader { f, s, file in try s.insert(KPIDecoders.swipeUser(f), file: file, line: f.line) },
+        .swipeUsers: .keyed(decode: KPIDecoders.swipeUser) { r, s, file, line in try s.insert(r, file: file, line: line) },
         // A repeated id is stored once and counted as superseded (see SwipeLogSchema).
         .swipes: TableLoader(store: { f, s, file in
             try s.insert(KPIDecoders.swipe(f), file: file, line: f.line)
             return true
         }, bulk: SwipesBulkLoad.load),
-        .products: TableLoader(store: { f, s, file in try s.insert(KPIDecoders.product(f), file: file, line: f.line) },
-                               keyDescription: "productId"),
+        .products: .keyed(keyDescription: "productId", decode: KPIDecoders.product) { r, s, file, line in
+            try s.insert(r, file: file, line: line)
+        },
         // A repeated id within a file is a reject, found after the load (see SubscriptionLogSchema.events).
         .events: .staged(stage: { f, rows throws(FieldError) in
             IngestSession.stage(try KPIDecoders.eventFields(f), into: &rows)
         }, store: { rows, s, file in try s.store(events: rows, file: file) }),
-        .connections: TableLoader(store: { f, s, file in try s.insert(KPIDecoders.connection(f), file: file, line: f.line) },
-                                  keyDescription: "connection (same userId, partnerId and connectedAt)"),
+        .connections: .keyed(keyDescription: "connection (same userId, partnerId and connectedAt)",
+                             decode: KPIDecoders.connection) { r, s, file, line in try s.insert(r, file: file, line: line) },
     ]
 }
 

@@ -29,13 +29,14 @@ enum PipelinedLoad {
 
     /// Reads `reader` through `stage` (reading thread; `seal` finishes each
     /// batch there before it is handed over) and `store` (the writer thread,
-    /// through `sink.onWriter`).
-    /// Every staged row is stored: repeats are settled after the file or the
-    /// ingest. Returns the rows rejected (unreadable or undecodable).
+    /// through `sink.onWriter`), which returns the staged rows it rejects
+    /// (a keyed table's repeats within the file; none for a log, whose
+    /// repeats are settled after the file or the ingest). Returns the rows
+    /// rejected (unreadable, undecodable or refused by `store`).
     static func run<Rows: StagedRows>(_ reader: TableReader, fields: [String], sink: LoadSink, depth: Int = 4,
                                       stage: @escaping (inout Rows, FieldDecoder) throws(FieldError) -> Void,
                                       seal: @escaping (inout Rows) -> Void = { _ in },
-                                      store: (Rows) throws -> Void) throws -> Int {
+                                      store: (Rows) throws -> [Reject]) throws -> Int {
         let idIndex = fields.firstIndex(of: "id")
         var rejected = 0
         try BatchPipeline.run(depth: depth, produce: { emit in
@@ -65,14 +66,18 @@ enum PipelinedLoad {
         }, consumeWaiting: { (batches: [Batch<Rows>]) in
             try sink.onWriter {
                 for batch in batches {
-                    try store(batch.rows)
-                    // In line order (as read), as a row-by-row load stores them.
-                    for reject in batch.rejects {
+                    let refused = try store(batch.rows)
+                    rejected += batch.rejects.count + refused.count
+                    // In line order (as read), as a row-by-row load stores them: the two lists are each in line order.
+                    var (r, f) = (0, 0)
+                    while r < batch.rejects.count || f < refused.count {
+                        let fromRead = f == refused.count || (r < batch.rejects.count && batch.rejects[r].line < refused[f].line)
+                        let reject = fromRead ? batch.rejects[r] : refused[f]
+                        if fromRead { r += 1 } else { f += 1 }
                         try sink.reject(reject.line, reject.id, reject.reason, reject.refused)
                     }
                 }
             }
-            for batch in batches { rejected += batch.rejects.count }
             if let last = batches.last { sink.progress(last.progress.bytes, last.progress.records) }
         })
         return rejected
@@ -105,7 +110,49 @@ extension TableLoader {
             bulk: { reader, fields, fileId, session, sink in
                 try PipelinedLoad.run(reader, fields: fields, sink: sink, stage: { (rows: inout RowBatch, f) throws(FieldError) in
                     try stage(f, &rows)
-                }, store: { rows in try store(rows, session, fileId) })
+                }, store: { rows in
+                    try store(rows, session, fileId)
+                    return []
+                })
             })
     }
+
+    /// A loader for a keyed (reference) table: each record is decoded
+    /// (`decode`, pure) on the reading thread, and the writer stores it
+    /// (`store`: the session's insert, which applies the table's rule and
+    /// returns false for a key repeated within the file), the repeats
+    /// rejected in line order among the file's other rejects. The row-by-row
+    /// `store` goes through the same two functions.
+    static func keyed<Record: Sendable>(keyDescription: String = "id",
+                                        decode: @escaping @Sendable (FieldDecoder) throws(FieldError) -> Record,
+                                        store: @escaping @Sendable (Record, IngestSession, _ fileId: Int64, _ line: Int) throws -> Bool)
+        -> TableLoader {
+        let reason = ReferenceRowRule.repeatReason(key: keyDescription)
+        return TableLoader(
+            store: { f, session, fileId in try store(decode(f), session, fileId, f.line) },
+            keyDescription: keyDescription,
+            bulk: { reader, fields, fileId, session, sink in
+                let idIndex = fields.firstIndex(of: "id")
+                return try PipelinedLoad.run(reader, fields: fields, sink: sink, stage: { (rows: inout KeyedRows<Record>, f) throws(FieldError) in
+                    rows.records.append(try decode(f))
+                    rows.lines.append(f.line)
+                    rows.ids.append(idIndex.flatMap { f.view.string($0) } ?? "")
+                }, store: { rows in
+                    var refused: [PipelinedLoad.Reject] = []
+                    for i in rows.records.indices where try !store(rows.records[i], session, fileId, rows.lines[i]) {
+                        refused.append((rows.lines[i], rows.ids[i], reason, nil))
+                    }
+                    return refused
+                })
+            })
+    }
+}
+
+/// A keyed table's records decoded on the reading thread, each with its
+/// line and `id` field as read (what a repeat's reject names).
+struct KeyedRows<Record: Sendable>: StagedRows {
+    var records: [Record] = []
+    var lines: [Int] = []
+    var ids: [String] = []
+    var count: Int { lines.count }
 }

@@ -26,6 +26,9 @@ enum SwipesBulkLoad {
             stager.stage(try KPIDecoders.swipe(f), line: f.line, into: &rows)
         }, seal: { rows in
             stager.seal(&rows)
-        }, store: { rows in try session.store(rows, file: fileId) })
+        }, store: { rows in
+            try session.store(rows, file: fileId)
+            return []
+        })
     }
 }
