@@ -4,8 +4,10 @@ import TallyWarehouse
 
 /// How one table's records are decoded and stored.
 struct TableLoader: Sendable {
-    /// Decodes and stores one record; returns false when its key repeats within the file.
-    var store: @Sendable (FieldDecoder, IngestSession, _ fileId: Int64) throws -> Bool
+    /// Loads the whole file: decoding on a reading thread while the writer
+    /// stores (``PipelinedLoad``, ``TableLoader/staged(stage:store:removeRepeats:)``,
+    /// ``TableLoader/keyed(keyDescription:decode:store:)``). Returns the rows rejected.
+    var load: @Sendable (_ reader: TableReader, _ fields: [String], _ fileId: Int64, IngestSession, LoadSink) throws -> Int
     /// What makes a row unique, for the duplicate-key reject ("id").
     var keyDescription = "id"
     /// For a table stored as an append-only log: after the file's last row,
@@ -13,22 +15,12 @@ struct TableLoader: Sendable {
     /// file has) and returns them (line, key and the rule's reason), to be rejected.
     var removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String, reason: RejectReason)])?
 
-    /// The reject reason of a key repeated within one file (``ReferenceRowRule``'s wording).
-    var duplicateReason: RejectReason { ReferenceRowRule.repeatReason(key: keyDescription) }
-
-    /// When set, loads the whole file in place of the row-by-row `store`
-    /// (for the largest tables: decoding on a reading thread while the
-    /// writer stores, see `BatchPipeline`). Returns the rows rejected.
-    var bulk: (@Sendable (_ reader: TableReader, _ fields: [String], _ fileId: Int64, IngestSession, LoadSink) throws -> Int)?
-
-    init(store: @escaping @Sendable (FieldDecoder, IngestSession, _ fileId: Int64) throws -> Bool,
+    init(load: @escaping @Sendable (TableReader, [String], Int64, IngestSession, LoadSink) throws -> Int,
          keyDescription: String = "id",
-         removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String, reason: RejectReason)])? = nil,
-         bulk: (@Sendable (TableReader, [String], Int64, IngestSession, LoadSink) throws -> Int)? = nil) {
-        self.store = store
+         removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String, reason: RejectReason)])? = nil) {
+        self.load = load
         self.keyDescription = keyDescription
         self.removeRepeats = removeRepeats
-        self.bulk = bulk
     }
 }
 

@@ -8,10 +8,7 @@ enum KPILoaders {
     static let tables: [TableID: TableLoader] = [
         .swipeUsers: .keyed(decode: KPIDecoders.swipeUser) { r, s, file, line in try s.insert(r, file: file, line: line) },
         // A repeated id is stored once and counted as superseded (see SwipeLogSchema).
-        .swipes: TableLoader(store: { f, s, file in
-            try s.insert(KPIDecoders.swipe(f), file: file, line: f.line)
-            return true
-        }, bulk: SwipesBulkLoad.load),
+        .swipes: TableLoader(load: SwipesBulkLoad.load),
         .products: .keyed(keyDescription: "productId", decode: KPIDecoders.product) { r, s, file, line in
             try s.insert(r, file: file, line: line)
         },

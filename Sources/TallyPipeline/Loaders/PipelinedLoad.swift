@@ -14,8 +14,7 @@ extension RowBatch: StagedRows {}
 
 /// Loads a table file on two cores (``BatchPipeline``): the reading thread
 /// reads, decodes and stages rows in batches; the writer stores each batch.
-/// Rejects carry the same lines, ids and reasons as a row-by-row load
-/// (`IngestStage.loadTable`), in the same order.
+/// Rejects come in line order, each with its line, the record's id and the reason.
 enum PipelinedLoad {
     typealias Reject = (line: Int, id: String, reason: RejectReason, refused: RefusedRow?)
     static let batchRows = 8192
@@ -68,7 +67,7 @@ enum PipelinedLoad {
                 for batch in batches {
                     let refused = try store(batch.rows)
                     rejected += batch.rejects.count + refused.count
-                    // In line order (as read), as a row-by-row load stores them: the two lists are each in line order.
+                    // In line order (as read): the two lists are each in line order.
                     var (r, f) = (0, 0)
                     while r < batch.rejects.count || f < refused.count {
                         let fromRead = f == refused.count || (r < batch.rejects.count && batch.rejects[r].line < refused[f].line)
@@ -90,48 +89,34 @@ extension TableLoader {
     /// appends each batch (`store`, 64 rows to a statement). Every valid row
     /// is kept; what repeats is settled after the file (`removeRepeats`) or
     /// after the ingest (a derivation).
-    ///
-    /// The row-by-row `store` (used where no reading thread is wanted) goes
-    /// through the same two functions with a batch of one row, so both
-    /// paths store the same columns.
     static func staged(
         stage: @escaping @Sendable (FieldDecoder, inout RowBatch) throws(FieldError) -> Void,
         store: @escaping @Sendable (RowBatch, IngestSession, _ fileId: Int64) throws -> Void,
         removeRepeats: (@Sendable (IngestSession, _ fileId: Int64) throws -> [(line: Int, id: String, reason: RejectReason)])? = nil
     ) -> TableLoader {
         TableLoader(
-            store: { f, session, fileId in
-                var batch = RowBatch()
-                try stage(f, &batch)
-                try store(batch, session, fileId)
-                return true
-            },
-            removeRepeats: removeRepeats,
-            bulk: { reader, fields, fileId, session, sink in
+            load: { reader, fields, fileId, session, sink in
                 try PipelinedLoad.run(reader, fields: fields, sink: sink, stage: { (rows: inout RowBatch, f) throws(FieldError) in
                     try stage(f, &rows)
                 }, store: { rows in
                     try store(rows, session, fileId)
                     return []
                 })
-            })
+            }, removeRepeats: removeRepeats)
     }
 
     /// A loader for a keyed (reference) table: each record is decoded
     /// (`decode`, pure) on the reading thread, and the writer stores it
     /// (`store`: the session's insert, which applies the table's rule and
     /// returns false for a key repeated within the file), the repeats
-    /// rejected in line order among the file's other rejects. The row-by-row
-    /// `store` goes through the same two functions.
+    /// rejected in line order among the file's other rejects.
     static func keyed<Record: Sendable>(keyDescription: String = "id",
                                         decode: @escaping @Sendable (FieldDecoder) throws(FieldError) -> Record,
                                         store: @escaping @Sendable (Record, IngestSession, _ fileId: Int64, _ line: Int) throws -> Bool)
         -> TableLoader {
         let reason = ReferenceRowRule.repeatReason(key: keyDescription)
         return TableLoader(
-            store: { f, session, fileId in try store(decode(f), session, fileId, f.line) },
-            keyDescription: keyDescription,
-            bulk: { reader, fields, fileId, session, sink in
+            load: { reader, fields, fileId, session, sink in
                 let idIndex = fields.firstIndex(of: "id")
                 return try PipelinedLoad.run(reader, fields: fields, sink: sink, stage: { (rows: inout KeyedRows<Record>, f) throws(FieldError) in
                     rows.records.append(try decode(f))
@@ -144,7 +129,7 @@ extension TableLoader {
                     }
                     return refused
                 })
-            })
+            }, keyDescription: keyDescription)
     }
 }
 

@@ -269,14 +269,7 @@ public struct IngestStage {
     private func loadTable(_ file: InputFile, reader: TableReader, table: TableID, loader: TableLoader, fileId: Int64,
                            session: IngestSession, sink: LoadSink) throws -> (Int, Int, [String], FingerprintsAhead.Fingerprint?) {
         for missing in reader.missingFields { logger.notice("\(file.relativePath): no column \(missing)") }
-        var rejected = 0
-        if let bulk = loader.bulk {
-            rejected = try bulk(reader, table.fields, fileId, session, sink)
-        } else {
-            try sink.onWriter {
-                try loadRows(reader, table: table, loader: loader, fileId: fileId, session: session, sink: sink, rejected: &rejected)
-            }
-        }
+        var rejected = try loader.load(reader, table.fields, fileId, session, sink)
         try sink.onWriter {
             for repeated in try loader.removeRepeats?(session, fileId) ?? [] {
                 rejected += 1
@@ -284,32 +277,5 @@ public struct IngestStage {
             }
         }
         return (reader.recordsRead, rejected, reader.unknownFields, reader.fingerprint)
-    }
-
-    /// The row-by-row load: decode and store each record in turn.
-    private func loadRows(_ reader: TableReader, table: TableID, loader: TableLoader, fileId: Int64,
-                          session: IngestSession, sink: LoadSink, rejected: inout Int) throws {
-        let fields = table.fields
-        let idIndex = fields.firstIndex(of: "id")
-        try reader.read { event in
-            switch event {
-            case .malformed(let line, let reason):
-                rejected += 1
-                try sink.reject(line, "", reason, nil)
-            case .record(let view):
-                let decoder = FieldDecoder(view: view, fields: fields)
-                do {
-                    if try !loader.store(decoder, session, fileId) {
-                        rejected += 1
-                        try sink.reject(view.line, idIndex.flatMap { view.string($0) } ?? "", loader.duplicateReason, nil)
-                    }
-                } catch let error as FieldError {
-                    rejected += 1
-                    try sink.reject(view.line, idIndex.flatMap { view.string($0) } ?? "", error.why,
-                                    RefusedRows.row(decoder, reason: error.why))
-                }
-                if reader.recordsRead % 4096 == 0 { sink.progress(reader.bytesConsumed, reader.recordsRead) }
-            }
-        }
     }
 }
